@@ -1,0 +1,82 @@
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import cookie from '@fastify/cookie';
+import cors from '@fastify/cors';
+import type { Config } from './config.js';
+import type { Connection } from './db/connect.js';
+import { renderError } from './http/render-error.js';
+import { schemaValidationError } from './http/validate.js';
+import { notFoundHandler } from './http/not-found.js';
+import { apiRedirectHook } from './http/redirects.js';
+import { registerJsonParser } from './http/json-body.js';
+import { apiHeaders } from './http/api-headers.js';
+import { adminAuthHook } from './http/admin-auth.js';
+import { contentAuthHook } from './http/content-auth.js';
+import { actorOf, assertPermission } from './http/actor.js';
+import { adminCorsOrigin } from './http/cors.js';
+import { siteRoutes } from './resources/site/site.routes.js';
+import { setupRoutes } from './resources/setup/setup.routes.js';
+import { sessionRoutes } from './resources/session/session.routes.js';
+import { integrationsRoutes } from './resources/integrations/integrations.routes.js';
+
+export interface AppDeps {
+  config: Config;
+  connection: Connection;
+  logger?: FastifyServerOptions['logger'];
+}
+
+/** Both APIs with their hooks and error handling; `main.ts` listens, tests call `inject()`. */
+export async function buildApp({ config, connection, logger = false }: AppDeps): Promise<FastifyInstance> {
+  const { db } = connection;
+  const siteUrl = config.siteUrl;
+  const sitePath = new URL(siteUrl).pathname;
+  const apiRoot = `${sitePath}ghost/api/`;
+  const adminRoot = `${apiRoot}admin/`;
+
+  const app = Fastify({
+    logger,
+    bodyLimit: 50 * 1024 * 1024,
+    trustProxy: true,
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+  await app.register(cookie);
+  registerJsonParser(app);
+
+  app.setErrorHandler((err: FastifyError, request, reply) => {
+    const error = err.validation ? schemaValidationError(err.validation, err.validationContext ?? 'body') : err;
+    return renderError(error, request, reply);
+  });
+  app.setNotFoundHandler(notFoundHandler);
+  app.addHook('onRequest', apiRedirectHook(apiRoot));
+
+  await app.register(async (admin) => {
+    admin.addHook('onRequest', async (request, reply) => apiHeaders(request, reply));
+    await admin.register(cors, { origin: adminCorsOrigin(siteUrl), maxAge: 86400, methods: 'GET,HEAD,PUT,PATCH,POST,DELETE' });
+    admin.addHook('onRequest', adminAuthHook({ db, siteUrl, adminRoot }));
+    // From here on errors belong to the controller and get Ghost's "cannot <verb> <resource>" message.
+    admin.addHook('preValidation', async (request) => {
+      request.controllerStarted = true;
+    });
+    admin.addHook('preHandler', async (request) => {
+      const { permission, frame } = request.routeOptions.config;
+      if (permission && frame) assertPermission(actorOf(request), permission, frame.docName);
+    });
+    siteRoutes(admin, { db, siteUrl });
+    setupRoutes(admin, { db, siteUrl });
+    sessionRoutes(admin, { db, siteUrl, loginIsVerified: async () => true });
+    integrationsRoutes(admin, { db });
+  }, { prefix: adminRoot.slice(0, -1) });
+
+  await app.register(async (content) => {
+    content.addHook('onRequest', async (request, reply) => {
+      apiHeaders(request, reply);
+      reply.header('Cache-Control', 'public, max-age=0');
+    });
+    await content.register(cors, { origin: '*', maxAge: 86400, methods: 'GET,HEAD,PUT,PATCH,POST,DELETE' });
+    content.addHook('onRequest', contentAuthHook(db));
+    content.addHook('preValidation', async (request) => {
+      request.controllerStarted = true;
+    });
+  }, { prefix: `${apiRoot}content` });
+
+  return app;
+}

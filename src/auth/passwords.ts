@@ -1,0 +1,35 @@
+import bcrypt from 'bcryptjs';
+import { errors } from '../errors.js';
+
+// Ghost's cost factor: hashes move between Ghost and Quire in both directions.
+const ROUNDS = 10;
+
+export const hashPassword = (plain: string) => bcrypt.hash(plain, ROUNDS);
+
+export async function passwordMatches(plain: string, hash: string): Promise<boolean> {
+  if (!hash.startsWith('$2')) return false;
+  return bcrypt.compare(plain, hash);
+}
+
+const INSECURE_SEQUENCES = ['1234567890', 'qwertyuiop', 'qwertzuiop', 'asdfghjkl;', 'abcdefghij', '0987654321', '1q2w3e4r5t', '12345asdfg'];
+
+/**
+ * Ghost's password policy (`validate-password.js`): at least 10 characters, not a known sequence, not the
+ * e-mail, site title or URL, no "password"/"ghost"/"passw0rd", no character making up half of it.
+ */
+export function assertPasswordPolicy(password: string, context: { email?: string; siteTitle?: string; siteUrl?: string }): void {
+  if (password.length < 10) throw errors.validation('Your password must be at least 10 characters long.');
+  const lower = password.toLowerCase();
+  const counts = new Map<string, number>();
+  for (const ch of password) counts.set(ch, (counts.get(ch) ?? 0) + 1);
+  const dominant = Math.max(...counts.values()) / password.length >= 0.5;
+  const siteAddress = context.siteUrl?.replace(/^https?:\/\//, '').toLowerCase();
+  const insecure =
+    INSECURE_SEQUENCES.includes(lower) ||
+    (context.email && lower === context.email.toLowerCase()) ||
+    (context.siteTitle && lower === context.siteTitle.toLowerCase()) ||
+    (siteAddress && (lower === siteAddress || lower === siteAddress.replace(/\/$/, ''))) ||
+    /password|ghost|passw0rd/.test(lower) ||
+    dominant;
+  if (insecure) throw errors.validation('Sorry, you cannot use an insecure password.');
+}

@@ -1,0 +1,47 @@
+import type { RoleName } from './roles.js';
+
+// Role letters as in Ghost's fixtures table: O A E Au C SE I (I = Admin Integration).
+const LETTERS: Record<string, RoleName> = {
+  O: 'Owner', A: 'Administrator', E: 'Editor', Au: 'Author', C: 'Contributor', SE: 'Super Editor', I: 'Admin Integration',
+};
+
+function roles(spec: string): ReadonlySet<RoleName> {
+  return new Set(spec.split(' ').map((letter) => LETTERS[letter]!));
+}
+
+const ALL = 'O A E Au C SE I';
+
+/**
+ * Ghost's permission rows (`object.action` → roles holding it), from fixtures.json. The Owner holds
+ * every row. Model-level rules (an Author edits only own posts, …) are applied by each resource.
+ */
+const TABLE: Record<string, string> = {
+  'post.browse': ALL, 'post.read': ALL, 'post.add': ALL, 'post.edit': ALL, 'post.destroy': ALL,
+  'post.publish': 'O A E SE I',
+  'tag.browse': ALL, 'tag.read': ALL, 'tag.add': 'O A E Au SE I', 'tag.edit': 'O A E SE I', 'tag.destroy': 'O A E SE I',
+  'user.browse': ALL, 'user.read': ALL, 'user.edit': 'O A E SE I', 'user.destroy': 'O A E SE I',
+  'role.browse': ALL, 'role.assign': 'O A E SE I',
+  'integration.browse': 'O A', 'integration.read': 'O A', 'integration.add': 'O A', 'integration.edit': 'O A', 'integration.destroy': 'O A',
+  'invite.browse': 'O A E SE I', 'invite.read': 'O A E SE I', 'invite.add': 'O A E SE I', 'invite.destroy': 'O A E SE I',
+  'setting.browse': ALL, 'setting.read': ALL, 'setting.edit': 'O A I',
+  'member.browse': 'O A SE I', 'member.read': 'O A SE I', 'member.add': 'O A SE I', 'member.edit': 'O A SE I', 'member.destroy': 'O A SE I',
+  'label.browse': 'O A E Au SE I', 'label.read': 'O A E Au SE I', 'label.add': 'O A SE I', 'label.edit': 'O A SE I', 'label.destroy': 'O A SE I',
+  'product.browse': 'O A E Au SE I', 'product.read': 'O A E Au SE I', 'product.add': 'O A I', 'product.edit': 'O A I',
+  'offer.browse': 'O A SE I', 'offer.read': 'O A SE I', 'offer.add': 'O A I', 'offer.edit': 'O A I',
+  'newsletter.browse': 'O A E Au SE I', 'newsletter.read': 'O A E Au SE I', 'newsletter.add': 'O A I', 'newsletter.edit': 'O A I',
+  'webhook.add': 'O A I', 'webhook.edit': 'O A I', 'webhook.destroy': 'O A I',
+  'theme.browse': ALL, 'theme.read': 'O A I', 'theme.readActive': 'O A E Au SE I', 'theme.add': 'O A I', 'theme.activate': 'O A I', 'theme.destroy': 'O A I',
+  'snippet.browse': ALL, 'snippet.read': ALL, 'snippet.add': 'O A E SE I', 'snippet.edit': 'O A E SE I', 'snippet.destroy': 'O A E SE I',
+  'db.exportContent': 'O A', 'db.importContent': 'O A', 'db.deleteAllContent': 'O A', 'db.backupContent': 'O A',
+  'authentication.resetAllPasswords': 'O A',
+};
+
+const PERMISSIONS = new Map(Object.entries(TABLE).map(([key, spec]) => [key, roles(spec)]));
+
+export type Permission = keyof typeof TABLE;
+
+/** Whether `role` holds the permission row `object.action`. Unknown rows are held by the Owner only. */
+export function roleHas(role: RoleName, permission: string): boolean {
+  if (role === 'Owner') return true;
+  return PERMISSIONS.get(permission)?.has(role) ?? false;
+}

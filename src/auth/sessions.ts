@@ -1,0 +1,59 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Db } from '../db/connect.js';
+import type { SessionRow } from '../db/schema.js';
+import { now, objectId } from '../db/ids.js';
+
+export const SESSION_COOKIE = 'service-admin-api-session';
+/** Ghost keeps admin sessions for six months. */
+export const SESSION_LIFETIME_MS = 6 * 30 * 24 * 60 * 60 * 1000;
+
+const hashOf = (token: string) => createHash('sha256').update(token).digest('hex');
+
+export interface NewSession {
+  userId: string;
+  origin: string;
+  userAgent: string | null;
+  ip: string | null;
+  verified: boolean;
+}
+
+/** Stores a session and returns the secret token for the cookie; only its hash is kept. */
+export async function createSession(db: Db, input: NewSession): Promise<{ token: string; session: SessionRow }> {
+  const token = randomBytes(32).toString('base64url');
+  const at = now();
+  const session: SessionRow = {
+    id: objectId(),
+    session_hash: hashOf(token),
+    user_id: input.userId,
+    origin: input.origin,
+    user_agent: input.userAgent,
+    ip: input.ip,
+    verified: input.verified,
+    expires_at: new Date(at.getTime() + SESSION_LIFETIME_MS),
+    created_at: at,
+    updated_at: at,
+  };
+  await db.insertInto('sessions').values(session).execute();
+  return { token, session };
+}
+
+export async function findSession(db: Db, token: string): Promise<SessionRow | undefined> {
+  const session = await db.selectFrom('sessions').selectAll().where('session_hash', '=', hashOf(token)).executeTakeFirst();
+  if (!session || session.expires_at.getTime() <= Date.now()) return undefined;
+  return session;
+}
+
+/** Logging out keeps the row (and cookie) but detaches the user, as Ghost does. */
+export async function detachUser(db: Db, sessionId: string): Promise<void> {
+  await db.updateTable('sessions').set({ user_id: null, updated_at: now() }).where('id', '=', sessionId).execute();
+}
+
+export async function markVerified(db: Db, sessionId: string): Promise<void> {
+  await db.updateTable('sessions').set({ verified: true, updated_at: now() }).where('id', '=', sessionId).execute();
+}
+
+export async function deleteUserSessions(db: Db, userId: string, exceptSessionId?: string): Promise<void> {
+  let query = db.deleteFrom('sessions').where('user_id', '=', userId);
+  if (exceptSessionId) query = query.where('id', '!=', exceptSessionId);
+  await query.execute();
+}

@@ -1,0 +1,13 @@
+import type { Migration } from 'kysely';
+import type { ColumnTypes } from '../engine.js';
+import { foundation } from './0001-foundation.js';
+
+export type MigrationFactory = (types: ColumnTypes) => Migration;
+
+/**
+ * Every migration in order. Names sort in the order they must run; Kysely's migrator refuses to run
+ * when an applied migration is missing from this list.
+ */
+export const MIGRATIONS: [name: string, factory: MigrationFactory][] = [
+  ['0001-foundation', foundation],
+];

@@ -1,0 +1,128 @@
+import type { Generated } from 'kysely';
+
+/**
+ * Row types, one interface per table; column names are the JSON field names of the wire format.
+ * Each group of tables lives with the migration that creates it and is joined here.
+ */
+export interface Database extends FoundationTables {}
+
+export interface FoundationTables {
+  settings: SettingRow;
+  roles: RoleRow;
+  users: UserRow;
+  roles_users: RoleUserRow;
+  sessions: SessionRow;
+  integrations: IntegrationRow;
+  api_keys: ApiKeyRow;
+}
+
+export interface SettingRow {
+  id: string;
+  group: string;
+  key: string;
+  value: string | null;
+  type: string;
+  flags: string | null;
+  created_at: Date;
+  updated_at: Date | null;
+}
+
+export interface RoleRow {
+  id: string;
+  name: string;
+  description: string | null;
+  created_at: Date;
+  updated_at: Date | null;
+}
+
+export interface UserRow {
+  id: string;
+  name: string;
+  slug: string;
+  password: string;
+  email: string;
+  profile_image: string | null;
+  cover_image: string | null;
+  bio: string | null;
+  website: string | null;
+  location: string | null;
+  facebook: string | null;
+  twitter: string | null;
+  threads: string | null;
+  bluesky: string | null;
+  mastodon: string | null;
+  tiktok: string | null;
+  youtube: string | null;
+  instagram: string | null;
+  linkedin: string | null;
+  accessibility: string | null;
+  status: string;
+  locale: string | null;
+  visibility: string;
+  meta_title: string | null;
+  meta_description: string | null;
+  tour: string | null;
+  last_seen: Date | null;
+  comment_notifications: boolean;
+  free_member_signup_notification: boolean;
+  paid_subscription_started_notification: boolean;
+  paid_subscription_canceled_notification: boolean;
+  mention_notifications: boolean;
+  recommendation_notifications: boolean;
+  milestone_notifications: boolean;
+  donation_notifications: boolean;
+  created_at: Date;
+  created_by: string;
+  updated_at: Date | null;
+  updated_by: string | null;
+}
+
+export interface RoleUserRow {
+  id: string;
+  role_id: string;
+  user_id: string;
+}
+
+export interface SessionRow {
+  id: string;
+  /** sha256 of the cookie's session id: a copied table does not yield live sessions. */
+  session_hash: string;
+  user_id: string | null;
+  origin: string | null;
+  user_agent: string | null;
+  ip: string | null;
+  verified: boolean;
+  expires_at: Date;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface IntegrationRow {
+  id: string;
+  type: string;
+  name: string;
+  slug: string;
+  icon_image: string | null;
+  description: string | null;
+  created_at: Date;
+  created_by: string;
+  updated_at: Date | null;
+  updated_by: string | null;
+}
+
+export interface ApiKeyRow {
+  id: string;
+  type: 'admin' | 'content';
+  secret: string;
+  role_id: string | null;
+  integration_id: string | null;
+  user_id: string | null;
+  last_seen_at: Date | null;
+  last_seen_version: string | null;
+  created_at: Date;
+  created_by: string;
+  updated_at: Date | null;
+  updated_by: string | null;
+}
+
+export type { Generated };

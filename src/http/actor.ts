@@ -1,0 +1,32 @@
+import type { FastifyRequest } from 'fastify';
+import type { ApiKeyRow, SessionRow, UserRow } from '../db/schema.js';
+import type { RoleName } from '../auth/roles.js';
+import { roleHas } from '../auth/permissions.js';
+import { errors } from '../errors.js';
+
+/**
+ * Who is calling the Admin API. `session` and `staff` carry a user and the user's role; `integration`
+ * carries an API key and its role (Admin Integration).
+ */
+export type Actor =
+  | { kind: 'session'; user: UserRow; role: RoleName; session: SessionRow; apiKey: null }
+  | { kind: 'staff'; user: UserRow; role: RoleName; session: null; apiKey: ApiKeyRow }
+  | { kind: 'integration'; user: null; role: RoleName; session: null; apiKey: ApiKeyRow };
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    actor?: Actor;
+  }
+}
+
+export function actorOf(request: FastifyRequest): Actor {
+  if (!request.actor) throw errors.noPermission({ message: 'Authorization failed' });
+  return request.actor;
+}
+
+/** Permission-row check with Ghost's message, `You do not have permission to <action> <docName>`. */
+export function assertPermission(actor: Actor, permission: string, docName: string): void {
+  if (roleHas(actor.role, permission)) return;
+  const action = permission.split('.')[1];
+  throw errors.noPermission({ message: `You do not have permission to ${action} ${docName}` });
+}

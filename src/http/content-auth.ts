@@ -1,0 +1,20 @@
+import type { FastifyRequest } from 'fastify';
+import type { Db } from '../db/connect.js';
+import { errors } from '../errors.js';
+
+/** Content API: every route needs a content key in `?key=`. */
+export function contentAuthHook(db: Db) {
+  return async function authenticateContent(request: FastifyRequest) {
+    const key = (request.query as Record<string, unknown> | undefined)?.key;
+    if (key === undefined || key === '') {
+      throw errors.noPermission({
+        message: 'Authorization failed',
+        context: 'Unable to determine the authenticated member or integration. Check the supplied Content API Key and ensure cookies are being passed through if member auth is failing.',
+      });
+    }
+    if (typeof key !== 'string') throw errors.badRequest({ message: 'Invalid Request', code: 'INVALID_REQUEST' });
+    const apiKey = await db.selectFrom('api_keys').select(['id', 'type']).where('secret', '=', key).executeTakeFirst();
+    if (!apiKey) throw errors.unauthorized({ message: 'Unknown Content API Key', code: 'UNKNOWN_CONTENT_API_KEY' });
+    if (apiKey.type !== 'content') throw errors.unauthorized({ message: 'Invalid API Key type', code: 'INVALID_API_KEY_TYPE' });
+  };
+}

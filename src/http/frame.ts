@@ -1,0 +1,28 @@
+import type { FastifyRequest } from 'fastify';
+
+/**
+ * What Ghost calls a controller frame: the resource (`docName`) and method a route runs. Errors raised
+ * once the controller has started are rewritten into `"<Kind> error, cannot <verb> <resource>."`.
+ */
+export interface Frame {
+  docName: string;
+  method: string;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    frame?: Frame;
+    /** Permission row checked before the handler (`integration.browse`, …). */
+    permission?: string;
+    /** `public` routes skip admin authentication. */
+    auth?: 'public' | 'required';
+  }
+  interface FastifyRequest {
+    /** Set once authentication passed and the controller (validation onwards) runs. */
+    controllerStarted?: boolean;
+  }
+}
+
+export function frameOf(request: FastifyRequest): Frame | undefined {
+  return request.routeOptions?.config?.frame;
+}

@@ -1,0 +1,54 @@
+import { errors } from '../errors.js';
+
+export interface PageRequest {
+  page: number;
+  /** null = `limit=all`. */
+  limit: number | null;
+}
+
+/**
+ * `limit` and `page` as Ghost reads them: checked with its loose patterns (422 otherwise), parsed with
+ * parseInt, zero or unparsable limits falling back to the default.
+ */
+export function parsePageRequest(query: Record<string, unknown>, options: { defaultLimit?: number; maxLimit?: number } = {}): PageRequest {
+  const defaultLimit = options.defaultLimit ?? 15;
+  const rawLimit = query.limit;
+  const rawPage = query.page;
+  let limit: number | null = defaultLimit;
+  if (rawLimit !== undefined) {
+    if (typeof rawLimit !== 'string' || !/^\d+|all$/.test(rawLimit)) throw errors.validation('Validation (matches) failed for limit');
+    limit = rawLimit === 'all' ? null : parseInt(rawLimit, 10) || defaultLimit;
+  }
+  if (options.maxLimit && (limit === null || limit > options.maxLimit)) limit = options.maxLimit;
+  let page = 1;
+  if (rawPage !== undefined) {
+    if (typeof rawPage !== 'string' || !/^\d+$/.test(rawPage)) throw errors.validation('Validation (matches) failed for page');
+    page = parseInt(rawPage, 10) || 1;
+  }
+  return { page, limit };
+}
+
+export function paginationMeta({ page, limit }: PageRequest, total: number) {
+  const pages = limit === null ? 1 : Math.max(1, Math.ceil(total / limit));
+  return {
+    pagination: {
+      page,
+      limit: limit ?? 'all',
+      pages,
+      total,
+      next: pages > 1 && page !== pages ? page + 1 : null,
+      prev: pages > 1 && page !== 1 ? page - 1 : null,
+    },
+  };
+}
+
+/** OFFSET/LIMIT for a query; `limit=all` reads everything. */
+export function sqlWindow({ page, limit }: PageRequest): { offset: number; limit: number | null } {
+  return limit === null ? { offset: 0, limit: null } : { offset: (page - 1) * limit, limit };
+}
+
+/** `include=a,b` as a set of the values this endpoint accepts; unknown values are dropped silently. */
+export function parseInclude(raw: unknown, allowed: readonly string[]): Set<string> {
+  if (typeof raw !== 'string') return new Set();
+  return new Set(raw.split(',').map((value) => value.trim()).filter((value) => allowed.includes(value)));
+}

@@ -1,0 +1,94 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { GhostError, errors } from '../errors.js';
+import { frameOf } from './frame.js';
+import { ConstraintError } from '../db/errors.js';
+
+const REWRITES: Record<string, string> = {
+  InternalServerError: 'Internal server error, cannot {action}.',
+  IncorrectUsageError: 'Incorrect usage error, cannot {action}.',
+  NotFoundError: 'Resource not found error, cannot {action}.',
+  BadRequestError: 'Request not understood error, cannot {action}.',
+  UnauthorizedError: 'Authorisation error, cannot {action}.',
+  NoPermissionError: 'Permission error, cannot {action}.',
+  ValidationError: 'Validation error, cannot {action}.',
+  UnsupportedMediaTypeError: 'Unsupported media error, cannot {action}.',
+  TooManyRequestsError: 'Too many requests error, cannot {action}.',
+  MaintenanceError: 'Server down for maintenance, cannot {action}.',
+  MethodNotAllowedError: 'Method not allowed, cannot {action}.',
+  RequestEntityTooLargeError: 'Request too large, cannot {action}.',
+  TokenRevocationError: 'Token is not available, cannot {action}.',
+  VersionMismatchError: 'Version mismatch error, cannot {action}.',
+  DataExportError: 'Error exporting content.',
+  DataImportError: 'Duplicated entry, cannot save {action}.',
+  EmailError: 'Error sending email!',
+  ThemeValidationError: 'Theme validation error, cannot {action}.',
+  HostLimitError: 'Host Limit error, cannot {action}.',
+  UpdateCollisionError: 'Saving failed! Someone else is editing this post.',
+};
+
+const VERBS: Record<string, string> = { browse: 'list', read: 'read', add: 'save', edit: 'edit', destroy: 'delete' };
+
+function actionOf(docName: string, method: string): string | null {
+  if (docName === 'images' && method === 'upload') return 'upload image';
+  const verb = VERBS[method];
+  if (!verb) return null;
+  return `${verb} ${method === 'browse' ? docName : docName.replace(/s$/, '')}`;
+}
+
+/** Ghost's controller-message rewrite (errors.md §3): the original message moves into `context`. */
+function rewrite(error: GhostError, request: FastifyRequest): GhostError {
+  const frame = frameOf(request);
+  if (!frame || !request.controllerStarted) return error;
+  const action = actionOf(frame.docName, frame.method);
+  if (!action) return error;
+  const template = REWRITES[error.name] ?? `Unknown error - ${error.name}, cannot {action}.`;
+  const context = error.context ? `${error.message} ${error.context}` : error.message;
+  return Object.assign(Object.create(Object.getPrototypeOf(error)), error, {
+    message: template.replace('{action}', action),
+    context,
+  });
+}
+
+interface FastifyLikeError {
+  statusCode?: number;
+  code?: string;
+  message?: string;
+  validation?: unknown;
+}
+
+/** Anything thrown becomes a GhostError; only the unexpected ones are logged with their cause. */
+export function toGhostError(err: unknown, request: FastifyRequest): GhostError {
+  if (err instanceof GhostError) return err;
+  const e = (err ?? {}) as FastifyLikeError;
+  if (err instanceof ConstraintError) {
+    request.log.error({ err }, 'unhandled constraint error');
+    return errors.internal({ message: 'An unexpected error occurred, please try again.', code: 'UNEXPECTED_ERROR' });
+  }
+  // Framework errors that carry a client status (bad JSON, body too large, unsupported type) are wrapped
+  // as Ghost's error handler wraps body-parser errors: InternalServerError type, the original status.
+  if (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
+    if (e.statusCode === 404) return errors.notFound();
+    return errors.internal({ message: 'An unexpected error occurred, please try again.', context: e.message ?? null, code: 'UNEXPECTED_ERROR', status: e.statusCode });
+  }
+  request.log.error({ err }, 'unexpected error');
+  return errors.internal({ message: 'An unexpected error occurred, please try again.', code: 'UNEXPECTED_ERROR' });
+}
+
+export function renderError(err: unknown, request: FastifyRequest, reply: FastifyReply) {
+  const error = rewrite(toGhostError(err, request), request);
+  if (error.status >= 500 && err instanceof GhostError && error.type === 'InternalServerError') request.log.error({ err }, 'internal error');
+  const body = {
+    errors: [{
+      message: error.message,
+      context: error.context,
+      type: error.type,
+      details: error.details,
+      property: error.property,
+      help: error.help,
+      code: error.code,
+      id: error.id,
+      ghostErrorCode: null,
+    }],
+  };
+  return reply.status(error.status).type('application/json; charset=utf-8').send(body);
+}

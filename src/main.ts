@@ -1,0 +1,39 @@
+import { loadConfig, ConfigError, type Config } from './config.js';
+import { connect } from './db/connect.js';
+import { migrateToLatest } from './db/migrate.js';
+import { buildApp } from './app.js';
+
+function readConfig(): Config {
+  try {
+    return loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(`quire: configuration error: ${err.message}`);
+      process.exit(1);
+    }
+    throw err;
+  }
+}
+
+async function main() {
+  const config = readConfig();
+  const connection = connect(config.databaseUrl);
+  await migrateToLatest(connection);
+  const app = await buildApp({ config, connection, logger: { level: config.logLevel } });
+  await app.listen({ port: config.port, host: config.host });
+  app.log.info({ siteUrl: config.siteUrl, database: config.databaseUrl.replace(/\/\/[^@/]*@/, '//***@') }, 'quire is ready');
+
+  const stop = async (signal: string) => {
+    app.log.info({ signal }, 'shutting down');
+    await app.close();
+    await connection.close();
+    process.exit(0);
+  };
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+  process.once('SIGINT', () => void stop('SIGINT'));
+}
+
+main().catch((err) => {
+  console.error('quire: failed to start:', err);
+  process.exit(1);
+});

@@ -1,0 +1,66 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Db } from '../../db/connect.js';
+import type { IntegrationRow } from '../../db/schema.js';
+import { errors } from '../../errors.js';
+import { actorOf } from '../../http/actor.js';
+import { assertIdParam, firstOfRoot } from '../../http/validate.js';
+import { locationOf } from '../../http/location.js';
+import { paginationMeta, parseInclude, parsePageRequest, sqlWindow } from '../../http/pagination.js';
+import { apiKeysOf, countListedIntegrations, findListedIntegration, listIntegrations } from './integrations.queries.js';
+import { presentIntegration } from './integrations.present.js';
+import { addIntegration, deleteIntegration, editIntegration, refreshApiKey, type IntegrationInput } from './integrations.service.js';
+
+type Params = { id: string; keyid: string };
+type Query = Record<string, unknown>;
+
+const frame = (method: string) => ({ docName: 'integrations', method });
+const actorId = (request: FastifyRequest) => actorOf(request).user?.id ?? actorOf(request).apiKey!.id;
+
+export function integrationsRoutes(app: FastifyInstance, { db }: { db: Db }) {
+  async function present(rows: IntegrationRow[], withKeys: boolean) {
+    const keys = withKeys ? await apiKeysOf(db, rows.map((row) => row.id)) : null;
+    return rows.map((row) => presentIntegration(row, keys?.get(row.id)));
+  }
+  const wantsKeys = (query: Query) => parseInclude(query.include, ['api_keys', 'webhooks']).has('api_keys');
+
+  app.get<{ Querystring: Query }>('/integrations/', { config: { frame: frame('browse'), permission: 'integration.browse' } }, async (request) => {
+    const pageRequest = parsePageRequest(request.query);
+    const [rows, total] = await Promise.all([listIntegrations(db, sqlWindow(pageRequest)), countListedIntegrations(db)]);
+    return { integrations: await present(rows, wantsKeys(request.query)), meta: paginationMeta(pageRequest, total) };
+  });
+
+  app.get<{ Params: Params; Querystring: Query }>('/integrations/:id/', { config: { frame: frame('read'), permission: 'integration.read' } }, async (request) => {
+    assertIdParam(request.params.id);
+    const row = await findListedIntegration(db, request.params.id);
+    if (!row) throw errors.notFound();
+    return { integrations: await present([row], wantsKeys(request.query)) };
+  });
+
+  app.post<{ Querystring: Query }>('/integrations/', { config: { frame: frame('add'), permission: 'integration.add' } }, async (request, reply) => {
+    const input = firstOfRoot<IntegrationInput>(request.body, 'integrations');
+    const row = await addIntegration(db, input, actorId(request));
+    reply.status(201).header('Location', locationOf(request, row.id));
+    // The keys were just made: Ghost returns them whatever `include` says.
+    return { integrations: await present([row], true) };
+  });
+
+  app.put<{ Params: Params; Querystring: Query }>('/integrations/:id/', { config: { frame: frame('edit'), permission: 'integration.edit' } }, async (request) => {
+    assertIdParam(request.params.id);
+    const input = firstOfRoot<IntegrationInput>(request.body, 'integrations');
+    const row = await editIntegration(db, request.params.id, input, actorId(request));
+    return { integrations: await present([row], true) };
+  });
+
+  app.post<{ Params: Params }>('/integrations/:id/api_key/:keyid/refresh/', { config: { frame: frame('edit'), permission: 'integration.edit' } }, async (request) => {
+    assertIdParam(request.params.id);
+    firstOfRoot(request.body, 'integrations');
+    const row = await refreshApiKey(db, request.params.id, request.params.keyid, actorId(request));
+    return { integrations: await present([row], true) };
+  });
+
+  app.delete<{ Params: Params }>('/integrations/:id/', { config: { frame: frame('destroy'), permission: 'integration.destroy' } }, async (request, reply) => {
+    assertIdParam(request.params.id);
+    await deleteIntegration(db, request.params.id);
+    return reply.status(204).send();
+  });
+}

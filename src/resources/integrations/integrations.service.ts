@@ -1,0 +1,94 @@
+import type { Db } from '../../db/connect.js';
+import type { IntegrationRow } from '../../db/schema.js';
+import { errors } from '../../errors.js';
+import { now, objectId, randomHex } from '../../db/ids.js';
+import { generateSlug } from '../../content/slugs.js';
+import { roleIdByName } from '../users/users.queries.js';
+import { findListedIntegration } from './integrations.queries.js';
+
+export interface IntegrationInput {
+  id?: unknown;
+  name?: unknown;
+  icon_image?: unknown;
+  description?: unknown;
+}
+
+const LIMITS = { name: 191, icon_image: 2000, description: 2000 } as const;
+
+/** Admin keys sign tokens with 32 random bytes; content keys are 13 bytes, as Ghost makes them. */
+export const newSecret = (type: 'admin' | 'content') => randomHex(type === 'admin' ? 32 : 13);
+
+function fields(input: IntegrationInput, adding: boolean): Partial<Pick<IntegrationRow, 'name' | 'icon_image' | 'description'>> {
+  if (adding && !('name' in input)) throw errors.validation('Validation (FieldIsRequired) failed for ["name"]');
+  const out: Partial<Pick<IntegrationRow, 'name' | 'icon_image' | 'description'>> = {};
+  for (const key of ['name', 'icon_image', 'description'] as const) {
+    if (!(key in input)) continue;
+    const value = input[key];
+    if (value === null || value === '') {
+      if (key === 'name') {
+        if (adding && value === null) throw errors.validation('Validation (FieldIsInvalid) failed for ["name"]');
+        throw errors.validation({ message: 'Value in [integrations.name] cannot be blank.', context: 'integrations.name' });
+      }
+      out[key] = null;
+      continue;
+    }
+    if (typeof value !== 'string') throw errors.validation(`Validation (FieldIsInvalid) failed for ["${key}"]`);
+    if (value.length > LIMITS[key]) {
+      throw errors.validation({ message: `Value in [integrations.${key}] exceeds maximum length of ${LIMITS[key]} characters.`, context: `integrations.${key}` });
+    }
+    out[key] = value;
+  }
+  return out;
+}
+
+export async function addIntegration(db: Db, input: IntegrationInput, actorId: string): Promise<IntegrationRow> {
+  const values = fields(input, true);
+  return db.transaction().execute(async (trx) => {
+    const at = now();
+    const slug = await generateSlug(values.name!, {
+      kind: 'integration',
+      taken: async (candidate) => !!(await trx.selectFrom('integrations').select('id').where('slug', '=', candidate).executeTakeFirst()),
+    });
+    const integration: IntegrationRow = {
+      id: objectId(), type: 'custom', name: values.name!, slug, icon_image: values.icon_image ?? null, description: values.description ?? null,
+      created_at: at, created_by: actorId, updated_at: at, updated_by: actorId,
+    };
+    await trx.insertInto('integrations').values(integration).execute();
+    const adminRoleId = await roleIdByName(trx, 'Admin Integration');
+    await trx.insertInto('api_keys').values([
+      { id: objectId(), type: 'content', secret: newSecret('content'), role_id: null, integration_id: integration.id, user_id: null, created_at: at, created_by: actorId, updated_at: at, updated_by: actorId, last_seen_at: null, last_seen_version: null },
+      { id: objectId(), type: 'admin', secret: newSecret('admin'), role_id: adminRoleId, integration_id: integration.id, user_id: null, created_at: at, created_by: actorId, updated_at: at, updated_by: actorId, last_seen_at: null, last_seen_version: null },
+    ]).execute();
+    return integration;
+  });
+}
+
+export async function editIntegration(db: Db, id: string, input: IntegrationInput, actorId: string): Promise<IntegrationRow> {
+  if (input.id !== undefined && input.id !== id) throw errors.badRequest('Invalid id provided.');
+  const values = fields(input, false);
+  const existing = await findListedIntegration(db, id);
+  if (!existing) throw errors.notFound('Integration not found.');
+  const changed = Object.entries(values).some(([key, value]) => existing[key as keyof typeof values] !== value);
+  if (!changed) return existing;
+  const updated = { ...values, updated_at: now(), updated_by: actorId };
+  await db.updateTable('integrations').set(updated).where('id', '=', id).execute();
+  return { ...existing, ...updated };
+}
+
+/** New secret for one key of an integration; the old one stops working at once. */
+export async function refreshApiKey(db: Db, integrationId: string, keyId: string, actorId: string): Promise<IntegrationRow> {
+  const integration = await findListedIntegration(db, integrationId);
+  if (!integration) throw errors.notFound('Integration not found.');
+  const key = await db.selectFrom('api_keys').select(['id', 'type']).where('id', '=', keyId).where('integration_id', '=', integrationId).executeTakeFirst();
+  if (!key) throw errors.notFound('ApiKey not found.');
+  await db.updateTable('api_keys').set({ secret: newSecret(key.type), updated_at: now(), updated_by: actorId }).where('id', '=', keyId).execute();
+  return integration;
+}
+
+export async function deleteIntegration(db: Db, id: string): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    if (!(await findListedIntegration(trx, id))) throw errors.notFound();
+    await trx.deleteFrom('api_keys').where('integration_id', '=', id).execute();
+    await trx.deleteFrom('integrations').where('id', '=', id).execute();
+  });
+}

@@ -1,0 +1,36 @@
+import type { Db } from '../../db/connect.js';
+import type { UserRow } from '../../db/schema.js';
+import { errors } from '../../errors.js';
+import { now } from '../../db/ids.js';
+import { passwordMatches } from '../../auth/passwords.js';
+import { findUserByEmail } from '../users/users.queries.js';
+
+export interface Credentials {
+  username?: unknown;
+  password?: unknown;
+  token?: unknown;
+}
+
+/**
+ * Ghost's `User.check`: the user by e-mail, refusing locked and suspended accounts and wrong passwords.
+ * `firstLogin` tells whether the user had never logged in before (no device check then).
+ */
+export async function checkCredentials(db: Db, credentials: Credentials): Promise<{ user: UserRow; firstLogin: boolean }> {
+  const { username, password } = credentials;
+  if (typeof username !== 'string' || !username || typeof password !== 'string' || !password) throw errors.unauthorized('Access Denied.');
+  const user = await findUserByEmail(db, username);
+  if (!user) throw errors.notFound('There is no user with that email address.');
+  if (user.status === 'locked') throw errors.passwordResetRequired();
+  if (user.status === 'inactive') throw errors.noPermission('Your account was suspended.');
+  if (!(await passwordMatches(password, user.password))) {
+    throw errors.validation({
+      message: 'Your password is incorrect.',
+      context: 'Your password is incorrect.',
+      help: 'Visit and save your profile after logging in to check for problems.',
+      code: 'PASSWORD_INCORRECT',
+    });
+  }
+  const at = now();
+  await db.updateTable('users').set({ last_seen: at, status: 'active' }).where('id', '=', user.id).execute();
+  return { user: { ...user, last_seen: at, status: 'active' }, firstLogin: user.last_seen === null };
+}

@@ -1,0 +1,33 @@
+import type { FastifyInstance } from 'fastify';
+import type { Db } from '../../db/connect.js';
+import { firstOfRoot } from '../../http/validate.js';
+import { actorOf } from '../../http/actor.js';
+import { errors } from '../../errors.js';
+import { OWNER_USER_ID } from '../../auth/roles.js';
+import { notFoundUrl } from '../../content/urls.js';
+import { presentAdminUser } from '../users/users.present.js';
+import { applySetup, assertSetupState, isSetup, type SetupInput } from './setup.service.js';
+
+export function setupRoutes(app: FastifyInstance, { db, siteUrl }: { db: Db; siteUrl: string }) {
+  const frame = { docName: 'authentication', method: 'setup' };
+  const present = (user: Parameters<typeof presentAdminUser>[0]) => ({ users: [presentAdminUser(user, { url: notFoundUrl(siteUrl) })] });
+
+  app.get('/authentication/setup/', { config: { auth: 'public', frame } }, async () => ({ setup: [{ status: await isSetup(db) }] }));
+
+  app.post('/authentication/setup/', { config: { auth: 'public', frame } }, async (request, reply) => {
+    const input = firstOfRoot<SetupInput>(request.body, 'setup');
+    await assertSetupState(db, false);
+    const owner = await applySetup(db, input, siteUrl, true);
+    reply.status(201).header('X-Cache-Invalidate', '/*');
+    return present(owner);
+  });
+
+  app.put('/authentication/setup/', { config: { frame } }, async (request, reply) => {
+    if (actorOf(request).user?.id !== OWNER_USER_ID) throw errors.noPermission('You are not the site owner.');
+    const input = firstOfRoot<SetupInput>(request.body, 'setup');
+    await assertSetupState(db, true);
+    const owner = await applySetup(db, input, siteUrl, false);
+    reply.header('X-Cache-Invalidate', '/*');
+    return present(owner);
+  });
+}

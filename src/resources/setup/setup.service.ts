@@ -1,0 +1,70 @@
+import validator from 'validator';
+import type { Db } from '../../db/connect.js';
+import type { UserRow } from '../../db/schema.js';
+import { errors } from '../../errors.js';
+import { now } from '../../db/ids.js';
+import { OWNER_USER_ID } from '../../auth/roles.js';
+import { assertPasswordPolicy, hashPassword } from '../../auth/passwords.js';
+import { generateSlug } from '../../content/slugs.js';
+import { readSetting, writeSettings } from '../settings/settings.queries.js';
+import { findUserById } from '../users/users.queries.js';
+
+export interface SetupInput {
+  name?: unknown;
+  email?: unknown;
+  password?: unknown;
+  blogTitle?: unknown;
+  description?: unknown;
+  accentColor?: unknown;
+}
+
+export async function isSetup(db: Db): Promise<boolean> {
+  const owner = await findUserById(db, OWNER_USER_ID);
+  return owner !== undefined && owner.status !== 'inactive';
+}
+
+export async function assertSetupState(db: Db, expected: boolean): Promise<void> {
+  if ((await isSetup(db)) === expected) return;
+  throw errors.noPermission(expected ? 'Setup must be completed before making this request.' : 'Setup has already been completed.');
+}
+
+const text = (value: unknown) => (typeof value === 'string' ? value.trim() : '');
+
+/**
+ * Fills in the owner and the site's title (first run, or the owner redoing it). Checks run in Ghost's
+ * order: password policy, then the user record's columns.
+ */
+export async function applySetup(db: Db, input: SetupInput, siteUrl: string, firstRun: boolean): Promise<UserRow> {
+  const name = text(input.name);
+  const email = text(input.email);
+  const password = typeof input.password === 'string' ? input.password : '';
+  const blogTitle = text(input.blogTitle);
+
+  assertPasswordPolicy(password, { email, siteTitle: blogTitle || (await readSetting(db, 'title')) || undefined, siteUrl });
+  if (!name) throw errors.validation('Value in [users.name] cannot be blank.');
+  if (name.length > 191) throw errors.validation('Value in [users.name] exceeds maximum length of 191 characters.');
+  if (!email) throw errors.validation({ message: 'Value in [users.email] cannot be blank.', context: 'users.email' });
+  if (!validator.isEmail(email)) throw errors.validation({ message: 'Validation (isEmail) failed for email', context: 'users.email' });
+
+  const passwordHash = await hashPassword(password);
+  return db.transaction().execute(async (trx) => {
+    const slug = await generateSlug(name, {
+      kind: 'user',
+      shortSlug: true,
+      taken: async (candidate) => !!(await trx.selectFrom('users').select('id').where('slug', '=', candidate).where('id', '!=', OWNER_USER_ID).executeTakeFirst()),
+    });
+    let update = trx.updateTable('users').set({
+      name, slug, email, password: passwordHash, status: 'active', updated_at: now(), updated_by: OWNER_USER_ID,
+    }).where('id', '=', OWNER_USER_ID);
+    // Two first-run requests racing: only the one that still finds the owner inactive wins.
+    if (firstRun) update = update.where('status', '=', 'inactive');
+    const { numUpdatedRows } = await update.executeTakeFirst();
+    if (numUpdatedRows === 0n) throw errors.noPermission('Setup has already been completed.');
+    if (blogTitle) {
+      const settings: Record<string, string> = { title: blogTitle, description: text(input.description) || 'Thoughts, stories and ideas.' };
+      if (typeof input.accentColor === 'string' && input.accentColor) settings.accent_color = input.accentColor;
+      await writeSettings(trx, settings);
+    }
+    return (await findUserById(trx, OWNER_USER_ID))!;
+  });
+}

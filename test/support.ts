@@ -1,0 +1,151 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import pg from 'pg';
+import mysql from 'mysql2/promise';
+import { parseConfig, type Config } from '../src/config.js';
+import { connect, type Connection } from '../src/db/connect.js';
+import { migrateToLatest } from '../src/db/migrate.js';
+import { buildApp } from '../src/app.js';
+import { signAdminToken } from '../src/auth/admin-jwt.js';
+
+/**
+ * The engine under test comes from TEST_DATABASE_URL: unset means SQLite in a temporary folder; a
+ * `postgres://…` or `mysql://…` server URL means a fresh database there, created per test file and
+ * dropped afterwards. An unreachable server fails the run; it is never skipped.
+ */
+export interface TestDatabase {
+  url: string;
+  drop(): Promise<void>;
+}
+
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const server = process.env.TEST_DATABASE_URL;
+  const name = `quire_t_${randomBytes(6).toString('hex')}`;
+  if (!server || server.startsWith('sqlite')) {
+    const dir = mkdtempSync(path.join(tmpdir(), 'quire-test-'));
+    return { url: `sqlite:${path.join(dir, 'test.db')}`, drop: async () => rmSync(dir, { recursive: true, force: true }) };
+  }
+  const url = new URL(server);
+  if (url.protocol.startsWith('postgres')) {
+    const admin = new pg.Client({ connectionString: server });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+    await admin.end();
+    const testUrl = new URL(server);
+    testUrl.pathname = `/${name}`;
+    return {
+      url: testUrl.toString(),
+      drop: async () => {
+        const client = new pg.Client({ connectionString: server });
+        await client.connect();
+        await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+        await client.end();
+      },
+    };
+  }
+  const adminUrl = { host: url.hostname, port: Number(url.port || 3306), user: decodeURIComponent(url.username), password: decodeURIComponent(url.password) };
+  const admin = await mysql.createConnection(adminUrl);
+  await admin.query(`CREATE DATABASE ${name} CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci`);
+  await admin.end();
+  const testUrl = new URL(server);
+  testUrl.pathname = `/${name}`;
+  return {
+    url: testUrl.toString(),
+    drop: async () => {
+      const client = await mysql.createConnection(adminUrl);
+      await client.query(`DROP DATABASE IF EXISTS ${name}`);
+      await client.end();
+    },
+  };
+}
+
+export const SITE_URL = 'http://127.0.0.1:2368/';
+export const ORIGIN = 'http://127.0.0.1:2368';
+export const ADMIN = '/ghost/api/admin';
+export const CONTENT = '/ghost/api/content';
+export const OWNER = { name: 'Owner Person', email: 'owner@example.com', password: 'Sup3r-secret-pass!', blogTitle: 'Test Site' };
+
+export interface TestApp {
+  app: FastifyInstance;
+  connection: Connection;
+  config: Config;
+  close(): Promise<void>;
+}
+
+/** A migrated database and an app on it; `settings` override configuration values. */
+export async function startTestApp(settings: Record<string, string> = {}): Promise<TestApp> {
+  const database = await createTestDatabase();
+  const contentDir = mkdtempSync(path.join(tmpdir(), 'quire-content-'));
+  const config = parseConfig({ SITE_URL: SITE_URL, DATABASE_URL: database.url, CONTENT_DIR: contentDir, STAFF_DEVICE_VERIFICATION: 'false', ...settings });
+  const connection = connect(config.databaseUrl, { poolSize: 4 });
+  await migrateToLatest(connection);
+  const app = await buildApp({ config, connection });
+  return {
+    app,
+    connection,
+    config,
+    async close() {
+      await app.close();
+      await connection.close();
+      await database.drop();
+      rmSync(contentDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Completes first-run setup with OWNER. */
+export async function setupSite(app: FastifyInstance): Promise<void> {
+  const res = await app.inject({ method: 'POST', url: `${ADMIN}/authentication/setup/`, payload: { setup: [OWNER] } });
+  if (res.statusCode !== 201) throw new Error(`setup failed: ${res.statusCode} ${res.body}`);
+}
+
+/** Logs in and returns the Cookie header value for later requests (send it with `Origin: ORIGIN`). */
+export async function login(app: FastifyInstance, email = OWNER.email, password = OWNER.password): Promise<string> {
+  const res = await app.inject({ method: 'POST', url: `${ADMIN}/session/`, headers: { origin: ORIGIN }, payload: { username: email, password } });
+  if (res.statusCode !== 201) throw new Error(`login failed: ${res.statusCode} ${res.body}`);
+  const cookie = res.cookies.find((c) => c.name === 'service-admin-api-session');
+  return `${cookie!.name}=${cookie!.value}`;
+}
+
+export interface Keys {
+  integrationId: string;
+  adminKey: string;
+  contentKey: string;
+}
+
+/** A custom integration made through the API with a session cookie. */
+export async function createIntegration(app: FastifyInstance, cookie: string, name = 'Test Integration'): Promise<Keys> {
+  const res = await app.inject({
+    method: 'POST', url: `${ADMIN}/integrations/?include=api_keys`, headers: { cookie, origin: ORIGIN }, payload: { integrations: [{ name }] },
+  });
+  if (res.statusCode !== 201) throw new Error(`integration failed: ${res.statusCode} ${res.body}`);
+  const integration = res.json().integrations[0];
+  const key = (type: string) => integration.api_keys.find((k: { type: string }) => k.type === type).secret;
+  return { integrationId: integration.id, adminKey: key('admin'), contentKey: key('content') };
+}
+
+/** Setup, owner session and an integration: what most resource tests start from. */
+export async function bootstrap(app: FastifyInstance): Promise<{ cookie: string } & Keys> {
+  await setupSite(app);
+  const cookie = await login(app);
+  return { cookie, ...(await createIntegration(app, cookie)) };
+}
+
+/** Authorization header for an admin key (`<id>:<secret>`), as the SDK signs it. */
+export function adminAuth(adminKey: string): { authorization: string } {
+  return { authorization: `Ghost ${signAdminToken(adminKey)}` };
+}
+
+export function sessionHeaders(cookie: string): { cookie: string; origin: string } {
+  return { cookie, origin: ORIGIN };
+}
+
+/** The single error of a Ghost error body, asserting the body has exactly the nine keys. */
+export function ghostError(res: LightMyRequestResponse) {
+  const body = res.json() as { errors: Record<string, unknown>[] };
+  if (!Array.isArray(body.errors) || body.errors.length !== 1) throw new Error(`not a Ghost error body: ${res.body}`);
+  return body.errors[0]!;
+}
