@@ -1,10 +1,11 @@
 import type { Generated } from 'kysely';
+import type { PostTables } from './schema-posts.js';
 
 /**
  * Row types, one interface per table; column names are the JSON field names of the wire format.
  * Each group of tables lives with the migration that creates it and is joined here.
  */
-export interface Database extends FoundationTables {}
+export interface Database extends FoundationTables, PostTables {}
 
 export interface FoundationTables {
   settings: SettingRow;
@@ -126,3 +127,4 @@ export interface ApiKeyRow {
 }
 
 export type { Generated };
+export type * from './schema-posts.js';
