@@ -21,7 +21,6 @@ export function sessionRoutes(app: FastifyInstance, { db, siteUrl, loginIsVerifi
   const site = new URL(siteUrl);
   const secure = site.protocol === 'https:';
   const cookiePath = `${site.pathname}ghost`;
-  const frame = { docName: 'session', method: 'add' };
 
   function setSessionCookie(reply: FastifyReply, token: string) {
     reply.setCookie(SESSION_COOKIE, token, {
@@ -33,7 +32,7 @@ export function sessionRoutes(app: FastifyInstance, { db, siteUrl, loginIsVerifi
     });
   }
 
-  app.post('/session/', { config: { auth: 'public', frame } }, async (request, reply) => {
+  app.post('/session/', { config: { auth: 'public' } }, async (request, reply) => {
     const credentials = (request.body ?? {}) as Credentials;
     const { user, firstLogin } = await checkCredentials(db, credentials);
     const origin = requestOrigin(request, siteUrl);
@@ -58,13 +57,14 @@ export function sessionRoutes(app: FastifyInstance, { db, siteUrl, loginIsVerifi
     return reply.status(201).type('text/plain; charset=utf-8').send('Created');
   });
 
-  app.get('/session/', { config: { frame: { docName: 'session', method: 'read' } } }, async (request) => {
+  // The session controller is not pipelined in Ghost: its errors are never rewritten, so no frame.
+  app.get('/session/', async (request) => {
     const { user } = actorOf(request);
     if (!user) throw errors.notFound('User not found.');
     return presentSessionUser(user);
   });
 
-  app.delete('/session/', { config: { frame: { docName: 'session', method: 'delete' } } }, async (request, reply) => {
+  app.delete('/session/', async (request, reply) => {
     const { session } = actorOf(request);
     if (session) await detachUser(db, session.id);
     return reply.status(204).send();
