@@ -13,6 +13,7 @@ import { adminAuthHook } from './http/admin-auth.js';
 import { contentAuthHook } from './http/content-auth.js';
 import { actorOf, assertPermission } from './http/actor.js';
 import { adminCorsOrigin } from './http/cors.js';
+import { OneLinePerRequest } from './http/request-log.js';
 import { siteRoutes } from './resources/site/site.routes.js';
 import { setupRoutes } from './resources/setup/setup.routes.js';
 import { sessionRoutes } from './resources/session/session.routes.js';
@@ -37,6 +38,7 @@ export async function buildApp({ config, connection, logger = false }: AppDeps):
     bodyLimit: 50 * 1024 * 1024,
     trustProxy: true,
     routerOptions: { ignoreTrailingSlash: true },
+    logController: new OneLinePerRequest(),
   });
   await app.register(cookie);
   registerJsonParser(app);
