@@ -1,9 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { Kysely, MysqlDialect, PostgresDialect, SqliteDialect, type Dialect } from 'kysely';
-import pg from 'pg';
-import { createPool } from 'mysql2';
-import { openSqlite } from './sqlite-database.js';
 import { ENGINES, type Engine } from './engine.js';
 import type { Database } from './schema.js';
 
@@ -15,12 +12,10 @@ export interface Connection {
   close(): Promise<void>;
 }
 
-// Timestamps are stored in UTC; without this pg would read `timestamp` columns in the process's zone.
-pg.types.setTypeParser(1114, (value: string) => new Date(value.replace(' ', 'T') + 'Z'));
-// COUNT(*) and bigint ids arrive as strings by default; counts here always fit a JS number.
-pg.types.setTypeParser(20, (value: string) => Number(value));
-
-/** Opens a connection pool for `databaseUrl` (`sqlite:<file>`, `postgres://…`, `mysql://…`). */
+/**
+ * Opens a connection pool for `databaseUrl` (`sqlite:<file>`, `postgres://…`, `mysql://…`). Only the driver
+ * in use is loaded, on first query, which keeps start-up short.
+ */
 export function connect(databaseUrl: string, options: { poolSize?: number } = {}): Connection {
   const { dialect, engine } = dialectFor(databaseUrl, options.poolSize ?? 10);
   const db = new Kysely<Database>({ dialect });
@@ -31,14 +26,21 @@ function dialectFor(databaseUrl: string, poolSize: number): { dialect: Dialect; 
   if (databaseUrl.startsWith('sqlite:')) {
     const file = databaseUrl.slice('sqlite:'.length);
     if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true });
-    return { engine: ENGINES.sqlite, dialect: new SqliteDialect({ database: openSqlite(file) }) };
+    return { engine: ENGINES.sqlite, dialect: new SqliteDialect({ database: async () => (await import('./sqlite-database.js')).openSqlite(file) }) };
   }
   if (/^postgres(ql)?:/.test(databaseUrl)) {
-    const pool = new pg.Pool({ connectionString: databaseUrl, max: poolSize });
+    const pool = async () => {
+      const { default: pg } = await import('pg');
+      // Timestamps are stored in UTC; without this pg would read `timestamp` columns in the process's zone.
+      pg.types.setTypeParser(1114, (value: string) => new Date(value.replace(' ', 'T') + 'Z'));
+      // COUNT(*) and bigint ids arrive as strings by default; counts here always fit a JS number.
+      pg.types.setTypeParser(20, (value: string) => Number(value));
+      return new pg.Pool({ connectionString: databaseUrl, max: poolSize });
+    };
     return { engine: ENGINES.postgres, dialect: new PostgresDialect({ pool }) };
   }
   const url = new URL(databaseUrl.replace(/^mariadb:/, 'mysql:'));
-  const pool = createPool({
+  const pool = async () => (await import('mysql2')).createPool({
     host: url.hostname,
     port: Number(url.port || 3306),
     user: decodeURIComponent(url.username),
