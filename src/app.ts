@@ -36,7 +36,7 @@ export async function buildApp({ config, connection, logger = false }: AppDeps):
   const app = Fastify({
     logger,
     bodyLimit: 50 * 1024 * 1024,
-    trustProxy: true,
+    trustProxy: config.trustProxy,
     routerOptions: { ignoreTrailingSlash: true },
     logController: new OneLinePerRequest(),
   });

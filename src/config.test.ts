@@ -9,9 +9,14 @@ describe('configuration', () => {
     const config = parseConfig({}, '/srv/quire');
     expect(config).toMatchObject({
       port: 2368, host: '127.0.0.1', siteUrl: 'http://localhost:2368/', contentDir: '/srv/quire/content',
-      databaseUrl: 'sqlite:/srv/quire/content/data/quire.db', staffDeviceVerification: true, mail: { from: null, smtpUrl: null },
+      databaseUrl: 'sqlite:/srv/quire/content/data/quire.db', staffDeviceVerification: true, mail: { from: null, smtpUrl: null }, trustProxy: 'loopback',
     });
     expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  it('reads trusted proxies', () => {
+    expect(parseConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(parseConfig({ TRUST_PROXY: 'loopback, 10.0.0.0/8' }).trustProxy).toBe('loopback,10.0.0.0/8');
   });
 
   it('normalises the site URL to end with a slash, keeping a sub-directory', () => {
@@ -27,6 +32,7 @@ describe('configuration', () => {
     [{ DATABASE_URL: 'oracle://db' }, 'DATABASE_URL: must start with sqlite:, postgres://, postgresql://, mysql:// or mariadb://'],
     [{ STAFF_DEVICE_VERIFICATION: 'maybe' }, 'STAFF_DEVICE_VERIFICATION: must be true or false (got "maybe")'],
     [{ MAIL_SMTP_URL: 'mail.example.com' }, 'MAIL_SMTP_URL: must start with smtp:// or smtps:// (got "mail.example.com")'],
+    [{ TRUST_PROXY: 'everyone' }, 'TRUST_PROXY: must be true, false, or a comma-separated list of loopback, linklocal, uniquelocal, IP addresses or CIDR ranges (got "everyone")'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL: must be one of fatal, error, warn, info, debug, trace, silent (got "loud")'],
   ])('refuses %o with a clear message', (source, message) => {
     expect(() => parseConfig(source)).toThrow(message);

@@ -19,6 +19,12 @@ export interface Config {
   readonly mail: MailConfig;
   /** pino log level. */
   readonly logLevel: string;
+  /**
+   * Which peers may tell the client address through X-Forwarded-For: `false`, `true`, or proxy-addr names
+   * and CIDRs (`loopback`, `10.0.0.0/8, 192.168.1.5`). Login limits count per client address, so trusting
+   * every peer would let anyone pick a fresh address per attempt.
+   */
+  readonly trustProxy: boolean | string;
 }
 
 export interface MailConfig {
@@ -34,7 +40,7 @@ export class ConfigError extends Error {
 
 const SETTINGS = [
   'PORT', 'HOST', 'SITE_URL', 'DATABASE_URL', 'CONTENT_DIR', 'STAFF_DEVICE_VERIFICATION',
-  'MAIL_FROM', 'MAIL_SMTP_URL', 'LOG_LEVEL',
+  'MAIL_FROM', 'MAIL_SMTP_URL', 'LOG_LEVEL', 'TRUST_PROXY',
 ] as const;
 
 /**
@@ -85,7 +91,8 @@ export function parseConfig(source: Source, cwd = process.cwd()): Config {
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
     throw new ConfigError(`LOG_LEVEL: must be one of fatal, error, warn, info, debug, trace, silent (got "${logLevel}")`);
   }
-  return Object.freeze({ port, host, siteUrl, databaseUrl, contentDir, staffDeviceVerification, mail: Object.freeze({ from, smtpUrl }), logLevel });
+  const trustProxy = parseTrustProxy(source.TRUST_PROXY ?? 'loopback');
+  return Object.freeze({ port, host, siteUrl, databaseUrl, contentDir, staffDeviceVerification, mail: Object.freeze({ from, smtpUrl }), logLevel, trustProxy });
 }
 
 function parsePort(raw: string): number {
@@ -118,6 +125,15 @@ function parseDatabaseUrl(raw: string | undefined, contentDir: string): string {
     return raw;
   }
   throw new ConfigError('DATABASE_URL: must start with sqlite:, postgres://, postgresql://, mysql:// or mariadb://');
+}
+
+function parseTrustProxy(raw: string): boolean | string {
+  if (/^(true|false)$/i.test(raw)) return raw.toLowerCase() === 'true';
+  const entries = raw.split(',').map((entry) => entry.trim()).filter(Boolean);
+  const valid = (entry: string) => ['loopback', 'linklocal', 'uniquelocal'].includes(entry) || /^[\d.]+(\/\d+)?$/.test(entry) || /^[\da-f:]+(\/\d+)?$/i.test(entry);
+  const bad = entries.find((entry) => !valid(entry));
+  if (entries.length === 0 || bad !== undefined) throw new ConfigError(`TRUST_PROXY: must be true, false, or a comma-separated list of loopback, linklocal, uniquelocal, IP addresses or CIDR ranges (got "${raw}")`);
+  return entries.join(',');
 }
 
 function parseBoolean(name: string, raw: string): boolean {
