@@ -24,6 +24,7 @@ export interface LexicalRenderOptions {
 
 export interface ImageOptimization {
   resize?: boolean;
+  defaultMaxWidth?: number;
   srcsets?: boolean;
   contentImageSizes?: Record<string, { width: number; height?: number }>;
 }
