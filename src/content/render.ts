@@ -1,3 +1,16 @@
+/**
+ * Ghost 5.130.6's content pipeline, with Ghost's own libraries (content-formats.md). In the order Ghost's post
+ * model runs it on a write:
+ *  1. `?source=html`: lexical = htmlToLexical(html); an existing mobiledoc post instead keeps
+ *     mobiledoc = htmlToMobiledoc(html).
+ *  2. html = renderLexical(lexical, {siteUrl}) or renderMobiledoc(mobiledoc, {siteUrl}), from the document as
+ *     received (not its `__GHOST_URL__` form); '' is stored as NULL. Only when the document changed
+ *     (or `force_rerender`).
+ *  3. plaintext = htmlToPlaintext(html) (text.ts), '' → NULL; NULL when html is NULL.
+ *  4. Store every field in its `__GHOST_URL__` form (ghost-url.ts); read them back with the *FromStorage twins,
+ *     then derive `excerpt`, `reading_time` (text.ts) and `url` (urls.ts). Content API html also goes
+ *     through tagOutboundLinks (outbound-links.ts).
+ */
 import {
   defaultNodes,
   htmlToLexicalConverter,
