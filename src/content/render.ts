@@ -1,0 +1,133 @@
+/**
+ * Ghost 5.130.6's content pipeline, with Ghost's own libraries (content-formats.md). In the order Ghost's post
+ * model runs it on a write:
+ *  1. `?source=html`: lexical = htmlToLexical(html); an existing mobiledoc post instead keeps
+ *     mobiledoc = htmlToMobiledoc(html).
+ *  2. html = renderLexical(lexical, {siteUrl}) or renderMobiledoc(mobiledoc, {siteUrl}), from the document as
+ *     received (not its `__GHOST_URL__` form); '' is stored as NULL. Only when the document changed
+ *     (or `force_rerender`).
+ *  3. plaintext = htmlToPlaintext(html) (text.ts), '' → NULL; NULL when html is NULL.
+ *  4. Store every field in its `__GHOST_URL__` form (ghost-url.ts); read them back with the *FromStorage twins,
+ *     then derive `excerpt`, `reading_time` (text.ts) and `url` (urls.ts). Content API html also goes
+ *     through tagOutboundLinks (outbound-links.ts).
+ */
+import {
+  defaultNodes,
+  htmlToLexicalConverter,
+  htmlToMobiledocConverter,
+  lexicalHtmlRendererClass,
+  mobiledocLibs,
+  type LexicalRenderOptions,
+} from './ghost-libs.js';
+import { htmlToStorage, lexicalToStorage } from './ghost-url.js';
+import { ghostNodeRenderers } from './node-renderers/index.js';
+import { IMAGE_OPTIMIZATION, canTransformImage, mobiledocCards } from './render-options.js';
+import { htmlToPlaintext, readingTime } from './text.js';
+
+export { IMAGE_OPTIMIZATION, canTransformImage };
+
+/** What Ghost's renderers need to know about the site. */
+export interface RenderOptions {
+  /**
+   * The configured site URL. Images under `<site>/content/images/` get a `srcset` of resized variants
+   * (`/content/images/size/w600/…`) exactly as Ghost emits; without it only site-relative image paths do.
+   */
+  siteUrl?: string;
+}
+
+type LexicalRenderer = { render(lexical: string, options?: LexicalRenderOptions): Promise<string> };
+let lexicalRenderer: LexicalRenderer | null = null;
+
+function getLexicalRenderer(): LexicalRenderer {
+  if (!lexicalRenderer) {
+    const Renderer = lexicalHtmlRendererClass();
+    lexicalRenderer = new Renderer({ nodes: defaultNodes() });
+  }
+  return lexicalRenderer;
+}
+
+/**
+ * Lexical JSON → html, as Ghost 5.130.6 stores it in `posts.html`: Ghost's renderer and nodes, with the card
+ * renderers Ghost overrides replaced by ours (see node-renderers/). Throws on a document Lexical cannot
+ * parse; the caller answers 422 `Invalid lexical structure.` as Ghost does.
+ */
+export async function renderLexical(lexical: string, options: RenderOptions = {}): Promise<string> {
+  return getLexicalRenderer().render(lexical, {
+    siteUrl: options.siteUrl,
+    imageOptimization: IMAGE_OPTIMIZATION,
+    canTransformImage,
+    // contentVisibility is always on in 5.130.6; emailCustomization is forced on by Ghost's lexical lib.
+    feature: { contentVisibility: true, emailCustomization: true },
+    nodeRenderers: ghostNodeRenderers,
+  });
+}
+
+type MobiledocRenderer = { render(mobiledoc: unknown, options?: Record<string, unknown>): string };
+const mobiledocRenderers = new Map<string, MobiledocRenderer>();
+
+function getMobiledocRenderer(siteUrl: string | undefined): MobiledocRenderer {
+  const key = siteUrl ?? '';
+  let renderer = mobiledocRenderers.get(key);
+  if (!renderer) {
+    const { Renderer, atoms } = mobiledocLibs();
+    renderer = new Renderer({
+      cards: mobiledocCards(siteUrl) as { name: string }[],
+      atoms,
+      // Ghost logs and renders nothing for a card it does not know; so do we (the card is skipped).
+      unknownCardHandler: () => undefined,
+    });
+    mobiledocRenderers.set(key, renderer);
+  }
+  return renderer;
+}
+
+/**
+ * Legacy mobiledoc JSON → html with Ghost's mobiledoc renderer and default cards. Throws on invalid JSON or
+ * an unrenderable document (Ghost answers 422 `Invalid mobiledoc structure.`).
+ */
+export function renderMobiledoc(mobiledoc: string, options: RenderOptions = {}): string {
+  return getMobiledocRenderer(options.siteUrl).render(JSON.parse(mobiledoc));
+}
+
+/**
+ * `?source=html`: html → serialized lexical with `@tryghost/kg-html-to-lexical`, as Ghost's input serializer
+ * does. The caller then renders html from the result (Ghost never keeps the client's html). A throw is
+ * Ghost's 422 `Failed to convert HTML to Lexical`.
+ */
+export async function htmlToLexical(html: string): Promise<string> {
+  return JSON.stringify(htmlToLexicalConverter()(html));
+}
+
+/**
+ * `?source=html` also converts to mobiledoc with `@tryghost/html-to-mobiledoc` (Ghost does it first, always):
+ * an existing mobiledoc post that is edited with `?source=html` stays mobiledoc and keeps this result. A throw
+ * is Ghost's 422 `Failed to convert HTML to Mobiledoc`. Loaded on first use (legacy posts only).
+ */
+export async function htmlToMobiledoc(html: string): Promise<string> {
+  return JSON.stringify(htmlToMobiledocConverter()(html));
+}
+
+/**
+ * Pays the one-off costs of a lexical write (module loading, jsdom start-up, first render, html → lexical,
+ * plaintext, the `__GHOST_URL__` transforms) so the first real request does not. Call it after the server
+ * listens, never before: it takes about 0.6 s and ~75 MB. The mobiledoc renderer (legacy posts only, another
+ * ~35 MB) stays lazy.
+ */
+export async function warmRenderers(): Promise<void> {
+  const sample = JSON.stringify({
+    root: {
+      children: [
+        { children: [{ detail: 0, format: 1, mode: 'normal', style: '', text: 'warm', type: 'extended-text', version: 1 }], direction: null, format: '', indent: 0, type: 'paragraph', version: 1 },
+        { type: 'image', version: 1, src: '/content/images/warm.jpg', width: 1200, height: 800, title: '', alt: '', caption: '', cardWidth: 'regular', href: '' },
+      ],
+      direction: null, format: '', indent: 0, type: 'root', version: 1,
+    },
+  });
+  const site = 'http://localhost/';
+  const html = await renderLexical(sample, { siteUrl: site });
+  htmlToPlaintext(html);
+  readingTime({ html, feature_image: null });
+  htmlToStorage(html, site);
+  lexicalToStorage(sample, site);
+  await htmlToLexical('<p>warm</p>');
+}
