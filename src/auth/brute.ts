@@ -87,6 +87,8 @@ const rowKey = (limiter: Limiter, ip: string, key: string) => createHash('sha256
 export async function hit(db: Db, limiter: Limiter, ip: string, key: string, now = Date.now()): Promise<void> {
   const id = rowKey(limiter, ip, key);
   const delays = delaysOf(limiter.minWait, limiter.maxWait);
+  // Counters of clients that never came back would pile up: now and then, sweep the expired ones.
+  if (Math.random() < 0.01) await pruneExpired(db, now);
   for (let attempt = 0; attempt < 8; attempt++) {
     const row = await db.selectFrom('brute').selectAll().where('key', '=', id).executeTakeFirst();
     const live = row && row.expires > now ? row : undefined;

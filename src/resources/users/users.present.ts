@@ -94,3 +94,16 @@ export function presentSessionUser(user: UserRow) {
     updated_by: user.updated_by,
   };
 }
+
+/**
+ * `PUT /users/owner/` answers with the records as stored (Ghost serialises them without its user mapper):
+ * `locale` and `visibility` after `status`, the roles, and no `url`.
+ */
+export function presentStoredUser(user: UserRow, roles: RoleRow[]) {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(adminUserFields(user))) {
+    out[key] = value;
+    if (key === 'status') Object.assign(out, { locale: user.locale, visibility: user.visibility });
+  }
+  return { ...out, roles: roles.map((role) => presentRole(role)) };
+}

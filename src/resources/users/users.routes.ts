@@ -7,7 +7,8 @@ import { actorOf } from '../../http/actor.js';
 import { assertIdParam, firstOfRoot } from '../../http/validate.js';
 import { paginationMeta, parseInclude, parsePageRequest, sqlWindow } from '../../http/pagination.js';
 import { refuseUnsupportedOptions } from '../../http/browse-options.js';
-import { countUsers, findUserByEmail, findUserById, findUserBySlug, listUsers } from './users.queries.js';
+import { countUsers, findUserByEmail, findUserById, findUserBySlug, listUsers, rolesOfUsers } from './users.queries.js';
+import { presentStoredUser } from './users.present.js';
 import { presentUsers, USER_INCLUDES } from './users.embed.js';
 import { changePassword, editUser, resolveUserId, transferOwnership, type PasswordInput } from './users.service.js';
 import { destroyUser } from './users.destroy.js';
@@ -63,7 +64,8 @@ export function usersRoutes(app: FastifyInstance, { db, siteUrl, contentDir }: U
 
   app.put('/users/owner/', { config: { frame: frame('transferOwnership') } }, async (request) => {
     const users = await transferOwnership(db, actorOf(request), firstOfRoot<{ id?: unknown }>(request.body, 'owner'));
-    return { users: await presentUsers(db, siteUrl, users, new Set(['roles'])) };
+    const roles = await rolesOfUsers(db, users.map((user) => user.id));
+    return { users: users.map((user) => presentStoredUser(user, roles.get(user.id) ?? [])) };
   });
 
   app.put<{ Params: { id: string }; Querystring: Query }>('/users/:id/', { config: { frame: frame('edit') } }, async (request, reply) => {

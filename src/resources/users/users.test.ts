@@ -355,6 +355,10 @@ describe('PUT /users/owner/', () => {
       const res = await transfer(admin.id);
       expect(res.statusCode).toBe(200);
       expect(res.json().users.map((u: { id: string; roles: { name: string }[] }) => [u.id, u.roles[0]!.name])).toEqual([['1', 'Administrator'], [admin.id, 'Owner']]);
+      const keys = Object.keys(res.json().users[0]);
+      expect(keys.slice(keys.indexOf('status'), keys.indexOf('status') + 4)).toEqual(['status', 'locale', 'visibility', 'meta_title']);
+      expect(keys.at(-1)).toBe('roles');
+      expect(keys).not.toContain('url');
       // The new Owner can now do Owner things; the site stays set up.
       expect((await t2.app.inject({ url: `${ADMIN}/authentication/setup/` })).json()).toEqual({ setup: [{ status: true }] });
       expect((await t2.app.inject({ method: 'PUT', url: `${ADMIN}/users/1/`, headers: adminHeaders, payload: { users: [{ bio: 'now an admin' }] } })).statusCode).toBe(200);
