@@ -18,15 +18,23 @@ import { siteRoutes } from './resources/site/site.routes.js';
 import { setupRoutes } from './resources/setup/setup.routes.js';
 import { sessionRoutes } from './resources/session/session.routes.js';
 import { integrationsRoutes } from './resources/integrations/integrations.routes.js';
+import { usersRoutes } from './resources/users/users.routes.js';
+import { rolesRoutes } from './resources/roles/roles.routes.js';
+import { invitesRoutes } from './resources/invites/invites.routes.js';
+import { authenticationRoutes } from './resources/authentication/authentication.routes.js';
+import { authenticatorRoutes } from './resources/authenticator/authenticator.routes.js';
+import { createMailer, type Mailer } from './mail/mailer.js';
 
 export interface AppDeps {
   config: Config;
   connection: Connection;
   logger?: FastifyServerOptions['logger'];
+  /** Outgoing mail; by default SMTP or the `CONTENT_DIR/mail/` folder, from the configuration. */
+  mailer?: Mailer;
 }
 
 /** Both APIs with their hooks and error handling; `main.ts` listens, tests call `inject()`. */
-export async function buildApp({ config, connection, logger = false }: AppDeps): Promise<FastifyInstance> {
+export async function buildApp({ config, connection, logger = false, mailer: givenMailer }: AppDeps): Promise<FastifyInstance> {
   const { db } = connection;
   const siteUrl = config.siteUrl;
   const sitePath = new URL(siteUrl).pathname;
@@ -41,6 +49,7 @@ export async function buildApp({ config, connection, logger = false }: AppDeps):
     logController: new OneLinePerRequest(),
   });
   await app.register(cookie);
+  const mailer = givenMailer ?? createMailer(config, app.log);
   registerJsonParser(app);
 
   app.setErrorHandler((err: FastifyError, request, reply) => {
@@ -64,8 +73,13 @@ export async function buildApp({ config, connection, logger = false }: AppDeps):
     });
     siteRoutes(admin, { db, siteUrl });
     setupRoutes(admin, { db, siteUrl });
-    sessionRoutes(admin, { db, siteUrl, loginIsVerified: async () => true });
+    sessionRoutes(admin, { db, siteUrl, mailer, deviceVerification: config.staffDeviceVerification });
     integrationsRoutes(admin, { db });
+    usersRoutes(admin, { db, siteUrl, contentDir: config.contentDir });
+    rolesRoutes(admin, { db });
+    invitesRoutes(admin, { db, mailer, siteUrl });
+    authenticationRoutes(admin, { db, mailer, siteUrl });
+    authenticatorRoutes(admin, { db, siteUrl });
   }, { prefix: adminRoot.slice(0, -1) });
 
   await app.register(async (content) => {

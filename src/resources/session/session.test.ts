@@ -8,8 +8,10 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
+// Failed logins count against the client's address (five, then 429): each failing case uses its own.
+let client = 0;
 const createSession = (payload: object, headers: Record<string, string> = { origin: ORIGIN }) =>
-  t.app.inject({ method: 'POST', url: `${ADMIN}/session/`, headers, payload });
+  t.app.inject({ method: 'POST', url: `${ADMIN}/session/`, headers, payload, remoteAddress: `10.0.0.${++client}` });
 
 describe('POST /session/', () => {
   it('answers 201 Created in plain text and sets the session cookie', async () => {
