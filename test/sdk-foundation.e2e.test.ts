@@ -37,6 +37,14 @@ it('sets up, logs in, creates an integration and reads /site/ with the official 
   const site = await api.site.read();
   expect(site).toMatchObject({ title: OWNER.blogTitle, version: '5.130', url: 'http://127.0.0.1:2368/' });
 
+  // Bad keys through the SDK surface Ghost's error type and message.
+  const [keyId] = adminKey.split(':');
+  const wrongSecret = new GhostAdminAPI({ url: base, key: `${keyId}:${'00'.repeat(32)}`, version: 'v5.0' });
+  await expect(wrongSecret.users.browse()).rejects.toMatchObject({ type: 'UnauthorizedError', message: 'Invalid token: invalid signature' });
+  const unknownKey = new GhostAdminAPI({ url: base, key: `${'0'.repeat(24)}:${'00'.repeat(32)}`, version: 'v5.0' });
+  await expect(unknownKey.users.browse()).rejects.toMatchObject({ type: 'UnauthorizedError', message: 'Unknown Admin API Key' });
+  expect((await api.users.browse()).map((user: { email: string }) => user.email)).toEqual([OWNER.email]);
+
   // A cookie request from a foreign Origin is refused.
   const foreign = await fetch(`${base}${ADMIN}/session/`, { headers: { cookie, origin: 'http://evil.example' } });
   expect(foreign.status).toBe(400);
