@@ -12,8 +12,9 @@ export interface PageRequest {
  */
 export function parsePageRequest(query: Record<string, unknown>, options: { defaultLimit?: number; maxLimit?: number } = {}): PageRequest {
   const defaultLimit = options.defaultLimit ?? 15;
-  const rawLimit = query.limit;
-  const rawPage = query.page;
+  // A repeated parameter reaches Ghost as an array, which its checks and parseInt read as `a,b`.
+  const rawLimit = Array.isArray(query.limit) ? query.limit.join(',') : query.limit;
+  const rawPage = Array.isArray(query.page) ? query.page.join(',') : query.page;
   let limit: number | null = defaultLimit;
   if (rawLimit !== undefined) {
     if (typeof rawLimit !== 'string' || !/^\d+|all$/.test(rawLimit)) throw errors.validation('Validation (matches) failed for limit');
