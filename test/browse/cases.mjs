@@ -52,7 +52,7 @@ for (const filter of [
   "title:~'it\\'s'", "title:~'k\\s'", 'custom_excerpt:null', 'custom_excerpt:-null', 'feature_image:-null', 'feature_image:null+featured:true',
   "published_at:>'2024-01-20'", 'published_at:<=2024-01-15', "published_at:>='2024-02-06 09:00:00'", 'published_at:>now-100y',
   'published_at:>now+1d', 'published_at:<2024-01-01+published_at:>2019-01-01', "meta_title:'Meta Hello'", 'meta_title:-null',
-  "posts_meta.meta_title:'Paid meta'", 'email_subject:-null', "og_title:'OG quoted'", "meta_description:~'again'", 'status:draft',
+  "posts_meta.meta_title:'Paid meta'", 'email_subject:-null', "og_title:'OG quoted'", 'status:draft',
   'status:-draft,featured:true', 'type:page', '(featured:true,tag:apple)+author:bob', 'featured:true,tag:apple+author:bob',
   'featured:true+(tag:travel,tag:news)', 'authors.password:x', 'authors.email:alice@example.com', 'slug:hello-world,slug:pure',
   'slug:-[hello-world,pure]+published_at:>2024-02-01', `custom_excerpt:~'\\"quoted\\"'`, 'featured:true+visibility:public',
@@ -62,6 +62,7 @@ add('content', 'posts', f("title:~'ärger'", all), { deviation: unicodeFold });
 add('content', 'posts', f("title:~'ÄRGER'", all), { deviation: unicodeFold });
 add('content', 'posts', f('((featured:true))', all), { deviation: doubleParens });
 add('content', 'posts', f("tags.name:~'app'", all), { deviation: relationContains });
+add('content', 'posts', f("meta_description:~'again'", all), { deviation: relationContains });
 
 // ---- Syntax and column errors ------------------------------------------------------------------------
 group = 'error';

@@ -12,7 +12,13 @@ import { snapshotPeer } from './snapshot.mjs';
 const port = Number(process.argv[2] ?? 2374);
 const peer = freshPeer(port);
 await importJson(peer.base, await ownerCookie(peer.base), dataset);
-const seed = snapshotPeer(port);
+// Ghost answers the import before its SQLite writes are all visible to another connection: wait for them.
+let seed = snapshotPeer(port);
+for (let tries = 0; seed.posts.length < dataset.db[0].data.posts.length && tries < 50; tries++) {
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  seed = snapshotPeer(port);
+}
+if (seed.posts.length < dataset.db[0].data.posts.length) throw new Error('the import did not show up in the peer database');
 writeFileSync(new URL('../fixtures/browse/seed.json', import.meta.url), `${JSON.stringify(seed, null, 1)}\n`);
 
 const siteUrl = `${peer.base}/`;
