@@ -12,6 +12,8 @@ export function openSqlite(file: string): SqliteDatabase & { raw: Database.Datab
   raw.pragma('foreign_keys = ON');
   raw.pragma('busy_timeout = 5000');
   raw.pragma('synchronous = NORMAL');
+  // lower() with Unicode case mapping, so filters fold `É` like PostgreSQL and MySQL do (engine.text.lower).
+  raw.function('quire_lower', { deterministic: true }, (value: unknown) => (typeof value === 'string' ? value.toLowerCase() : value));
   return {
     raw,
     close: () => raw.close(),
