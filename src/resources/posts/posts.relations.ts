@@ -38,14 +38,14 @@ async function matchOrCreateTag(db: Db, ref: TagRef, actorId: string): Promise<T
   if (ref.id) {
     const existing = await db.selectFrom('tags').selectAll().where('id', '=', ref.id).executeTakeFirst();
     if (existing) return overwriteTag(db, existing, ref, actorId);
-    return insertTag(db, { name: ref.name ?? null, ...(ref.slug ? { slug: ref.slug } : {}) }, actorId);
+    return insertTag(db, { ...(ref.name !== undefined ? { name: ref.name } : {}), ...(ref.slug ? { slug: ref.slug } : {}) }, actorId);
   }
   let query = db.selectFrom('tags').selectAll();
   if (ref.name !== undefined) query = query.where('name', '=', ref.name);
   if (ref.slug !== undefined) query = query.where('slug', '=', ref.slug);
   const match = await query.orderBy('id').executeTakeFirst();
   if (match) return match;
-  return insertTag(db, { name: ref.name ?? null, ...(ref.slug ? { slug: ref.slug } : {}) }, actorId);
+  return insertTag(db, { ...(ref.name !== undefined ? { name: ref.name } : {}), ...(ref.slug ? { slug: ref.slug } : {}) }, actorId);
 }
 
 /** `{id, name: "Renamed"}` renames the tag, as the nested relation update does in Ghost. */

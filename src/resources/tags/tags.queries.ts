@@ -1,4 +1,4 @@
-import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
+import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
 import type { Db } from '../../db/connect.js';
 import type { Database, TagRow } from '../../db/schema.js';
 
@@ -87,4 +87,3 @@ export async function slugTaken(db: Db, slug: string, exceptId?: string): Promis
   return (await query.executeTakeFirst()) !== undefined;
 }
 
-export { sql };

@@ -13,13 +13,22 @@ import { countTags, findTag, listTags, postCountsOfTags, tagsWithPublishedPosts 
 import { presentAdminTag, presentContentTag } from './tags.present.js';
 import { addTag, deleteTag, editTag } from './tags.service.js';
 import { TAG_INCLUDES } from './tags.schemas.js';
+import type { Engine } from '../../db/engine.js';
+import { filterWhere } from '../../filter/filter.js';
+import { TAG_COLUMNS } from '../../filter/resources/columns.js';
+import type { FilterSpec } from '../../filter/spec.js';
 
 type Query = Record<string, unknown>;
 type Params = { id: string; slug: string };
 interface Deps {
   db: Db;
   siteUrl: string;
+  engine: Engine;
 }
+
+const TAGS_FILTER: FilterSpec = { table: 'tags', fields: TAG_COLUMNS };
+const whereOf = (engine: Engine, filter: unknown) =>
+  typeof filter === 'string' && filter !== '' ? filterWhere(TAGS_FILTER, engine, filter) ?? undefined : undefined;
 
 const frame = (method: string) => ({ docName: 'tags', method });
 const actorId = (request: FastifyRequest) => actorOf(request).user?.id ?? OWNER_USER_ID;
@@ -40,10 +49,12 @@ async function presentTags(db: Db, siteUrl: string, rows: TagRow[], query: Query
   }));
 }
 
-export function tagsAdminRoutes(app: FastifyInstance, { db, siteUrl }: Deps) {
+export function tagsAdminRoutes(app: FastifyInstance, { db, siteUrl, engine }: Deps) {
   app.get<{ Querystring: Query }>('/tags/', { config: { frame: frame('browse'), permission: 'tag.browse' } }, async (request) => {
     const pageRequest = parsePageRequest(request.query);
-    const [rows, total] = await Promise.all([listTags(db, { window: sqlWindow(pageRequest) }), countTags(db, {})]);
+    const where = whereOf(engine, request.query.filter);
+    const options = where ? { where } : {};
+    const [rows, total] = await Promise.all([listTags(db, { ...options, window: sqlWindow(pageRequest) }), countTags(db, options)]);
     return { tags: await presentTags(db, siteUrl, rows, request.query, 'admin'), meta: paginationMeta(pageRequest, total) };
   });
 
@@ -81,10 +92,11 @@ export function tagsAdminRoutes(app: FastifyInstance, { db, siteUrl }: Deps) {
   });
 }
 
-export function tagsContentRoutes(app: FastifyInstance, { db, siteUrl }: Deps) {
+export function tagsContentRoutes(app: FastifyInstance, { db, siteUrl, engine }: Deps) {
   app.get<{ Querystring: Query }>('/tags/', { config: { frame: frame('browse') } }, async (request) => {
     const pageRequest = parsePageRequest(request.query);
-    const options = { publishedOnly: true };
+    const where = whereOf(engine, request.query.filter);
+    const options = { publishedOnly: true, ...(where ? { where } : {}) };
     const [rows, total] = await Promise.all([
       listTags(db, { ...options, orderByName: true, window: sqlWindow(pageRequest) }),
       countTags(db, options),

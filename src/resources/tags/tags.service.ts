@@ -38,7 +38,7 @@ function uniqueSlug(db: Db, base: string, exceptId?: string): Promise<string> {
 }
 
 /** A new tag row from resolved values (also used when a post names a tag that does not exist yet). */
-export async function insertTag(db: Db, values: TagValues & { name?: string | null }, actorId: string): Promise<TagRow> {
+export async function insertTag(db: Db, values: TagValues, actorId: string): Promise<TagRow> {
   const name = values.name || values.slug;
   if (!name) throw errors.validation({ message: 'Value in [tags.name] cannot be blank.', context: 'tags.name' });
   const at = now();
