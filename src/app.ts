@@ -17,6 +17,10 @@ import { siteRoutes } from './resources/site/site.routes.js';
 import { setupRoutes } from './resources/setup/setup.routes.js';
 import { sessionRoutes } from './resources/session/session.routes.js';
 import { integrationsRoutes } from './resources/integrations/integrations.routes.js';
+import { tagsAdminRoutes, tagsContentRoutes } from './resources/tags/tags.routes.js';
+import { postsAdminRoutes } from './resources/posts/posts.routes.js';
+import { postsContentRoutes } from './resources/posts/posts.content-routes.js';
+import { authorsContentRoutes } from './resources/authors/authors.routes.js';
 
 export interface AppDeps {
   config: Config;
@@ -64,6 +68,9 @@ export async function buildApp({ config, connection, logger = false }: AppDeps):
     setupRoutes(admin, { db, siteUrl });
     sessionRoutes(admin, { db, siteUrl, loginIsVerified: async () => true });
     integrationsRoutes(admin, { db });
+    tagsAdminRoutes(admin, { db, siteUrl, engine: connection.engine });
+    postsAdminRoutes(admin, 'post', { db, siteUrl, engine: connection.engine });
+    postsAdminRoutes(admin, 'page', { db, siteUrl, engine: connection.engine });
   }, { prefix: adminRoot.slice(0, -1) });
 
   await app.register(async (content) => {
@@ -76,6 +83,10 @@ export async function buildApp({ config, connection, logger = false }: AppDeps):
     content.addHook('preValidation', async (request) => {
       request.controllerStarted = true;
     });
+    postsContentRoutes(content, 'post', { db, siteUrl, engine: connection.engine });
+    postsContentRoutes(content, 'page', { db, siteUrl, engine: connection.engine });
+    tagsContentRoutes(content, { db, siteUrl, engine: connection.engine });
+    authorsContentRoutes(content, { db, siteUrl, engine: connection.engine });
   }, { prefix: `${apiRoot}content` });
 
   return app;

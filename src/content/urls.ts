@@ -1,6 +1,34 @@
-/** Resource URLs on the public site (content-formats.md §6); the site URL always ends with `/`. */
+/**
+ * Resource URLs on the public site (content-formats.md §6), for Ghost's default routes.yaml
+ * (`/{slug}/` collection permalink, `/tag/{slug}/`, `/author/{slug}/`). The site URL always ends with `/`.
+ */
 export const notFoundUrl = (siteUrl: string) => `${siteUrl}404/`;
 
+export interface PostUrlFields {
+  slug: string;
+  uuid: string;
+  status: string;
+  /** `post` or `page`: both are served at `/{slug}/` once published (pages by the pages router). */
+  type: string;
+  /** posts_meta.email_only: an unpublished email-only post previews at `/email/{uuid}/`. */
+  email_only?: boolean | null;
+}
+
+/**
+ * A post's or page's `url`: its permalink once published; otherwise (draft, scheduled, sent) the Admin
+ * preview URL `/p/{uuid}/`. The Content API never returns unpublished items, so it only sees permalinks.
+ */
+export function postUrl(siteUrl: string, post: PostUrlFields): string {
+  if (post.status === 'published') return `${siteUrl}${post.slug}/`;
+  return `${siteUrl}${post.email_only ? 'email' : 'p'}/${post.uuid}/`;
+}
+
+/** `routable` = the tag is public (`visibility: public`) and on at least one published post or page. */
+export function tagUrl(siteUrl: string, slug: string, routable: boolean): string {
+  return routable ? `${siteUrl}tag/${slug}/` : notFoundUrl(siteUrl);
+}
+
+/** `hasPublishedPosts` = the user is an author of at least one published post or page. */
 export function authorUrl(siteUrl: string, slug: string, hasPublishedPosts: boolean): string {
   return hasPublishedPosts ? `${siteUrl}author/${slug}/` : notFoundUrl(siteUrl);
 }

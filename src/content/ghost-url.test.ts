@@ -1,0 +1,116 @@
+import { describe, expect, it } from 'vitest';
+import {
+  fromStorageUrl,
+  htmlFromStorage,
+  htmlToStorage,
+  lexicalFromStorage,
+  lexicalToStorage,
+  mobiledocFromStorage,
+  mobiledocToStorage,
+  plaintextFromStorage,
+  plaintextToStorage,
+  toStorageUrl,
+} from './ghost-url.js';
+import { htmlToLexical, renderLexical, renderMobiledoc } from './render.js';
+import { htmlToPlaintext } from './text.js';
+import { SITE, allPostCases, htmlSourceFixture, lexicalFixture, mobiledocFixture } from '../../test/fixtures/content/load.js';
+
+// Stored values are read from Ghost's own database file; returned ones are Ghost's API answers.
+
+describe('lexical', () => {
+  for (const c of lexicalFixture.cases) {
+    it(`stores and returns "${c.name}" as Ghost does`, () => {
+      expect(lexicalToStorage(c.input.lexical, SITE)).toBe(c.ghost.stored.lexical);
+      expect(lexicalFromStorage(c.ghost.stored.lexical, SITE)).toBe(c.ghost.read.lexical);
+    });
+  }
+
+  it('stores the lexical converted from ?source=html as Ghost does', async () => {
+    for (const c of htmlSourceFixture.cases) {
+      expect(lexicalToStorage(await htmlToLexical(c.input.html!), SITE), c.name).toBe(c.ghost.stored.lexical);
+      expect(lexicalFromStorage(c.ghost.stored.lexical, SITE), c.name).toBe(c.ghost.read.lexical);
+    }
+  });
+});
+
+describe('mobiledoc', () => {
+  for (const c of mobiledocFixture.cases) {
+    it(`stores and returns "${c.name}" as Ghost does`, () => {
+      expect(mobiledocToStorage(c.input.mobiledoc, SITE)).toBe(c.ghost.stored.mobiledoc);
+      expect(mobiledocFromStorage(c.ghost.stored.mobiledoc, SITE)).toBe(c.ghost.read.mobiledoc);
+    });
+  }
+});
+
+describe('html and plaintext', () => {
+  it('stores rendered html and its plaintext as Ghost does, and returns them absolute', async () => {
+    for (const c of allPostCases) {
+      const source = c.input.lexical ?? (c.input.mobiledoc ? null : await htmlToLexical(c.input.html!));
+      const html = source ? await renderLexical(source, { siteUrl: SITE }) : renderMobiledoc(c.input.mobiledoc!, { siteUrl: SITE });
+      if (!html) {
+        expect(c.ghost.stored.html, c.name).toBeNull();
+        continue;
+      }
+      expect(htmlToStorage(html, SITE), c.name).toBe(c.ghost.stored.html);
+      // Ghost derives plaintext from the html before it is stored ('' is stored as NULL), then stores it
+      // transform-ready too.
+      expect(plaintextToStorage(htmlToPlaintext(html), SITE) || null, c.name).toBe(c.ghost.stored.plaintext);
+      expect(htmlFromStorage(c.ghost.stored.html, SITE), c.name).toBe(c.ghost.read.html);
+      const plaintext = plaintextFromStorage(c.ghost.stored.plaintext, SITE);
+      expect(plaintext || '<absent>', c.name).toBe(c.ghost.read.plaintext);
+    }
+  });
+
+  it('transforms only "title [url]" links in plaintext, never bare URLs in the text', () => {
+    const c = lexicalFixture.cases.find((x) => x.name === 'relative-and-large')!;
+    expect(c.ghost.stored.plaintext).toContain('Visit http://127.0.0.1:2372/in-text/ or /plain/ in text.');
+    expect(plaintextToStorage(`Read [${SITE}x/] and [/y/]`, SITE)).toBe('Read [__GHOST_URL__/x/] and [__GHOST_URL__/y/]');
+  });
+});
+
+describe('URL and html-ish fields', () => {
+  for (const c of lexicalFixture.cases) {
+    it(`stores and returns the fields of "${c.name}" as Ghost does`, () => {
+      const { stored, read } = c.ghost;
+      expect(toStorageUrl(c.input.feature_image, SITE)).toBe(stored.feature_image);
+      expect(fromStorageUrl(stored.feature_image, SITE)).toBe(read.feature_image);
+      // canonical_url keeps the protocol: an https URL on an http site is not "same site".
+      expect(toStorageUrl(c.input.canonical_url, SITE, { ignoreProtocol: false })).toBe(stored.canonical_url);
+      expect(fromStorageUrl(stored.canonical_url, SITE)).toBe(read.canonical_url);
+      // Ghost transforms custom_excerpt and code injection as html.
+      for (const field of ['custom_excerpt', 'codeinjection_head', 'codeinjection_foot'] as const) {
+        expect(htmlToStorage(c.input[field], SITE), field).toBe(stored[field]);
+        expect(htmlFromStorage(stored[field], SITE), field).toBe(read[field]);
+      }
+    });
+  }
+
+  it('ignores the protocol for URL fields other than canonical_url', () => {
+    const c = lexicalFixture.cases.find((x) => x.name === 'relative-and-large')!;
+    expect(c.ghost.stored.feature_image).toBe('__GHOST_URL__/content/images/https-feature.jpg');
+    expect(c.ghost.stored.canonical_url).toBe('https://127.0.0.1:2372/canonical-https/');
+    expect(toStorageUrl(c.input.canonical_url, SITE)).toBe('__GHOST_URL__/canonical-https/');
+  });
+
+  it('passes empty values through', () => {
+    expect(toStorageUrl(null, SITE)).toBeNull();
+    expect(htmlToStorage('', SITE)).toBe('');
+    expect(lexicalToStorage(undefined, SITE)).toBeUndefined();
+    expect(fromStorageUrl(null, SITE)).toBeNull();
+  });
+
+  it('leaves external URLs alone and makes site-relative ones transform-ready', () => {
+    expect(toStorageUrl('https://example.com/a.jpg', SITE)).toBe('https://example.com/a.jpg');
+    expect(toStorageUrl('/my-post/', SITE)).toBe('__GHOST_URL__/my-post/');
+    expect(toStorageUrl(`${SITE}content/images/a.jpg`, SITE)).toBe('__GHOST_URL__/content/images/a.jpg');
+  });
+
+  it('keeps a subdirectory inside the stored form and expands it back (site at /blog/)', () => {
+    const site = 'https://example.com/blog/';
+    expect(toStorageUrl('https://example.com/blog/content/images/a.jpg', site)).toBe('__GHOST_URL__/content/images/a.jpg');
+    expect(toStorageUrl('/blog/tag/x/', site)).toBe('__GHOST_URL__/tag/x/');
+    expect(toStorageUrl('https://example.com/other/', site)).toBe('https://example.com/other/');
+    expect(fromStorageUrl('__GHOST_URL__/content/images/a.jpg', site)).toBe('https://example.com/blog/content/images/a.jpg');
+    expect(htmlFromStorage('<a href="__GHOST_URL__/x/">__GHOST_URL__</a>', site)).toBe('<a href="https://example.com/blog/x/">https://example.com/blog</a>');
+  });
+});

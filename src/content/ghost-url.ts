@@ -1,0 +1,118 @@
+import { defaultNodes, urlUtilsClass, type UrlUtils } from './ghost-libs.js';
+import { mobiledocCards } from './render.js';
+
+/**
+ * The `__GHOST_URL__` storage form (content-formats.md §5). On write, same-site absolute URLs and site-relative
+ * URLs become `__GHOST_URL__/…` so a site can move to another domain without rewriting content; on read every
+ * `__GHOST_URL__` becomes the configured site URL again. Done with `@tryghost/url-utils` 4.4.14, the library
+ * Ghost's models call, so the stored bytes match Ghost's.
+ *
+ * Every function passes `null`/`undefined`/`''` through untouched (Ghost only transforms truthy values).
+ */
+
+type Maybe = string | null | undefined;
+
+interface SiteTransforms {
+  utils: UrlUtils;
+  lexicalOptions: Record<string, unknown>;
+  mobiledocOptions: Record<string, unknown>;
+}
+
+const bySite = new Map<string, SiteTransforms>();
+
+/** Ghost builds one UrlUtils from its config; we keep one per site URL (normally exactly one). */
+function forSite(siteUrl: string): SiteTransforms {
+  const url = siteUrl.endsWith('/') ? siteUrl : `${siteUrl}/`;
+  let found = bySite.get(url);
+  if (!found) {
+    const pathname = new URL(url).pathname.replace(/\/$/, '');
+    const UrlUtilsClass = urlUtilsClass();
+    const utils = new UrlUtilsClass({
+      getSubdir: () => pathname,
+      getSiteUrl: () => url,
+      getAdminUrl: () => url,
+      baseApiPath: '/ghost/api',
+    });
+    // Same map Ghost's lib/lexical.js hands to url-utils: how each card property holding a URL, html or
+    // markdown is transformed.
+    const transformMap = {
+      absoluteToRelative: {
+        url: (value: string) => utils.absoluteToRelative(value),
+        html: (value: string) => utils.htmlAbsoluteToRelative(value),
+        markdown: (value: string) => utils.markdownAbsoluteToRelative(value),
+      },
+      relativeToAbsolute: {
+        url: (value: string) => utils.relativeToAbsolute(value),
+        html: (value: string) => utils.htmlRelativeToAbsolute(value),
+        markdown: (value: string) => utils.markdownRelativeToAbsolute(value),
+      },
+      toTransformReady: {
+        url: (value: string) => utils.toTransformReady(value),
+        html: (value: string) => utils.htmlToTransformReady(value),
+        markdown: (value: string) => utils.markdownToTransformReady(value),
+      },
+    };
+    found = {
+      utils,
+      lexicalOptions: { nodes: defaultNodes(), transformMap },
+      mobiledocOptions: { cardTransformers: mobiledocCards(url) },
+    };
+    bySite.set(url, found);
+  }
+  return found;
+}
+
+function fromStorage<T extends Maybe>(value: T, siteUrl: string): T {
+  if (!value) return value;
+  return forSite(siteUrl).utils.transformReadyToAbsolute(value) as T;
+}
+
+export interface UrlStorageOptions {
+  /**
+   * Ghost treats `https://site/x` as same-site for an `http://site/` site (protocol ignored) except for
+   * `canonical_url`, which it stores with `ignoreProtocol: false`.
+   */
+  ignoreProtocol?: boolean;
+}
+
+/** A URL field (`feature_image`, `og_image`, `canonical_url` with `{ignoreProtocol: false}`, …) → storage. */
+export function toStorageUrl<T extends Maybe>(value: T, siteUrl: string, options: UrlStorageOptions = {}): T {
+  if (!value) return value;
+  return forSite(siteUrl).utils.toTransformReady(value, options.ignoreProtocol === false ? { ignoreProtocol: false } : {}) as T;
+}
+
+export const fromStorageUrl = fromStorage;
+
+/** html (`html`, and also `custom_excerpt`, `codeinjection_head/foot`, which Ghost transforms as html). */
+export function htmlToStorage<T extends Maybe>(value: T, siteUrl: string): T {
+  if (!value) return value;
+  return forSite(siteUrl).utils.htmlToTransformReady(value) as T;
+}
+
+export const htmlFromStorage = fromStorage;
+
+/** `plaintext`: URLs written out in text are stored transform-ready too. */
+export function plaintextToStorage<T extends Maybe>(value: T, siteUrl: string): T {
+  if (!value) return value;
+  return forSite(siteUrl).utils.plaintextToTransformReady(value) as T;
+}
+
+export const plaintextFromStorage = fromStorage;
+
+/** Serialized lexical: link nodes and every card property Ghost's nodes declare as url/html/markdown. */
+export function lexicalToStorage<T extends Maybe>(value: T, siteUrl: string): T {
+  if (!value) return value;
+  const site = forSite(siteUrl);
+  return site.utils.lexicalToTransformReady(value, site.lexicalOptions) as T;
+}
+
+export const lexicalFromStorage = fromStorage;
+
+/** Serialized mobiledoc: link markups and card payloads through the default cards' own transformers. */
+export function mobiledocToStorage<T extends Maybe>(value: T, siteUrl: string): T {
+  if (!value) return value;
+  const site = forSite(siteUrl);
+  return site.utils.mobiledocToTransformReady(value, site.mobiledocOptions) as T;
+}
+
+export const mobiledocFromStorage = fromStorage;
