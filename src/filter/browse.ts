@@ -40,6 +40,8 @@ export interface ApiRules {
   defaultOrder: (params: BrowseParams) => OrderTerm[];
   /** Content API: `slug:[…]` in the filter orders rows as listed when no `order` is given. */
   slugListOrder?: boolean;
+  /** Columns this API never reads (Content posts: the mobiledoc/lexical sources, the largest columns). */
+  hiddenColumns?: readonly string[];
   /** Rows outside it do not exist for this API (Content tags/authors: only those with published posts). */
   scope?: (eb: Eb) => Expression<SqlBool>;
 }
@@ -64,14 +66,14 @@ export function browseOrder(spec: BrowseSpec, api: Api, params: BrowseParams): O
 }
 
 /** Columns to read for `fields` (all of them without it). */
-export function browseColumns(spec: BrowseSpec, fields: readonly string[] | null): string[] {
-  if (!fields) return [...spec.columns];
+export function browseColumns(spec: BrowseSpec, fields: readonly string[] | null, hidden: readonly string[] = []): string[] {
+  if (!fields) return spec.columns.filter((column) => !hidden.includes(column));
   const wanted = new Set(spec.alwaysRead);
   for (const field of fields) {
     if (spec.columns.includes(field)) wanted.add(field);
     for (const column of spec.computed?.[field] ?? []) wanted.add(column);
   }
-  return spec.columns.filter((column) => wanted.has(column));
+  return spec.columns.filter((column) => wanted.has(column) && !hidden.includes(column));
 }
 
 /**
@@ -92,7 +94,8 @@ export async function browseRows<Row>(database: Db, engine: Engine, spec: Browse
     return query;
   };
 
-  let page = scoped().select(browseColumns(spec, params.fields).map((column) => `${spec.table}.${column}`));
+  const columns = browseColumns(spec, params.fields ? [...params.fields, ...(params.formats ?? [])] : null, rules.hiddenColumns);
+  let page = scoped().select(columns.map((column) => `${spec.table}.${column}`));
   for (const name of params.include) {
     const count = spec.counts?.[name];
     if (count) page = page.select((eb: Eb) => count(api)(eb).as(countAlias(name)));
@@ -121,8 +124,29 @@ function joinForOrder(query: any, spec: BrowseSpec, table: string) {
   return query.leftJoin(table, `${table}.${relation.joinFrom}`, `${spec.table}.id`);
 }
 
-/** Keeps the requested output fields of a presented object (in the presenter's key order). */
-export function pickFields<T extends Record<string, unknown>>(object: T, fields: readonly string[] | null): Partial<T> {
-  if (!fields) return object;
-  return Object.fromEntries(Object.entries(object).filter(([key]) => fields.includes(key))) as Partial<T>;
+/**
+ * `fields` on the output: the requested fields, plus relations the request included (Ghost keeps loaded
+ * relations, `fields=title&include=tags` shows tags) and requested formats; counts only when asked for
+ * as a field. Without `fields`, objects pass unchanged.
+ */
+export function pickEach<T extends Record<string, unknown>>(objects: T[], params: Pick<BrowseParams, 'fields' | 'include' | 'formats'>): Partial<T>[] {
+  if (!params.fields) return objects;
+  const keep = new Set([
+    ...params.fields,
+    ...params.include.filter((name) => !name.startsWith('count.')).map((name) => name.split('.')[0]!),
+    ...(params.formats ?? []),
+  ]);
+  // Ghost's url helpers skip `url` on embedded tags and authors too unless `fields` names it.
+  const withoutUrl = (value: unknown): unknown => {
+    if (params.fields!.includes('url')) return value;
+    if (Array.isArray(value)) return value.map(withoutUrl);
+    if (value && typeof value === 'object' && 'url' in value) {
+      const { url: _url, ...rest } = value as Record<string, unknown>;
+      return rest;
+    }
+    return value;
+  };
+  return objects.map((object) => Object.fromEntries(
+    Object.entries(object).filter(([key]) => keep.has(key)).map(([key, value]) => [key, params.fields!.includes(key) ? value : withoutUrl(value)]),
+  ) as Partial<T>);
 }

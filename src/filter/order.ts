@@ -24,7 +24,7 @@ export interface OrderSpec {
 export function assertOrderParam(raw: unknown): void {
   const values = Array.isArray(raw) ? raw : raw === undefined ? [] : [raw];
   for (const value of values) {
-    if (typeof value !== 'string' || !/^[a-z0-9_,. ]+$/i.test(value)) throw errors.validation('Validation (matches) failed for order');
+    if (typeof value !== 'string' || !/^[a-z0-9_,. ]+$/i.test(value)) throw errors.validation({ message: 'Validation (matches) failed for order', context: 'undefined.order' });
   }
 }
 

@@ -46,6 +46,7 @@ function contentRules(type: 'post' | 'page'): ApiRules {
       ? { kind: 'column', table: 'posts', column: 'published_at', type: 'date', direction: 'desc' }
       : { kind: 'column', table: 'posts', column: 'title', type: 'text', direction: 'asc' }],
     slugListOrder: true,
+    hiddenColumns: ['mobiledoc', 'lexical'],
   };
 }
 
@@ -67,3 +68,4 @@ function postsBrowse(type: 'post' | 'page'): BrowseSpec {
 
 export const POSTS_BROWSE = postsBrowse('post');
 export const PAGES_BROWSE = postsBrowse('page');
+export const POST_TYPES_BROWSE = { post: POSTS_BROWSE, page: PAGES_BROWSE } as const;
