@@ -71,7 +71,8 @@ export function browseColumns(spec: BrowseSpec, fields: readonly string[] | null
   const wanted = new Set(spec.alwaysRead);
   for (const field of fields) {
     if (spec.columns.includes(field)) wanted.add(field);
-    for (const column of spec.computed?.[field] ?? []) wanted.add(column);
+    const needs = spec.computed && Object.prototype.hasOwnProperty.call(spec.computed, field) ? spec.computed[field]! : [];
+    for (const column of needs) wanted.add(column);
   }
   return spec.columns.filter((column) => wanted.has(column) && !hidden.includes(column));
 }
@@ -97,7 +98,7 @@ export async function browseRows<Row>(database: Db, engine: Engine, spec: Browse
   const columns = browseColumns(spec, params.fields ? [...params.fields, ...(params.formats ?? [])] : null, rules.hiddenColumns);
   let page = scoped().select(columns.map((column) => `${spec.table}.${column}`));
   for (const name of params.include) {
-    const count = spec.counts?.[name];
+    const count = spec.counts && Object.prototype.hasOwnProperty.call(spec.counts, name) ? spec.counts[name] : undefined;
     if (count) page = page.select((eb: Eb) => count(api)(eb).as(countAlias(name)));
   }
   for (const table of orderTables(order, spec.table)) page = joinForOrder(page, spec, table);

@@ -104,6 +104,8 @@ export function slugListOrder(filter: string | undefined, table: string): OrderT
   const match = filter ? /slug:\s?\[(.*)\]/.exec(filter) : null;
   if (!match) return null;
   const slugs = match[1]!.split(',');
+  // Each slug is a bound parameter; a list longer than any real one is not worth ordering by.
+  if (slugs.length > 1000 || slugs.some((slug) => slug.includes('\0'))) return null;
   const ref = sql.ref(`${table}.slug`);
   const cases = slugs.map((slug, index) => sql`when ${ref} = ${slug} then ${sql.lit(index)}`);
   return { kind: 'expression', expression: sql`case ${sql.join(cases, sql` `)} end`, direction: 'asc' };
