@@ -97,9 +97,11 @@ export async function browseRows<Row>(database: Db, engine: Engine, spec: Browse
 
   const columns = browseColumns(spec, params.fields ? [...params.fields, ...(params.formats ?? [])] : null, rules.hiddenColumns);
   let page = scoped().select(columns.map((column) => `${spec.table}.${column}`));
+  // A count the order sorts by rides along as a subquery (`count__posts`); presenters load displayed
+  // counts for the page in one query of their own.
   for (const name of params.include) {
     const count = spec.counts && Object.prototype.hasOwnProperty.call(spec.counts, name) ? spec.counts[name] : undefined;
-    if (count) page = page.select((eb: Eb) => count(api)(eb).as(countAlias(name)));
+    if (count && order.some((term) => term.kind === 'expression' && term.count === name)) page = page.select((eb: Eb) => count(api)(eb).as(countAlias(name)));
   }
   for (const table of orderTables(order, spec.table)) page = joinForOrder(page, spec, table);
   page = applyOrder(page, order, spec.order, engine);

@@ -6,7 +6,7 @@ import type { FieldType } from './spec.js';
 /** One ORDER BY term: a column, or an expression a resource declares (Ghost's raw default orders). */
 export type OrderTerm =
   | { kind: 'column'; table: string; column: string; type: FieldType; direction: 'asc' | 'desc' }
-  | { kind: 'expression'; expression: Expression<unknown>; direction: 'asc' | 'desc'; text?: boolean };
+  | { kind: 'expression'; expression: Expression<unknown>; direction: 'asc' | 'desc'; text?: boolean; count?: string };
 
 export interface OrderSpec {
   /** The main table (its `id` breaks ties). */
@@ -47,7 +47,7 @@ export function parseOrder(raw: string | string[], spec: OrderSpec, included: Re
       const [table, column] = attribute.name.split('.') as [string, string];
       chosen.set(attribute.name, { kind: 'column', table, column, type: attribute.type, direction });
     } else if (count) {
-      chosen.set(count, { kind: 'expression', expression: sql.ref(countAlias(count)), direction });
+      chosen.set(count, { kind: 'expression', expression: sql.ref(countAlias(count)), direction, count });
     }
   }
   return [...chosen.values()];
