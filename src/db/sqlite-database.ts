@@ -14,14 +14,29 @@ export function openSqlite(file: string): SqliteDatabase & { raw: Database.Datab
   raw.pragma('synchronous = NORMAL');
   // lower() with Unicode case mapping, so filters fold `É` like PostgreSQL and MySQL do (engine.text.lower).
   raw.function('quire_lower', { deterministic: true }, (value: unknown) => (typeof value === 'string' ? value.toLowerCase() : value));
+  // Compiling a statement costs more than running most of ours: keep the recent ones (least recently used
+  // dropped first). Iteration takes a fresh statement, so a cached one is never busy when reused.
+  const cache = new Map<string, SqliteStatement>();
   return {
     raw,
     close: () => raw.close(),
-    prepare: (sql: string) => wrapStatement(raw.prepare(sql)),
+    prepare: (sql: string) => {
+      let statement = cache.get(sql);
+      if (statement) {
+        cache.delete(sql);
+      } else {
+        statement = wrapStatement(raw.prepare(sql), () => raw.prepare(sql));
+        if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+      }
+      cache.set(sql, statement);
+      return statement;
+    },
   };
 }
 
-function wrapStatement(statement: Database.Statement): SqliteStatement {
+const STATEMENT_CACHE_SIZE = 500;
+
+function wrapStatement(statement: Database.Statement, fresh: () => Database.Statement): SqliteStatement {
   const converters = statement.reader ? columnConverters(statement) : null;
   const convertRow = (row: Record<string, unknown>) => {
     if (converters) for (const [name, convert] of converters) row[name] = convert(row[name]);
@@ -35,7 +50,7 @@ function wrapStatement(statement: Database.Statement): SqliteStatement {
       return rows;
     },
     run: (parameters) => statement.run(...bind(parameters)),
-    iterate: (parameters) => mapIterator(statement.iterate(...bind(parameters)) as IterableIterator<Record<string, unknown>>, convertRow),
+    iterate: (parameters) => mapIterator(fresh().iterate(...bind(parameters)) as IterableIterator<Record<string, unknown>>, convertRow),
   };
 }
 
