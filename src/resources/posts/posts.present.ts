@@ -10,6 +10,7 @@ import { zonedIso } from './posts.dates.js';
 import type { PostRecord } from './posts.queries.js';
 import type { Format } from './posts.schemas.js';
 import { gateForAnonymous, tagOutboundLinks } from './posts.gating.js';
+import { shownVisibility } from './posts.model.js';
 
 /** Everything a presenter needs besides the record: looked up once per response, never per post. */
 export interface PresentContext {
@@ -112,7 +113,7 @@ export function presentAdminPost(record: PostRecord, ctx: PresentContext, revisi
     feature_image: featureImage,
     featured: row.featured,
     status: row.status,
-    visibility: row.visibility,
+    visibility: shownVisibility(row.visibility),
     created_at: isoDate(row.created_at),
     updated_at: isoDate(row.updated_at),
     published_at: isoDate(row.published_at),
@@ -174,7 +175,7 @@ export function presentContentPost(record: PostRecord, ctx: ContentPresentContex
   Object.assign(out, {
     feature_image: featureImage,
     featured: row.featured,
-    visibility: row.visibility,
+    visibility: shownVisibility(row.visibility),
     created_at: zonedIso(row.created_at, ctx.timezone),
     updated_at: zonedIso(row.updated_at, ctx.timezone),
     published_at: zonedIso(row.published_at, ctx.timezone),

@@ -130,8 +130,8 @@ export function postsAdminRoutes(app: FastifyInstance, type: PostType, { db, sit
   app.put<{ Querystring: Query }>(`/${docName}/bulk/`, { config: { frame: frame('bulkEdit'), permission: 'post.edit' } }, async (request, reply) => {
     const filter = where(request.query.filter);
     if (!filter) throw errors.validation('Validation (FieldIsRequired) failed for filter');
-    const stats = await bulkEdit(db, type, request.body, filter, actorOf(request).user?.id ?? OWNER_USER_ID);
+    const meta = await bulkEdit(db, type, request.body, filter, actorOf(request).user?.id ?? OWNER_USER_ID);
     reply.header('X-Cache-Invalidate', '/*');
-    return { bulk: { meta: { stats, errors: [], unsuccessfulData: [] } } };
+    return { bulk: { meta } };
   });
 }

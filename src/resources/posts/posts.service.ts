@@ -41,7 +41,7 @@ export interface WriteResult {
   cacheInvalidate: string | null;
 }
 
-const URL_COLUMNS = ['feature_image', 'canonical_url'] as const;
+const URL_COLUMNS = ['feature_image'] as const;
 const HTML_COLUMNS = ['custom_excerpt', 'codeinjection_head', 'codeinjection_foot'] as const;
 const META_URL_COLUMNS = ['og_image', 'twitter_image'] as const;
 /** Changes that do not count as someone else's edit (bookshelf-collision's ignore list). */
@@ -73,6 +73,8 @@ function toStorage(changes: PostChanges, siteUrl: string): void {
   const post = changes.post as Record<string, unknown>;
   const meta = changes.meta as Record<string, unknown>;
   for (const key of URL_COLUMNS) if (typeof post[key] === 'string') post[key] = toStorageUrl(post[key] as string, siteUrl);
+  // canonical_url keeps its protocol: an https canonical of an http site stays absolute.
+  if (typeof post.canonical_url === 'string') post.canonical_url = toStorageUrl(post.canonical_url, siteUrl, { ignoreProtocol: false });
   for (const key of HTML_COLUMNS) if (typeof post[key] === 'string') post[key] = htmlToStorage(post[key] as string, siteUrl);
   for (const key of META_URL_COLUMNS) if (typeof meta[key] === 'string') meta[key] = toStorageUrl(meta[key] as string, siteUrl);
   if (typeof post.visibility === 'string') post.visibility = storedVisibility(post.visibility);
@@ -255,7 +257,7 @@ async function buildEditedRow(
   let sources = resolveSources(requested, converting ? null : previous);
   if (options.convertToLexical && sources.mobiledoc) {
     // Without Ghost's kg-converters the conversion goes through the rendered html.
-    sources = { mobiledoc: null, lexical: await lexicalFromHtml(renderMobiledoc(sources.mobiledoc)) };
+    sources = { mobiledoc: null, lexical: await lexicalFromHtml(renderMobiledoc(sources.mobiledoc, ctx.siteUrl)) };
   }
   const storedSources = sourcesForStorage(sources, ctx.siteUrl);
   if (storedSources.mobiledoc !== existing.mobiledoc || storedSources.lexical !== existing.lexical || options.forceRerender) {
