@@ -37,7 +37,7 @@ export function authorsContentRoutes(app: FastifyInstance, { db, siteUrl, engine
     const filter = typeof request.query.filter === 'string' && request.query.filter !== ''
       ? filterWhere(AUTHORS_FILTER, engine, request.query.filter, { reject: privateField })
       : null;
-    const [rows, total] = await Promise.all([listPublicAuthors(db, filter, sqlWindow(pageRequest)), countPublicAuthors(db, filter)]);
+    const [rows, total] = await Promise.all([listPublicAuthors(db, filter, sqlWindow(pageRequest), engine.text), countPublicAuthors(db, filter)]);
     return { authors: await present(rows, request.query), meta: paginationMeta(pageRequest, total) };
   });
 

@@ -41,7 +41,7 @@ export function postsContentRoutes(app: FastifyInstance, type: PostType, { db, s
     const filter = where(request.query.filter);
     const query = { type, published: true, ...(filter ? { where: filter } : {}) };
     const [rows, total] = await Promise.all([
-      listPosts(db, query, type === 'post' ? 'published_at' : 'title', sqlWindow(pageRequest)),
+      listPosts(db, query, type === 'post' ? 'published_at' : 'title', sqlWindow(pageRequest), engine.text),
       countPosts(db, query),
     ]);
     return { [docName]: await contentPosts(db, rows, v), meta: paginationMeta(pageRequest, total) };

@@ -1,4 +1,5 @@
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
+import type { TextSql } from '../../db/engine.js';
 import type { Db } from '../../db/connect.js';
 import type { Database, PostMetaRow, PostRevisionRow, PostRow, TagRow, UserRow } from '../../db/schema.js';
 import type { PostType } from './posts.schemas.js';
@@ -68,7 +69,8 @@ export async function findAnyPost(db: Db, id: string): Promise<PostRow | undefin
 
 export type PostOrder = 'admin' | 'published_at' | 'title';
 
-export async function listPosts(db: Db, query: PostQuery, order: PostOrder, window: { offset: number; limit: number | null }): Promise<PostRow[]> {
+/** `text` orders titles byte-wise on every engine, as Ghost on SQLite does. */
+export async function listPosts(db: Db, query: PostQuery, order: PostOrder, window: { offset: number; limit: number | null }, text?: TextSql): Promise<PostRow[]> {
   let select = withColumns(db, query);
   if (order === 'admin') {
     // Scheduled first, then drafts, then the rest; newest first within each group (Ghost's orderDefaultRaw).
@@ -80,7 +82,7 @@ export async function listPosts(db: Db, query: PostQuery, order: PostOrder, wind
   } else if (order === 'published_at') {
     select = select.orderBy('posts.published_at', 'desc').orderBy('posts.id', 'desc');
   } else {
-    select = select.orderBy('posts.title', 'asc').orderBy('posts.id', 'asc');
+    select = select.orderBy(text ? text.binary(sql.ref('posts.title')) : sql.ref('posts.title'), 'asc').orderBy('posts.id', 'asc');
   }
   if (window.limit !== null) select = select.limit(window.limit).offset(window.offset);
   return (await select.execute()).map(asRow);

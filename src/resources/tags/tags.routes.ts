@@ -98,7 +98,7 @@ export function tagsContentRoutes(app: FastifyInstance, { db, siteUrl, engine }:
     const where = whereOf(engine, request.query.filter);
     const options = { publishedOnly: true, ...(where ? { where } : {}) };
     const [rows, total] = await Promise.all([
-      listTags(db, { ...options, orderByName: true, window: sqlWindow(pageRequest) }),
+      listTags(db, { ...options, orderByName: engine.text, window: sqlWindow(pageRequest) }),
       countTags(db, options),
     ]);
     return { tags: await presentTags(db, siteUrl, rows, request.query, 'content'), meta: paginationMeta(pageRequest, total) };
