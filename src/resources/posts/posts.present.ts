@@ -138,7 +138,7 @@ export function presentAdminPost(record: PostRecord, ctx: PresentContext, revisi
   if (isPost) out.email_segment = row.email_recipient_filter;
   out.url = postUrl(row, meta, ctx.siteUrl);
   out.excerpt = excerptOf(row.custom_excerpt, plaintext);
-  if (html) out.reading_time = readingTime({ html, feature_image: featureImage });
+  if (html) out.reading_time = row.reading_time ?? readingTime({ html, feature_image: featureImage });
   for (const key of META_KEYS) out[key] = key.endsWith('image') ? abs(meta?.[key] ?? null, ctx.siteUrl) : meta?.[key] || null;
   if (isPost) out.email_subject = meta?.email_subject || null;
   out.frontmatter = meta?.frontmatter || null;
@@ -196,7 +196,7 @@ export function presentContentPost(record: PostRecord, ctx: ContentPresentContex
   out.url = postUrl(row, meta, ctx.siteUrl);
   out.excerpt = excerpt;
   // Reading time is worked out before gating, from the whole post.
-  if (fullHtml) out.reading_time = readingTime({ html: fullHtml, feature_image: featureImage });
+  if (fullHtml) out.reading_time = row.reading_time ?? readingTime({ html: fullHtml, feature_image: featureImage });
   out.access = access;
   out.comments = access && ctx.commentsEnabled;
   for (const key of META_KEYS) out[key] = key.endsWith('image') ? abs(meta?.[key] ?? null, ctx.siteUrl) : meta?.[key] || null;

@@ -71,15 +71,8 @@ export async function postCountsOfTags(db: Db, tagIds: readonly string[], public
 /** Which of these tags are attached to a published post or page (their `url` is then routable). */
 export async function tagsWithPublishedPosts(db: Db, tagIds: readonly string[]): Promise<Set<string>> {
   if (tagIds.length === 0) return new Set();
-  const rows = await db
-    .selectFrom('posts_tags')
-    .innerJoin('posts', 'posts.id', 'posts_tags.post_id')
-    .select('posts_tags.tag_id')
-    .distinct()
-    .where('posts_tags.tag_id', 'in', tagIds)
-    .where('posts.status', '=', 'published')
-    .execute();
-  return new Set(rows.map((row) => row.tag_id));
+  const rows = await db.selectFrom('tags').select('tags.id').where('tags.id', 'in', tagIds).where((eb) => withPublishedPosts(eb)).execute();
+  return new Set(rows.map((row) => row.id));
 }
 
 export async function slugTaken(db: Db, slug: string, exceptId?: string): Promise<boolean> {
