@@ -89,6 +89,19 @@ describe('Content API posts', () => {
     expect(post.reading_time).toBe(0);
   });
 
+  it('a paywall cuts the html where it stands; Ghost then also shows the recomputed plaintext', async () => {
+    const lexical = JSON.stringify({ root: { children: [
+      JSON.parse(lexicalOf('Free part')).root.children[0], { type: 'paywall', version: 1 }, JSON.parse(lexicalOf('Paid part')).root.children[0],
+    ], direction: 'ltr', format: '', indent: 0, type: 'root', version: 1 } });
+    const id = first(await api.admin('POST', '/posts/', { posts: [{ title: 'Paywalled', status: 'published', visibility: 'paid', lexical }] }), 'posts').id;
+    const post = first(await api.content(`/posts/${id}/`), 'posts');
+    expect(post).toMatchObject({ html: '<p>Free part</p>', excerpt: 'Free part', plaintext: 'Free part', access: false });
+    expect(Object.keys(post).slice(Object.keys(post).indexOf('access'), Object.keys(post).indexOf('access') + 3)).toEqual(['access', 'plaintext', 'comments']);
+    const textOnly = first(await api.content(`/posts/${id}/?formats=plaintext`), 'posts');
+    expect(textOnly).toMatchObject({ plaintext: '', excerpt: '' });
+    await api.admin('DELETE', `/posts/${id}/`);
+  });
+
   it('paginates', async () => {
     const body = (await api.content('/posts/?limit=2&page=2')).json();
     expect(body.posts.map((p: { title: string }) => p.title)).toEqual(['Older']);
