@@ -135,7 +135,9 @@ export class FilterCompiler {
     const groups = new Map<string, RelationStatement[]>();
     inner.forEach((statement, index) => {
       let own = isNegation(statement.op);
-      if (!own) own = groups.get(statement.groupKey)?.some((s) => s.column.column === statement.column.column) ?? false;
+      // In an AND group a repeated column needs its own subquery (`tag:a+tag:b`: two different tags). In an
+      // OR group Ghost splits them too, but EXISTS(a) OR EXISTS(b) is EXISTS(a OR b): one subquery is enough.
+      if (!own && mode === 'and') own = groups.get(statement.groupKey)?.some((s) => s.column.column === statement.column.column) ?? false;
       const key = own ? `${statement.groupKey}\u0000${index}` : statement.groupKey;
       groups.set(key, [...(groups.get(key) ?? []), statement]);
     });
@@ -167,7 +169,7 @@ function comparison(column: Column, op: Op, value: unknown, field: string): Cond
   if (op === '$regex' || op === '$not') {
     const match = regexToMatch(value);
     if (!match) return { kind: 'false' };
-    if (column.type !== 'text') throw invalidValue(field, column.type);
+    if (column.type !== 'text' || match.text.includes('\0')) throw invalidValue(field, column.type);
     return { kind: 'like', column, pattern: likePattern(match.text, match.mode), not: op === '$not' };
   }
   if (op === '$in' || op === '$nin') {
@@ -195,10 +197,38 @@ function convert(value: unknown, column: Column, field: string): Coerced {
 }
 
 function combine(parts: (Cond | null)[], mode: Mode): Cond | null {
-  const present = parts.filter((part): part is Cond => part !== null);
+  const present = mergeLists(parts.filter((part): part is Cond => part !== null), mode);
   if (present.length === 0) return null;
   if (present.length === 1) return present[0]!;
   return { kind: mode, parts: present };
+}
+
+/**
+ * `slug:a,slug:b,…` as `slug IN (a, b, …)` and `slug:-a+slug:-b` as `slug NOT IN (a, b)` (what Ghost's
+ * combineNeFilters does for the latter): same rows, one short comparison instead of a long chain.
+ */
+function mergeLists(parts: Cond[], mode: Mode): Cond[] {
+  const [single, list] = mode === 'or' ? (['=', 'in'] as const) : (['<>', 'not in'] as const);
+  const merged = new Map<string, Extract<Cond, { kind: 'cmp' }>>();
+  const out: Cond[] = [];
+  for (const part of parts) {
+    if (part.kind !== 'cmp' || (part.op !== single && part.op !== list)) {
+      out.push(part);
+      continue;
+    }
+    const key = `${part.column.table}.${part.column.column}`;
+    const values: Coerced[] = Array.isArray(part.value) ? part.value : [part.value];
+    const existing = merged.get(key);
+    if (existing) {
+      (existing.value as Coerced[]).push(...values);
+    } else {
+      const cond: Extract<Cond, { kind: 'cmp' }> = { kind: 'cmp', column: part.column, op: list, value: [...values] };
+      merged.set(key, cond);
+      out.push(cond);
+    }
+  }
+  return out.map((part) => (part.kind === 'cmp' && part.op === list && (part.value as Coerced[]).length === 1
+    ? { ...part, op: single, value: (part.value as Coerced[])[0]! } : part));
 }
 
 /** ANDs conditions (null = none). */

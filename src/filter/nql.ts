@@ -14,10 +14,13 @@ export type NqlNode = { [key: string]: unknown };
 
 /** Longest filter we parse: far above any real filter (Ghost's admin builds ~2 KB ones), well below abuse. */
 export const MAX_FILTER_LENGTH = 100_000;
-/** Deepest group nesting we compile; the compiler recurses once per level. */
+/** Deepest nesting of the parsed tree (objects and arrays) we compile; the compiler recurses once per level. */
 export const MAX_FILTER_DEPTH = 64;
+/** Most values (and statements) one filter may hold: each is a bound parameter, and engines cap those. */
+export const MAX_FILTER_VALUES = 5_000;
 
-const parseError = (cause?: unknown) => errors.badRequest({ message: 'Error parsing filter', cause });
+const LIMITS_HELP = `Filters are limited to ${MAX_FILTER_LENGTH} characters, ${MAX_FILTER_VALUES} values and ${MAX_FILTER_DEPTH} levels of nesting.`;
+const parseError = (cause?: unknown, tooBig = false) => errors.badRequest({ message: 'Error parsing filter', cause, ...(tooBig ? { help: LIMITS_HELP } : {}) });
 
 /**
  * Parses an NQL string as Ghost does, failing with Ghost's 400 `Error parsing filter`.
@@ -28,7 +31,7 @@ const parseError = (cause?: unknown) => errors.badRequest({ message: 'Error pars
  * on tags. Callers reproduce that by passing `wrap: true`.
  */
 export function parseNql(input: string, options: { wrap?: boolean } = {}): NqlNode {
-  if (input.length > MAX_FILTER_LENGTH) throw parseError();
+  if (input.length > MAX_FILTER_LENGTH || parenthesisDepth(input) > MAX_FILTER_DEPTH / 2) throw parseError(undefined, true);
   const text = options.wrap ? `(${input})` : input;
   let parsed: unknown;
   try {
@@ -37,15 +40,42 @@ export function parseNql(input: string, options: { wrap?: boolean } = {}): NqlNo
     throw parseError(err);
   }
   if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw parseError();
-  assertDepth(parsed, 0);
+  const size = { values: 0 };
+  assertSize(parsed, 0, size);
   return parsed as NqlNode;
 }
 
-function assertDepth(node: unknown, depth: number): void {
-  if (depth > MAX_FILTER_DEPTH) throw parseError();
+/**
+ * Deepest parenthesis nesting outside quoted strings. Checked before parsing: the generated parser takes
+ * time quadratic in the nesting (10,000 levels, 20 KB of text, cost seconds of CPU).
+ */
+function parenthesisDepth(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quoted) {
+      if (c === '\\') i++;
+      else if (c === "'") quoted = false;
+    } else if (c === "'") {
+      quoted = true;
+    } else if (c === '(') {
+      deepest = Math.max(deepest, ++depth);
+    } else if (c === ')') {
+      depth--;
+    }
+  }
+  return deepest;
+}
+
+function assertSize(node: unknown, depth: number, size: { values: number }): void {
+  if (depth > MAX_FILTER_DEPTH) throw parseError(undefined, true);
   if (Array.isArray(node)) {
-    for (const child of node) assertDepth(child, depth + 1);
+    for (const child of node) assertSize(child, depth + 1, size);
   } else if (node && typeof node === 'object' && !(node instanceof RegExp)) {
-    for (const child of Object.values(node)) assertDepth(child, depth + 1);
+    for (const child of Object.values(node)) assertSize(child, depth + 1, size);
+  } else if (++size.values > MAX_FILTER_VALUES) {
+    throw parseError(undefined, true);
   }
 }

@@ -23,9 +23,8 @@ function render(eb: Eb, cond: Cond, spec: FilterSpec, engine: Engine): Expressio
   const { text } = engine;
   switch (cond.kind) {
     case 'and':
-      return eb.and(cond.parts.map((part) => render(eb, part, spec, engine)));
     case 'or':
-      return eb.or(cond.parts.map((part) => render(eb, part, spec, engine)));
+      return balanced(eb, cond.kind, cond.parts.map((part) => render(eb, part, spec, engine)));
     case 'false':
       return sql<SqlBool>`1 = 0`;
     case 'null':
@@ -48,6 +47,17 @@ function render(eb: Eb, cond: Cond, spec: FilterSpec, engine: Engine): Expressio
     case 'exists':
       return renderExists(eb, cond, spec, engine);
   }
+}
+
+/**
+ * `a OR b OR c …` nested as a balanced tree: SQLite parses a flat chain into a tree as deep as the chain is
+ * long and refuses trees deeper than 1000, which a long (valid) filter would otherwise reach.
+ */
+function balanced(eb: Eb, kind: 'and' | 'or', parts: Expression<SqlBool>[]): Expression<SqlBool> {
+  if (parts.length <= 8) return kind === 'and' ? eb.and(parts) : eb.or(parts);
+  const half = Math.ceil(parts.length / 2);
+  const halves = [balanced(eb, kind, parts.slice(0, half)), balanced(eb, kind, parts.slice(half))];
+  return kind === 'and' ? eb.and(halves) : eb.or(halves);
 }
 
 function renderExists(eb: Eb, cond: Extract<Cond, { kind: 'exists' }>, spec: FilterSpec, engine: Engine): Expression<SqlBool> {

@@ -14,6 +14,8 @@ export function parseDate(text: string): Date | null {
   if (!m) return null;
   const [, y, mo, d, h = '0', mi = '0', s = '0', frac = '0', zone] = m;
   const ms = Math.floor(Number(`0.${frac}`) * 1000);
+  // Years the three engines all store (MySQL's DATETIME starts at 1000).
+  if (Number(y) < 1000) return null;
   let time = Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s), ms);
   const check = new Date(Date.UTC(Number(y), Number(mo) - 1, Number(d)));
   if (check.getUTCMonth() !== Number(mo) - 1 || check.getUTCDate() !== Number(d) || Number(h) > 23 || Number(mi) > 59 || Number(s) > 59) return null;
@@ -33,11 +35,13 @@ export function parseDate(text: string): Date | null {
 export function coerce(value: string | number | boolean, type: FieldType): Coerced {
   switch (type) {
     case 'text':
-      return String(value);
-    case 'number':
-      if (typeof value === 'number') return value;
-      if (typeof value === 'string' && /^-?\d+(\.\d+)?$/.test(value.trim())) return Number(value);
-      return INVALID;
+      // PostgreSQL text cannot hold NUL, so such a value could never match anyway.
+      return String(value).includes('\0') ? INVALID : String(value);
+    case 'number': {
+      const number = typeof value === 'number' ? value : typeof value === 'string' && /^-?\d+(\.\d+)?$/.test(value.trim()) ? Number(value) : NaN;
+      // Integer columns: a value outside 32 bits is an error on PostgreSQL, not a comparison.
+      return Number.isFinite(number) && Math.abs(number) < 2 ** 31 ? number : INVALID;
+    }
     case 'boolean':
       if (typeof value === 'boolean') return value;
       if (value === 1 || value === '1' || value === 'true') return true;

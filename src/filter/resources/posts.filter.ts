@@ -1,5 +1,5 @@
 import type { FilterSpec } from '../spec.js';
-import { POST_COLUMNS, POST_META_COLUMNS, TAG_COLUMNS, USER_COLUMNS, columns } from './columns.js';
+import { POST_COLUMNS, POST_META_COLUMNS, TAG_COLUMNS, USER_COLUMNS, schema } from './columns.js';
 
 /** Posts and pages (`core/server/models/post.js`: filterRelations, filterExpansions). */
 export const POSTS_FILTER: FilterSpec = {
@@ -8,13 +8,14 @@ export const POSTS_FILTER: FilterSpec = {
   relations: {
     tags: {
       kind: 'manyToMany', table: 'tags', fields: TAG_COLUMNS,
-      joinTable: 'posts_tags', joinFrom: 'post_id', joinTo: 'tag_id', joinFields: columns({ text: ['id', 'post_id', 'tag_id'], number: ['sort_order'] }),
+      joinTable: 'posts_tags', joinFrom: 'post_id', joinTo: 'tag_id', joinFields: schema('id post_id tag_id sort_order:int'),
     },
     authors: {
       kind: 'manyToMany', table: 'users', fields: USER_COLUMNS,
-      joinTable: 'posts_authors', joinFrom: 'post_id', joinTo: 'author_id', joinFields: columns({ text: ['id', 'post_id', 'author_id'], number: ['sort_order'] }),
+      joinTable: 'posts_authors', joinFrom: 'post_id', joinTo: 'author_id', joinFields: schema('id post_id author_id sort_order:int'),
     },
-    posts_meta: { kind: 'oneToOne', table: 'posts_meta', joinFrom: 'post_id', fields: { ...POST_META_COLUMNS, id: 'text', post_id: 'text' } },
+    posts_meta: { kind: 'oneToOne', table: 'posts_meta', joinFrom: 'post_id', fields: { id: 'text', post_id: 'text', ...POST_META_COLUMNS } },
+    // Ghost's filter plugin cannot compile one-to-many relations and drops such statements.
     post_revisions: { kind: 'ignored' },
   },
   expansions: [

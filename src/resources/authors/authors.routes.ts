@@ -4,21 +4,18 @@ import type { Engine } from '../../db/engine.js';
 import type { UserRow } from '../../db/schema.js';
 import { errors } from '../../errors.js';
 import { assertIdParam } from '../../http/validate.js';
-import { paginationMeta, parseInclude, parsePageRequest, sqlWindow } from '../../http/pagination.js';
-import { filterWhere } from '../../filter/filter.js';
-import { USER_COLUMNS } from '../../filter/resources/columns.js';
-import type { FilterSpec } from '../../filter/spec.js';
+import { parseInclude } from '../../http/pagination.js';
+import { parseBrowseParams } from '../../http/browse-params.js';
+import { browseRows, pickEach } from '../../filter/browse.js';
+import { USERS_BROWSE } from '../../filter/resources/users.browse.js';
 import { authorUrl } from '../posts/posts.render.js';
 import { assertSlugParam } from '../posts/posts.options.js';
-import { countPublicAuthors, findPublicAuthor, listPublicAuthors, publishedPostCounts } from './authors.queries.js';
+import { findPublicAuthor, publishedPostCounts } from './authors.queries.js';
 import { presentContentAuthor } from './authors.present.js';
 
 type Query = Record<string, unknown>;
 type Params = { id: string; slug: string };
 
-const AUTHORS_FILTER: FilterSpec = { table: 'users', fields: USER_COLUMNS };
-/** Filters on private fields are dropped, not refused (Ghost's rejectPrivateFieldsTransformer). */
-const privateField = (key: string) => /^(password|email)/i.test(key);
 
 /** Content API authors: staff with at least one published post or page, by name. */
 export function authorsContentRoutes(app: FastifyInstance, { db, siteUrl, engine }: { db: Db; siteUrl: string; engine: Engine }) {
@@ -33,12 +30,9 @@ export function authorsContentRoutes(app: FastifyInstance, { db, siteUrl, engine
   };
 
   app.get<{ Querystring: Query }>('/authors/', { config: { frame: frame('browse') } }, async (request) => {
-    const pageRequest = parsePageRequest(request.query);
-    const filter = typeof request.query.filter === 'string' && request.query.filter !== ''
-      ? filterWhere(AUTHORS_FILTER, engine, request.query.filter, { reject: privateField })
-      : null;
-    const [rows, total] = await Promise.all([listPublicAuthors(db, filter, sqlWindow(pageRequest), engine.text), countPublicAuthors(db, filter)]);
-    return { authors: await present(rows, request.query), meta: paginationMeta(pageRequest, total) };
+    const params = parseBrowseParams(request.query, { include: ['count.posts'] });
+    const { rows, meta } = await browseRows<UserRow>(db, engine, USERS_BROWSE, 'content', params);
+    return { authors: pickEach(await present(rows, request.query), params), meta };
   });
 
   const read = async (request: FastifyRequest<{ Querystring: Query }>, by: { id: string } | { slug: string }) => {

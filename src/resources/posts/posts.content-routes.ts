@@ -1,10 +1,13 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { errors } from '../../errors.js';
 import { assertIdParam } from '../../http/validate.js';
-import { paginationMeta, parsePageRequest, sqlWindow } from '../../http/pagination.js';
+import { parseBrowseParams } from '../../http/browse-params.js';
+import { browseRows, pickEach } from '../../filter/browse.js';
+import { POST_TYPES_BROWSE } from '../../filter/resources/posts.browse.js';
+import type { PostRow } from '../../db/schema.js';
 import { filterWhere } from '../../filter/filter.js';
 import { POSTS_FILTER } from '../../filter/resources/posts.filter.js';
-import { CONTENT_INCLUDES, DOC_NAME, type Format, type PostType } from './posts.schemas.js';
+import { CONTENT_INCLUDES, DOC_NAME, FORMATS, type Format, type PostType } from './posts.schemas.js';
 import { assertSlugParam, parseFormats } from './posts.options.js';
 import { countPosts, findPost, listPosts, type PostKey, type PostWhere } from './posts.queries.js';
 import { contentPosts } from './posts.responses.js';
@@ -37,14 +40,9 @@ export function postsContentRoutes(app: FastifyInstance, type: PostType, { db, s
 
   app.get<{ Querystring: Query }>(`/${docName}/`, { config: { frame: frame('browse') } }, async (request) => {
     const v = view(request.query);
-    const pageRequest = parsePageRequest(request.query);
-    const filter = where(request.query.filter);
-    const query = { type, published: true, ...(filter ? { where: filter } : {}) };
-    const [rows, total] = await Promise.all([
-      listPosts(db, query, type === 'post' ? 'published_at' : 'title', sqlWindow(pageRequest), engine.text),
-      countPosts(db, query),
-    ]);
-    return { [docName]: await contentPosts(db, rows, v), meta: paginationMeta(pageRequest, total) };
+    const params = parseBrowseParams(request.query, { include: CONTENT_INCLUDES, formats: FORMATS });
+    const { rows, meta } = await browseRows<PostRow>(db, engine, POST_TYPES_BROWSE[type], 'content', params);
+    return { [docName]: pickEach(await contentPosts(db, rows, v), params), meta };
   });
 
   const read = async (request: FastifyRequest<{ Querystring: Query }>, key: PostKey) => {

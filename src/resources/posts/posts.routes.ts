@@ -5,11 +5,14 @@ import { errors } from '../../errors.js';
 import { actorOf } from '../../http/actor.js';
 import { assertIdParam } from '../../http/validate.js';
 import { locationOf } from '../../http/location.js';
-import { paginationMeta, parsePageRequest, sqlWindow } from '../../http/pagination.js';
+import { parseBrowseParams } from '../../http/browse-params.js';
+import { browseRows, pickEach } from '../../filter/browse.js';
+import { POST_TYPES_BROWSE } from '../../filter/resources/posts.browse.js';
+import type { PostRow } from '../../db/schema.js';
 import { OWNER_USER_ID } from '../../auth/roles.js';
 import { filterWhere } from '../../filter/filter.js';
 import { POSTS_FILTER } from '../../filter/resources/posts.filter.js';
-import { ADMIN_DEFAULT_INCLUDES, ADMIN_INCLUDES, DOC_NAME, type Format, type PostType } from './posts.schemas.js';
+import { ADMIN_DEFAULT_INCLUDES, ADMIN_INCLUDES, DOC_NAME, FORMATS, type Format, type PostType } from './posts.schemas.js';
 import { assertSlugParam, flag, parseFormats, parseSource } from './posts.options.js';
 import { countPosts, findPost, listPosts, type PostKey, type PostWhere } from './posts.queries.js';
 import { adminPosts } from './posts.responses.js';
@@ -74,11 +77,9 @@ export function postsAdminRoutes(app: FastifyInstance, type: PostType, { db, sit
 
   app.get<{ Querystring: Query }>(`/${docName}/`, { config: { frame: frame('browse'), permission: 'post.browse' } }, async (request) => {
     const v = view(request.query, true);
-    const pageRequest = parsePageRequest(request.query);
-    const filter = where(request.query.filter);
-    const query = { type, ...(filter ? { where: filter } : {}) };
-    const [rows, total] = await Promise.all([listPosts(db, query, 'admin', sqlWindow(pageRequest)), countPosts(db, query)]);
-    return { [docName]: await adminPosts(db, rows, v), meta: paginationMeta(pageRequest, total) };
+    const params = parseBrowseParams(request.query, { include: ADMIN_INCLUDES[type], formats: FORMATS });
+    const { rows, meta } = await browseRows<PostRow>(db, engine, POST_TYPES_BROWSE[type], 'admin', params);
+    return { [docName]: pickEach(await adminPosts(db, rows, v), params), meta };
   });
 
   const read = async (request: FastifyRequest<{ Querystring: Query }>, key: PostKey) => {

@@ -5,18 +5,18 @@ import { errors } from '../../errors.js';
 import { actorOf } from '../../http/actor.js';
 import { assertIdParam } from '../../http/validate.js';
 import { locationOf } from '../../http/location.js';
-import { paginationMeta, parseInclude, parsePageRequest, sqlWindow } from '../../http/pagination.js';
+import { parseInclude } from '../../http/pagination.js';
+import { parseBrowseParams } from '../../http/browse-params.js';
+import { browseRows, pickEach } from '../../filter/browse.js';
+import { TAGS_BROWSE } from '../../filter/resources/tags.browse.js';
 import { OWNER_USER_ID } from '../../auth/roles.js';
 import { tagUrl } from '../posts/posts.render.js';
 import { assertSlugParam } from '../posts/posts.options.js';
-import { countTags, findTag, listTags, postCountsOfTags, tagsWithPublishedPosts } from './tags.queries.js';
+import { findTag, postCountsOfTags, tagsWithPublishedPosts } from './tags.queries.js';
 import { presentAdminTag, presentContentTag } from './tags.present.js';
 import { addTag, deleteTag, editTag } from './tags.service.js';
 import { TAG_INCLUDES } from './tags.schemas.js';
 import type { Engine } from '../../db/engine.js';
-import { filterWhere } from '../../filter/filter.js';
-import { TAG_COLUMNS } from '../../filter/resources/columns.js';
-import type { FilterSpec } from '../../filter/spec.js';
 
 type Query = Record<string, unknown>;
 type Params = { id: string; slug: string };
@@ -25,10 +25,6 @@ interface Deps {
   siteUrl: string;
   engine: Engine;
 }
-
-const TAGS_FILTER: FilterSpec = { table: 'tags', fields: TAG_COLUMNS };
-const whereOf = (engine: Engine, filter: unknown) =>
-  typeof filter === 'string' && filter !== '' ? filterWhere(TAGS_FILTER, engine, filter) ?? undefined : undefined;
 
 const frame = (method: string) => ({ docName: 'tags', method });
 const actorId = (request: FastifyRequest) => actorOf(request).user?.id ?? OWNER_USER_ID;
@@ -51,11 +47,9 @@ async function presentTags(db: Db, siteUrl: string, rows: TagRow[], query: Query
 
 export function tagsAdminRoutes(app: FastifyInstance, { db, siteUrl, engine }: Deps) {
   app.get<{ Querystring: Query }>('/tags/', { config: { frame: frame('browse'), permission: 'tag.browse' } }, async (request) => {
-    const pageRequest = parsePageRequest(request.query);
-    const where = whereOf(engine, request.query.filter);
-    const options = where ? { where } : {};
-    const [rows, total] = await Promise.all([listTags(db, { ...options, window: sqlWindow(pageRequest) }), countTags(db, options)]);
-    return { tags: await presentTags(db, siteUrl, rows, request.query, 'admin'), meta: paginationMeta(pageRequest, total) };
+    const params = parseBrowseParams(request.query, { include: TAG_INCLUDES });
+    const { rows, meta } = await browseRows<TagRow>(db, engine, TAGS_BROWSE, 'admin', params);
+    return { tags: pickEach(await presentTags(db, siteUrl, rows, request.query, 'admin'), params), meta };
   });
 
   const read = async (request: FastifyRequest<{ Params: Params; Querystring: Query }>, by: { id: string } | { slug: string }) => {
@@ -94,14 +88,9 @@ export function tagsAdminRoutes(app: FastifyInstance, { db, siteUrl, engine }: D
 
 export function tagsContentRoutes(app: FastifyInstance, { db, siteUrl, engine }: Deps) {
   app.get<{ Querystring: Query }>('/tags/', { config: { frame: frame('browse') } }, async (request) => {
-    const pageRequest = parsePageRequest(request.query);
-    const where = whereOf(engine, request.query.filter);
-    const options = { publishedOnly: true, ...(where ? { where } : {}) };
-    const [rows, total] = await Promise.all([
-      listTags(db, { ...options, orderByName: engine.text, window: sqlWindow(pageRequest) }),
-      countTags(db, options),
-    ]);
-    return { tags: await presentTags(db, siteUrl, rows, request.query, 'content'), meta: paginationMeta(pageRequest, total) };
+    const params = parseBrowseParams(request.query, { include: TAG_INCLUDES });
+    const { rows, meta } = await browseRows<TagRow>(db, engine, TAGS_BROWSE, 'content', params);
+    return { tags: pickEach(await presentTags(db, siteUrl, rows, request.query, 'content'), params), meta };
   });
 
   const read = async (request: FastifyRequest<{ Params: Params; Querystring: Query }>, by: { id: string } | { slug: string }) => {
