@@ -89,6 +89,10 @@ export function htmlToLexicalConverter(): (html: string) => unknown {
   return (require('@tryghost/kg-html-to-lexical') as { htmlToLexical: (html: string) => unknown }).htmlToLexical;
 }
 
+export function htmlToMobiledocConverter(): (html: string) => unknown {
+  return (require('@tryghost/html-to-mobiledoc') as { toMobiledoc: (html: string) => unknown }).toMobiledoc;
+}
+
 export function mobiledocLibs(): {
   Renderer: MobiledocHtmlRendererClass;
   CardFactory: CardFactoryClass;

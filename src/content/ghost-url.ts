@@ -1,5 +1,5 @@
 import { defaultNodes, urlUtilsClass, type UrlUtils } from './ghost-libs.js';
-import { mobiledocCards } from './render.js';
+import { mobiledocCards } from './render-options.js';
 
 /**
  * The `__GHOST_URL__` storage form (content-formats.md §5). On write, same-site absolute URLs and site-relative
@@ -13,9 +13,9 @@ import { mobiledocCards } from './render.js';
 type Maybe = string | null | undefined;
 
 interface SiteTransforms {
+  siteUrl: string;
   utils: UrlUtils;
   lexicalOptions: Record<string, unknown>;
-  mobiledocOptions: Record<string, unknown>;
 }
 
 const bySite = new Map<string, SiteTransforms>();
@@ -53,9 +53,9 @@ function forSite(siteUrl: string): SiteTransforms {
       },
     };
     found = {
+      siteUrl: url,
       utils,
       lexicalOptions: { nodes: defaultNodes(), transformMap },
-      mobiledocOptions: { cardTransformers: mobiledocCards(url) },
     };
     bySite.set(url, found);
   }
@@ -112,7 +112,7 @@ export const lexicalFromStorage = fromStorage;
 export function mobiledocToStorage<T extends Maybe>(value: T, siteUrl: string): T {
   if (!value) return value;
   const site = forSite(siteUrl);
-  return site.utils.mobiledocToTransformReady(value, site.mobiledocOptions) as T;
+  return site.utils.mobiledocToTransformReady(value, { cardTransformers: mobiledocCards(site.siteUrl) }) as T;
 }
 
 export const mobiledocFromStorage = fromStorage;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { canTransformImage, htmlToLexical, renderLexical, renderMobiledoc, warmRenderers } from './render.js';
-import { htmlToStorage, lexicalToStorage } from './ghost-url.js';
-import { SITE, errorsFixture, htmlSourceFixture, lexicalFixture, mobiledocFixture } from '../../test/fixtures/content/load.js';
+import { canTransformImage, htmlToLexical, htmlToMobiledoc, renderLexical, renderMobiledoc, warmRenderers } from './render.js';
+import { htmlToStorage, lexicalToStorage, mobiledocToStorage } from './ghost-url.js';
+import { SITE, errorsFixture, htmlSourceFixture, kindOf, lexicalFixture, mobiledocFixture } from '../../test/fixtures/content/load.js';
 
 // Every expectation below is Ghost 5.130.6's own output for the same input (test/fixtures/content/*.json,
 // captured from a running instance by capture.mjs). Ghost renders from the lexical it was given, then stores the
@@ -70,14 +70,23 @@ describe('renderMobiledoc', () => {
   });
 });
 
-describe('htmlToLexical (?source=html)', () => {
-  for (const c of htmlSourceFixture.cases) {
+describe('htmlToLexical and htmlToMobiledoc (?source=html)', () => {
+  for (const c of htmlSourceFixture.cases.filter((x) => kindOf(x) === 'html→lexical')) {
     it(`converts "${c.name}" to the lexical Ghost stores, which renders to Ghost's html`, async () => {
       const lexical = await htmlToLexical(c.input.html!);
       expect(lexicalToStorage(lexical, SITE)).toBe(c.ghost.stored.lexical);
       expect(c.ghost.stored.mobiledoc).toBeNull(); // a new post keeps lexical only
       const html = await renderLexical(lexical, { siteUrl: SITE });
       expect(htmlToStorage(html, SITE)).toBe(c.ghost.stored.html);
+    });
+  }
+
+  for (const c of htmlSourceFixture.cases.filter((x) => kindOf(x) === 'html→mobiledoc')) {
+    it(`converts "${c.name}" (an existing mobiledoc post) to the mobiledoc Ghost stores, and renders it`, async () => {
+      const mobiledoc = await htmlToMobiledoc(c.input.html!);
+      expect(mobiledocToStorage(mobiledoc, SITE)).toBe(c.ghost.stored.mobiledoc);
+      expect(c.ghost.stored.lexical).toBeNull();
+      expect(htmlToStorage(renderMobiledoc(mobiledoc, { siteUrl: SITE }), SITE)).toBe(c.ghost.stored.html);
     });
   }
 });

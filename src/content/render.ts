@@ -1,13 +1,30 @@
-import path from 'node:path';
+/**
+ * Ghost 5.130.6's content pipeline, with Ghost's own libraries (content-formats.md). In the order Ghost's post
+ * model runs it on a write:
+ *  1. `?source=html`: lexical = htmlToLexical(html); an existing mobiledoc post instead keeps
+ *     mobiledoc = htmlToMobiledoc(html).
+ *  2. html = renderLexical(lexical, {siteUrl}) or renderMobiledoc(mobiledoc, {siteUrl}), from the document as
+ *     received (not its `__GHOST_URL__` form); '' is stored as NULL. Only when the document changed
+ *     (or `force_rerender`).
+ *  3. plaintext = htmlToPlaintext(html) (text.ts), '' → NULL; NULL when html is NULL.
+ *  4. Store every field in its `__GHOST_URL__` form (ghost-url.ts); read them back with the *FromStorage twins,
+ *     then derive `excerpt`, `reading_time` (text.ts) and `url` (urls.ts). Content API html also goes
+ *     through tagOutboundLinks (outbound-links.ts).
+ */
 import {
   defaultNodes,
   htmlToLexicalConverter,
+  htmlToMobiledocConverter,
   lexicalHtmlRendererClass,
   mobiledocLibs,
-  type ImageOptimization,
   type LexicalRenderOptions,
 } from './ghost-libs.js';
+import { htmlToStorage, lexicalToStorage } from './ghost-url.js';
 import { ghostNodeRenderers } from './node-renderers/index.js';
+import { IMAGE_OPTIMIZATION, canTransformImage, mobiledocCards } from './render-options.js';
+import { htmlToPlaintext, readingTime } from './text.js';
+
+export { IMAGE_OPTIMIZATION, canTransformImage };
 
 /** What Ghost's renderers need to know about the site. */
 export interface RenderOptions {
@@ -16,31 +33,6 @@ export interface RenderOptions {
    * (`/content/images/size/w600/…`) exactly as Ghost emits; without it only site-relative image paths do.
    */
   siteUrl?: string;
-}
-
-/** Ghost's `imageOptimization` config (`contentImageSizes` from its overrides.json). */
-export const IMAGE_OPTIMIZATION: ImageOptimization = {
-  resize: true,
-  // Ghost resizes uploads to this width; gallery and mobiledoc image cards print the resized dimensions.
-  defaultMaxWidth: 2000,
-  srcsets: true,
-  contentImageSizes: {
-    w600: { width: 600 },
-    w1000: { width: 1000 },
-    w1600: { width: 1600 },
-    w2400: { width: 2400 },
-  },
-};
-
-/** Ghost resizes every image type except icons and vector images (`@tryghost/image-transform`). */
-export function canTransformImage(src: string): boolean {
-  let pathname = src;
-  try {
-    pathname = new URL(src, 'http://x/').pathname;
-  } catch {
-    // keep the raw value; path.extname copes with anything
-  }
-  return !['.ico', '.svg', '.svgz'].includes(path.extname(pathname).toLowerCase());
 }
 
 type LexicalRenderer = { render(lexical: string, options?: LexicalRenderOptions): Promise<string> };
@@ -73,13 +65,6 @@ export async function renderLexical(lexical: string, options: RenderOptions = {}
 type MobiledocRenderer = { render(mobiledoc: unknown, options?: Record<string, unknown>): string };
 const mobiledocRenderers = new Map<string, MobiledocRenderer>();
 
-/** Card transformers for the `__GHOST_URL__` mobiledoc transform share the renderer's card set. */
-export function mobiledocCards(siteUrl: string | undefined): unknown[] {
-  const { CardFactory, cards } = mobiledocLibs();
-  const factory = new CardFactory({ siteUrl, imageOptimization: IMAGE_OPTIMIZATION, canTransformImage });
-  return cards.map((card) => factory.createCard(card));
-}
-
 function getMobiledocRenderer(siteUrl: string | undefined): MobiledocRenderer {
   const key = siteUrl ?? '';
   let renderer = mobiledocRenderers.get(key);
@@ -106,15 +91,27 @@ export function renderMobiledoc(mobiledoc: string, options: RenderOptions = {}):
 
 /**
  * `?source=html`: html → serialized lexical with `@tryghost/kg-html-to-lexical`, as Ghost's input serializer
- * does. The caller then renders html from the result (Ghost never keeps the client's html).
+ * does. The caller then renders html from the result (Ghost never keeps the client's html). A throw is
+ * Ghost's 422 `Failed to convert HTML to Lexical`.
  */
 export async function htmlToLexical(html: string): Promise<string> {
   return JSON.stringify(htmlToLexicalConverter()(html));
 }
 
 /**
- * Pays the one-off costs (module loading, jsdom start-up, first render) so the first real request does
- * not. Call it after the server listens, never before: it takes about half a second.
+ * `?source=html` also converts to mobiledoc with `@tryghost/html-to-mobiledoc` (Ghost does it first, always):
+ * an existing mobiledoc post that is edited with `?source=html` stays mobiledoc and keeps this result. A throw
+ * is Ghost's 422 `Failed to convert HTML to Mobiledoc`. Loaded on first use (legacy posts only).
+ */
+export async function htmlToMobiledoc(html: string): Promise<string> {
+  return JSON.stringify(htmlToMobiledocConverter()(html));
+}
+
+/**
+ * Pays the one-off costs of a lexical write (module loading, jsdom start-up, first render, html → lexical,
+ * plaintext, the `__GHOST_URL__` transforms) so the first real request does not. Call it after the server
+ * listens, never before: it takes about 0.6 s and ~75 MB. The mobiledoc renderer (legacy posts only, another
+ * ~35 MB) stays lazy.
  */
 export async function warmRenderers(): Promise<void> {
   const sample = JSON.stringify({
@@ -126,7 +123,11 @@ export async function warmRenderers(): Promise<void> {
       direction: null, format: '', indent: 0, type: 'root', version: 1,
     },
   });
-  await renderLexical(sample);
-  renderMobiledoc(JSON.stringify({ version: '0.3.1', atoms: [], cards: [], markups: [], sections: [[1, 'p', [[0, [], 0, 'warm']]]] }));
+  const site = 'http://localhost/';
+  const html = await renderLexical(sample, { siteUrl: site });
+  htmlToPlaintext(html);
+  readingTime({ html, feature_image: null });
+  htmlToStorage(html, site);
+  lexicalToStorage(sample, site);
   await htmlToLexical('<p>warm</p>');
 }

@@ -14,29 +14,37 @@ export function openSqlite(file: string): SqliteDatabase & { raw: Database.Datab
   raw.pragma('synchronous = NORMAL');
   // lower() with Unicode case mapping, so filters fold `É` like PostgreSQL and MySQL do (engine.text.lower).
   raw.function('quire_lower', { deterministic: true }, (value: unknown) => (typeof value === 'string' ? value.toLowerCase() : value));
-  // Compiling a statement costs more than running most of ours: keep the recent ones (least recently used
-  // dropped first). Iteration takes a fresh statement, so a cached one is never busy when reused.
-  const cache = new Map<string, SqliteStatement>();
   return {
     raw,
     close: () => raw.close(),
-    prepare: (sql: string) => {
-      let statement = cache.get(sql);
-      if (statement) {
-        cache.delete(sql);
-      } else {
-        statement = wrapStatement(raw.prepare(sql), () => raw.prepare(sql));
-        if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
-      }
-      cache.set(sql, statement);
-      return statement;
-    },
+    prepare: cachedPrepare(raw),
   };
 }
 
+/** Statements kept per SQL text: preparing (and reading column types) costs more than running most queries. */
 const STATEMENT_CACHE_SIZE = 500;
 
-function wrapStatement(statement: Database.Statement, fresh: () => Database.Statement): SqliteStatement {
+function cachedPrepare(raw: Database.Database): (sql: string) => SqliteStatement {
+  const cache = new Map<string, SqliteStatement>();
+  return (sql) => {
+    // A schema change can change what `SELECT *` returns: start afresh after DDL.
+    if (/^\s*(create|alter|drop)\b/i.test(sql)) {
+      cache.clear();
+      return wrapStatement(raw.prepare(sql));
+    }
+    let statement = cache.get(sql);
+    if (statement) {
+      cache.delete(sql);
+    } else {
+      statement = wrapStatement(raw.prepare(sql));
+      if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+    }
+    cache.set(sql, statement);
+    return statement;
+  };
+}
+
+function wrapStatement(statement: Database.Statement): SqliteStatement {
   const converters = statement.reader ? columnConverters(statement) : null;
   const convertRow = (row: Record<string, unknown>) => {
     if (converters) for (const [name, convert] of converters) row[name] = convert(row[name]);
@@ -50,7 +58,7 @@ function wrapStatement(statement: Database.Statement, fresh: () => Database.Stat
       return rows;
     },
     run: (parameters) => statement.run(...bind(parameters)),
-    iterate: (parameters) => mapIterator(fresh().iterate(...bind(parameters)) as IterableIterator<Record<string, unknown>>, convertRow),
+    iterate: (parameters) => mapIterator(statement.iterate(...bind(parameters)) as IterableIterator<Record<string, unknown>>, convertRow),
   };
 }
 

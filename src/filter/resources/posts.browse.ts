@@ -58,10 +58,11 @@ function postsBrowse(type: 'post' | 'page'): BrowseSpec {
       table: 'posts',
       attributes: [...attributesOf('posts', POST_COLUMNS), ...attributesOf('posts_meta', POST_META_COLUMNS)],
     },
-    columns: Object.keys(POST_COLUMNS),
+    // reading_time is stored at write time (migration 0004) but is not a filterable Ghost column.
+    columns: [...Object.keys(POST_COLUMNS), 'reading_time'],
     // Ghost's defaultColumnsToFetch, plus what URLs and Content gating need.
     alwaysRead: ['id', 'uuid', 'slug', 'status', 'type', 'visibility', 'published_at'],
-    computed: { url: ['slug', 'uuid', 'status'], excerpt: ['custom_excerpt', 'plaintext'], reading_time: ['html'] },
+    computed: { url: ['slug', 'uuid', 'status'], excerpt: ['custom_excerpt', 'plaintext'], reading_time: ['html', 'reading_time', 'feature_image'] },
     api: { admin: adminRules(type), content: contentRules(type) },
   };
 }

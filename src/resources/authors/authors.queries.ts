@@ -1,4 +1,5 @@
-import type { ExpressionBuilder } from 'kysely';
+import { sql, type ExpressionBuilder } from 'kysely';
+import type { TextSql } from '../../db/engine.js';
 import type { Db } from '../../db/connect.js';
 import type { Database, UserRow } from '../../db/schema.js';
 import type { Where } from '../../filter/render.js';
@@ -20,8 +21,9 @@ function publicAuthors(db: Db, where: Where | null) {
   return query;
 }
 
-export function listPublicAuthors(db: Db, where: Where | null, window: { offset: number; limit: number | null }): Promise<UserRow[]> {
-  let query = publicAuthors(db, where).selectAll('users').orderBy('users.name', 'asc').orderBy('users.id', 'asc');
+/** By name, byte-wise on every engine (Ghost's order on SQLite). */
+export function listPublicAuthors(db: Db, where: Where | null, window: { offset: number; limit: number | null }, text: TextSql): Promise<UserRow[]> {
+  let query = publicAuthors(db, where).selectAll('users').orderBy(text.binary(sql.ref('users.name')), 'asc').orderBy('users.id', 'asc');
   if (window.limit !== null) query = query.limit(window.limit).offset(window.offset);
   return query.execute();
 }

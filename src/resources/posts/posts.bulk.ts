@@ -32,8 +32,14 @@ export async function bulkDestroy(db: Db, type: PostType, where: PostWhere | nul
  * unfeature, access (visibility) and addTag, each on every matching post of this type in one transaction.
  * Like Ghost's bulk edits these write the columns only (no `updated_at`, no revisions).
  */
-export async function bulkEdit(db: Db, type: PostType, body: unknown, where: PostWhere, actorId: string): Promise<BulkStats> {
+export async function bulkEdit(db: Db, type: PostType, body: unknown, where: PostWhere, actorId: string) {
   const bulk = ((body as { bulk?: BulkBody } | null)?.bulk ?? {}) as BulkBody;
+  // Ghost answers addTag with the stats alone; the other actions add (empty) error lists.
+  if (bulk.action === 'addTag') return { stats: await addTags(db, type, where, bulk.meta?.tags, actorId) };
+  return { stats: await bulkUpdate(db, type, bulk, where), errors: [], unsuccessfulData: [] };
+}
+
+async function bulkUpdate(db: Db, type: PostType, bulk: BulkBody, where: PostWhere): Promise<BulkStats> {
   const meta = bulk.meta ?? {};
   switch (bulk.action) {
     case 'unpublish':
@@ -51,8 +57,6 @@ export async function bulkEdit(db: Db, type: PostType, body: unknown, where: Pos
       if (meta.visibility === 'tiers' && !Array.isArray(meta.tiers)) throw errors.incorrectUsage('Invalid tiers value.');
       return update(db, type, where, null, { visibility: meta.visibility });
     }
-    case 'addTag':
-      return addTags(db, type, where, meta.tags, actorId);
     default:
       throw unsupported();
   }

@@ -1,6 +1,6 @@
 import { errors } from '../../errors.js';
 import {
-  htmlToLexical, htmlToPlaintext, htmlToStorage, lexicalToStorage, mobiledocToStorage, renderLexical, renderMobiledoc,
+  htmlToLexical, htmlToPlaintext, htmlToStorage, lexicalToStorage, mobiledocToStorage, plaintextToStorage, renderLexical, renderMobiledoc,
 } from './posts.render.js';
 
 /** What an empty editor holds; posts without any content get it. */
@@ -28,10 +28,10 @@ export async function lexicalFromHtml(html: string): Promise<string> {
   }
 }
 
-async function render(content: ContentState): Promise<string | null> {
+async function render(content: ContentState, siteUrl: string): Promise<string | null> {
   if (content.lexical !== null) {
     try {
-      return await renderLexical(content.lexical);
+      return await renderLexical(content.lexical, siteUrl);
     } catch (err) {
       throw errors.validation({
         message: 'Invalid lexical structure.',
@@ -42,7 +42,7 @@ async function render(content: ContentState): Promise<string | null> {
     }
   }
   try {
-    return renderMobiledoc(content.mobiledoc!);
+    return renderMobiledoc(content.mobiledoc!, siteUrl);
   } catch (err) {
     throw errors.validation({ message: 'Invalid mobiledoc structure.', help: 'https://ghost.org/docs/publishing/', cause: err });
   }
@@ -66,13 +66,13 @@ export function resolveSources(next: ContentState, previous: ContentState | null
  * Reads never render; an empty rendering is stored as null.
  */
 export async function renderForStorage(content: ContentState, siteUrl: string): Promise<StoredContent> {
-  const html = (await render(content)) || null;
+  const html = (await render(content, siteUrl)) || null;
   const plaintext = html ? htmlToPlaintext(html) || null : null;
   return {
     mobiledoc: content.mobiledoc === null ? null : mobiledocToStorage(content.mobiledoc, siteUrl),
     lexical: content.lexical === null ? null : lexicalToStorage(content.lexical, siteUrl),
     html: html === null ? null : htmlToStorage(html, siteUrl),
-    plaintext: plaintext === null ? null : htmlToStorage(plaintext, siteUrl),
+    plaintext: plaintext === null ? null : plaintextToStorage(plaintext, siteUrl),
   };
 }
 

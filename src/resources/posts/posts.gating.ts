@@ -5,18 +5,15 @@ const HAS_GATED_BLOCKS = /<!--\s*kg-gated-block:begin/;
 const GATED_BLOCK = /<!--kg-gated-block:begin ([^\n]+?)\s*-->([\s\S]*?)<!--kg-gated-block:end-->/g;
 const GATED_PARAM = /\b(?<key>\w+):["']?(?<value>[^"'\s]+)["']?/g;
 
-export interface GatedText {
-  html: string | null;
-  plaintext: string | null;
-  excerpt: string | null;
-  customExcerpt: string | null;
-}
+type Fields = Record<string, unknown>;
 
-/** Text fields recomputed from cut html, as Ghost's post-gating `_updateTextAttrs` does. */
-function recompute(text: GatedText): GatedText {
-  const plaintext = text.html ? htmlToPlaintext(text.html) : text.plaintext;
-  const excerpt = !text.customExcerpt && text.excerpt ? (plaintext ?? '').substring(0, 500) : text.excerpt;
-  return { ...text, plaintext, excerpt };
+/** Ghost's `_updateTextAttrs`: plaintext (added even if not requested) and excerpt from the cut html. */
+function recompute(out: Fields, customExcerpt: string | null): void {
+  if (out.html) out.plaintext = htmlToPlaintext(out.html as string);
+  if (!customExcerpt && out.excerpt) {
+    const plaintext = (out.plaintext as string | undefined) || htmlToPlaintext((out.html as string | undefined) ?? '');
+    out.excerpt = plaintext.substring(0, 500);
+  }
 }
 
 /** An anonymous visitor keeps only the gated blocks meant for non-members. */
@@ -30,21 +27,24 @@ function stripGatedBlocks(html: string): string {
 }
 
 /**
- * Content API member gating for a request without a member (browse.md §9): without access the html is
- * cut at the paywall marker, or emptied with the plaintext and excerpt; gated blocks are resolved.
+ * Content API member gating for a request without a member (browse.md §9), on the fields present in the
+ * response, as Ghost's post-gating does: without access the html is cut at the paywall marker (text fields
+ * recomputed), or html, plaintext and excerpt are emptied; gated blocks are resolved either way.
  */
-export function gateForAnonymous(text: Omit<GatedText, 'customExcerpt'> & { customExcerpt: string | null }, access: boolean): GatedText {
-  let out: GatedText = { ...text };
+export function gateForAnonymous(out: Fields, access: boolean, customExcerpt: string | null): void {
   if (!access) {
-    const paywall = (out.html ?? '').indexOf(PAYWALL);
+    const paywall = typeof out.html === 'string' ? out.html.indexOf(PAYWALL) : -1;
     if (paywall !== -1) {
-      out = recompute({ ...out, html: out.html!.slice(0, paywall) });
+      out.html = (out.html as string).slice(0, paywall);
+      recompute(out, customExcerpt);
     } else {
-      out = { ...out, html: out.html === null ? null : '', plaintext: out.plaintext === null ? null : '', excerpt: '' };
+      for (const field of ['plaintext', 'html', 'excerpt']) if (out[field] !== undefined) out[field] = '';
     }
   }
-  if (out.html && HAS_GATED_BLOCKS.test(out.html)) out = recompute({ ...out, html: stripGatedBlocks(out.html) });
-  return out;
+  if (typeof out.html === 'string' && HAS_GATED_BLOCKS.test(out.html)) {
+    out.html = stripGatedBlocks(out.html);
+    recompute(out, customExcerpt);
+  }
 }
 
 const BLOCKED_REF_HOSTS = new Set(['facebook.com', 'www.facebook.com', 'web.archive.org', 'archive.org', 'www.federalreserve.gov', 'www.chicagomag.com']);

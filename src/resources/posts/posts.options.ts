@@ -3,12 +3,12 @@ import { FORMATS, type Format } from './posts.schemas.js';
 
 /** `slug` URL parameters: Ghost's `isSlug` (lower-case only). */
 export function assertSlugParam(slug: string): void {
-  if (!/^[a-z0-9\-_]+$/.test(slug)) throw errors.validation('Validation (isSlug) failed for slug');
+  if (!/^[a-z0-9\-_]+$/.test(slug)) throw errors.validation({ message: 'Validation (isSlug) failed for slug', context: 'undefined.slug' });
 }
 
 /** `uuid` URL parameters. */
 export function assertUuidParam(uuid: string): void {
-  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(uuid)) throw errors.validation('Validation (isUUID) failed for uuid');
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(uuid)) throw errors.validation({ message: 'Validation (isUUID) failed for uuid', context: 'undefined.uuid' });
 }
 
 /** Comma list as the api-framework reads it: trimmed, lower-cased; null when absent. */

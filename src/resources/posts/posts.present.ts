@@ -10,6 +10,7 @@ import { zonedIso } from './posts.dates.js';
 import type { PostRecord } from './posts.queries.js';
 import type { Format } from './posts.schemas.js';
 import { gateForAnonymous, tagOutboundLinks } from './posts.gating.js';
+import { shownVisibility } from './posts.model.js';
 
 /** Everything a presenter needs besides the record: looked up once per response, never per post. */
 export interface PresentContext {
@@ -112,7 +113,7 @@ export function presentAdminPost(record: PostRecord, ctx: PresentContext, revisi
     feature_image: featureImage,
     featured: row.featured,
     status: row.status,
-    visibility: row.visibility,
+    visibility: shownVisibility(row.visibility),
     created_at: isoDate(row.created_at),
     updated_at: isoDate(row.updated_at),
     published_at: isoDate(row.published_at),
@@ -137,7 +138,7 @@ export function presentAdminPost(record: PostRecord, ctx: PresentContext, revisi
   if (isPost) out.email_segment = row.email_recipient_filter;
   out.url = postUrl(row, meta, ctx.siteUrl);
   out.excerpt = excerptOf(row.custom_excerpt, plaintext);
-  if (html) out.reading_time = readingTime({ html, feature_image: featureImage });
+  if (html) out.reading_time = row.reading_time ?? readingTime({ html, feature_image: featureImage });
   for (const key of META_KEYS) out[key] = key.endsWith('image') ? abs(meta?.[key] ?? null, ctx.siteUrl) : meta?.[key] || null;
   if (isPost) out.email_subject = meta?.email_subject || null;
   out.frontmatter = meta?.frontmatter || null;
@@ -157,24 +158,19 @@ export function presentContentPost(record: PostRecord, ctx: ContentPresentContex
   const { row, meta } = record;
   const isPost = row.type === 'post';
   const featureImage = abs(row.feature_image, ctx.siteUrl);
-  const fullHtml = absHtml(row.html, ctx.siteUrl);
-  let html = fullHtml;
-  let plaintext = absHtml(row.plaintext, ctx.siteUrl);
-  // Ghost shows plaintext only when asked for and non-empty, before gating decides its value.
-  const showPlaintext = ctx.formats.has('plaintext') && !!plaintext;
-  let excerpt = excerptOf(row.custom_excerpt, plaintext);
+  const html = absHtml(row.html, ctx.siteUrl);
+  const plaintext = absHtml(row.plaintext, ctx.siteUrl);
   const access = row.visibility === 'public';
-  ({ html, plaintext, excerpt } = gateForAnonymous({ html, plaintext, excerpt, customExcerpt: row.custom_excerpt }, access));
-  if (html && ctx.tagLinks) html = tagOutboundLinks(html, ctx.siteUrl);
 
   const out: Record<string, unknown> = { id: row.id, uuid: row.uuid, title: row.title, slug: row.slug };
   if (ctx.formats.has('html')) out.html = html;
   out.comment_id = row.comment_id;
-  if (showPlaintext) out.plaintext = plaintext;
+  // Plaintext only when asked for and non-empty (gating may still add it, as Ghost's does).
+  if (ctx.formats.has('plaintext') && plaintext) out.plaintext = plaintext;
   Object.assign(out, {
     feature_image: featureImage,
     featured: row.featured,
-    visibility: row.visibility,
+    visibility: shownVisibility(row.visibility),
     created_at: zonedIso(row.created_at, ctx.timezone),
     updated_at: zonedIso(row.updated_at, ctx.timezone),
     published_at: zonedIso(row.published_at, ctx.timezone),
@@ -193,10 +189,12 @@ export function presentContentPost(record: PostRecord, ctx: ContentPresentContex
   if (out.authors) out.primary_author = (out.authors as unknown[])[0] ?? null;
   if (out.tags) out.primary_tag = record.tags![0]?.visibility === 'public' ? (out.tags as unknown[])[0] : null;
   out.url = postUrl(row, meta, ctx.siteUrl);
-  out.excerpt = excerpt;
+  out.excerpt = excerptOf(row.custom_excerpt, plaintext);
   // Reading time is worked out before gating, from the whole post.
-  if (fullHtml) out.reading_time = readingTime({ html: fullHtml, feature_image: featureImage });
+  if (html) out.reading_time = row.reading_time ?? readingTime({ html, feature_image: featureImage });
   out.access = access;
+  gateForAnonymous(out, access, row.custom_excerpt);
+  if (typeof out.html === 'string' && out.html && ctx.tagLinks) out.html = tagOutboundLinks(out.html, ctx.siteUrl);
   out.comments = access && ctx.commentsEnabled;
   for (const key of META_KEYS) out[key] = key.endsWith('image') ? abs(meta?.[key] ?? null, ctx.siteUrl) : meta?.[key] || null;
   if (isPost) out.email_subject = meta?.email_subject || null;

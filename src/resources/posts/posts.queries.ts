@@ -1,4 +1,5 @@
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
+import type { TextSql } from '../../db/engine.js';
 import type { Db } from '../../db/connect.js';
 import type { Database, PostMetaRow, PostRevisionRow, PostRow, TagRow, UserRow } from '../../db/schema.js';
 import type { PostType } from './posts.schemas.js';
@@ -23,7 +24,7 @@ const ALL_COLUMNS = [
   'id', 'uuid', 'title', 'slug', 'mobiledoc', 'lexical', 'html', 'comment_id', 'plaintext', 'feature_image', 'featured', 'type',
   'status', 'locale', 'visibility', 'email_recipient_filter', 'created_at', 'created_by', 'updated_at', 'updated_by',
   'published_at', 'published_by', 'custom_excerpt', 'codeinjection_head', 'codeinjection_foot', 'custom_template',
-  'canonical_url', 'newsletter_id', 'show_title_and_feature_image',
+  'canonical_url', 'newsletter_id', 'show_title_and_feature_image', 'reading_time',
 ] as const;
 const CONTENT_COLUMNS = ALL_COLUMNS.filter((column) => !(SOURCE_COLUMNS as readonly string[]).includes(column));
 
@@ -68,7 +69,8 @@ export async function findAnyPost(db: Db, id: string): Promise<PostRow | undefin
 
 export type PostOrder = 'admin' | 'published_at' | 'title';
 
-export async function listPosts(db: Db, query: PostQuery, order: PostOrder, window: { offset: number; limit: number | null }): Promise<PostRow[]> {
+/** `text` orders titles byte-wise on every engine, as Ghost on SQLite does. */
+export async function listPosts(db: Db, query: PostQuery, order: PostOrder, window: { offset: number; limit: number | null }, text?: TextSql): Promise<PostRow[]> {
   let select = withColumns(db, query);
   if (order === 'admin') {
     // Scheduled first, then drafts, then the rest; newest first within each group (Ghost's orderDefaultRaw).
@@ -78,9 +80,10 @@ export async function listPosts(db: Db, query: PostQuery, order: PostOrder, wind
       .orderBy('posts.updated_at', 'desc')
       .orderBy('posts.id', 'desc');
   } else if (order === 'published_at') {
-    select = select.orderBy('posts.published_at', 'desc').orderBy('posts.id', 'desc');
+    // Ghost orders by published_at alone; an id tie-breaker would make SQLite sort every published post.
+    select = select.orderBy('posts.published_at', 'desc');
   } else {
-    select = select.orderBy('posts.title', 'asc').orderBy('posts.id', 'asc');
+    select = select.orderBy(text ? text.binary(sql.ref('posts.title')) : sql.ref('posts.title'), 'asc').orderBy('posts.id', 'asc');
   }
   if (window.limit !== null) select = select.limit(window.limit).offset(window.offset);
   return (await select.execute()).map(asRow);
@@ -175,16 +178,23 @@ export async function postSlugTaken(db: Db, slug: string, exceptId?: string): Pr
   return (await select.executeTakeFirst()) !== undefined;
 }
 
-/** Users with at least one published post or page: their author `url` is routable. */
+/**
+ * Users with at least one published post or page: their author `url` is routable. EXISTS stops at the
+ * first published post, so the cost does not grow with the author's archive.
+ */
 export async function usersWithPublishedPosts(db: Db, userIds: readonly string[]): Promise<Set<string>> {
   if (userIds.length === 0) return new Set();
   const rows = await db
-    .selectFrom('posts_authors')
-    .innerJoin('posts', 'posts.id', 'posts_authors.post_id')
-    .select('posts_authors.author_id')
-    .distinct()
-    .where('posts_authors.author_id', 'in', userIds)
-    .where('posts.status', '=', 'published')
+    .selectFrom('users')
+    .select('users.id')
+    .where('users.id', 'in', userIds)
+    .where((eb) => eb.exists(
+      eb.selectFrom('posts_authors')
+        .innerJoin('posts', 'posts.id', 'posts_authors.post_id')
+        .select('posts_authors.id')
+        .whereRef('posts_authors.author_id', '=', 'users.id')
+        .where('posts.status', '=', 'published'),
+    ))
     .execute();
-  return new Set(rows.map((row) => row.author_id));
+  return new Set(rows.map((row) => row.id));
 }

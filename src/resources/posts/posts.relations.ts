@@ -109,14 +109,14 @@ export async function authorIdsOf(db: Db, postId: string): Promise<string[]> {
 }
 
 /** Replaces a post's tag list; position in the list is the sort order. */
-export async function writeTags(db: Db, postId: string, tagIds: readonly string[]): Promise<void> {
-  await db.deleteFrom('posts_tags').where('post_id', '=', postId).execute();
+export async function writeTags(db: Db, postId: string, tagIds: readonly string[], fresh = false): Promise<void> {
+  if (!fresh) await db.deleteFrom('posts_tags').where('post_id', '=', postId).execute();
   if (tagIds.length === 0) return;
   await db.insertInto('posts_tags').values(tagIds.map((tag_id, sort_order) => ({ id: objectId(), post_id: postId, tag_id, sort_order }))).execute();
 }
 
-export async function writeAuthors(db: Db, postId: string, authorIds: readonly string[]): Promise<void> {
-  await db.deleteFrom('posts_authors').where('post_id', '=', postId).execute();
+export async function writeAuthors(db: Db, postId: string, authorIds: readonly string[], fresh = false): Promise<void> {
+  if (!fresh) await db.deleteFrom('posts_authors').where('post_id', '=', postId).execute();
   if (authorIds.length === 0) return;
   await db.insertInto('posts_authors').values(authorIds.map((author_id, sort_order) => ({ id: objectId(), post_id: postId, author_id, sort_order }))).execute();
 }

@@ -67,6 +67,10 @@ export function postsAdminRoutes(app: FastifyInstance, type: PostType, { db, sit
     const row = await findPost(db, { id }, { type });
     return { [docName]: await adminPosts(db, [row!], view(query, false)) };
   };
+  // Bulk actions reach every matching post: Authors and Contributors, limited to their own, may not use them.
+  const assertBulkAllowed = (request: FastifyRequest) => {
+    if (['Author', 'Contributor'].includes(actorOf(request).role)) throw errors.noPermission('You do not have permission to perform this action');
+  };
   const cache = (reply: FastifyReply, value: string | null) => {
     if (value) reply.header('X-Cache-Invalidate', value);
   };
@@ -123,6 +127,7 @@ export function postsAdminRoutes(app: FastifyInstance, type: PostType, { db, sit
   });
 
   app.delete<{ Querystring: Query }>(`/${docName}/`, { config: { frame: frame('bulkDestroy'), permission: 'post.destroy' } }, async (request, reply) => {
+    assertBulkAllowed(request);
     const stats = await bulkDestroy(db, type, where(request.query.filter));
     reply.header('X-Cache-Invalidate', '/*');
     return { bulk: { meta: { stats, errors: [] } } };
@@ -131,8 +136,9 @@ export function postsAdminRoutes(app: FastifyInstance, type: PostType, { db, sit
   app.put<{ Querystring: Query }>(`/${docName}/bulk/`, { config: { frame: frame('bulkEdit'), permission: 'post.edit' } }, async (request, reply) => {
     const filter = where(request.query.filter);
     if (!filter) throw errors.validation('Validation (FieldIsRequired) failed for filter');
-    const stats = await bulkEdit(db, type, request.body, filter, actorOf(request).user?.id ?? OWNER_USER_ID);
+    assertBulkAllowed(request);
+    const meta = await bulkEdit(db, type, request.body, filter, actorOf(request).user?.id ?? OWNER_USER_ID);
     reply.header('X-Cache-Invalidate', '/*');
-    return { bulk: { meta: { stats, errors: [], unsuccessfulData: [] } } };
+    return { bulk: { meta } };
   });
 }

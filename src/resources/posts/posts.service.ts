@@ -17,7 +17,7 @@ import {
 } from './posts.model.js';
 import { recordRevision } from './posts.revisions.js';
 import { findAnyPost, postSlugTaken } from './posts.queries.js';
-import { lexicalFromStorage, mobiledocFromStorage, htmlToStorage, renderMobiledoc, toStorageUrl } from './posts.render.js';
+import { lexicalFromStorage, mobiledocFromStorage, htmlToStorage, readingTime, renderMobiledoc, toStorageUrl } from './posts.render.js';
 import type { PostType } from './posts.schemas.js';
 
 export interface WriteContext {
@@ -41,11 +41,14 @@ export interface WriteResult {
   cacheInvalidate: string | null;
 }
 
-const URL_COLUMNS = ['feature_image', 'canonical_url'] as const;
+const URL_COLUMNS = ['feature_image'] as const;
 const HTML_COLUMNS = ['custom_excerpt', 'codeinjection_head', 'codeinjection_foot'] as const;
 const META_URL_COLUMNS = ['og_image', 'twitter_image'] as const;
 /** Changes that do not count as someone else's edit (bookshelf-collision's ignore list). */
-const NOT_COLLIDING = new Set(['created_at', 'updated_at', 'id', 'published_by', 'updated_by', 'html', 'plaintext']);
+const NOT_COLLIDING = new Set(['created_at', 'updated_at', 'id', 'published_by', 'updated_by', 'html', 'plaintext', 'reading_time']);
+
+/** Stored next to the html so reads never count words. */
+const readingTimeOf = (row: Pick<PostRow, 'html' | 'feature_image'>) => (row.html ? readingTime({ html: row.html, feature_image: row.feature_image }) : null);
 
 const actorUserId = async (ctx: WriteContext) => ctx.actor.user?.id ?? (await ownerUserId(ctx.db));
 
@@ -73,6 +76,8 @@ function toStorage(changes: PostChanges, siteUrl: string): void {
   const post = changes.post as Record<string, unknown>;
   const meta = changes.meta as Record<string, unknown>;
   for (const key of URL_COLUMNS) if (typeof post[key] === 'string') post[key] = toStorageUrl(post[key] as string, siteUrl);
+  // canonical_url keeps its protocol: an https canonical of an http site stays absolute.
+  if (typeof post.canonical_url === 'string') post.canonical_url = toStorageUrl(post.canonical_url, siteUrl, { ignoreProtocol: false });
   for (const key of HTML_COLUMNS) if (typeof post[key] === 'string') post[key] = htmlToStorage(post[key] as string, siteUrl);
   for (const key of META_URL_COLUMNS) if (typeof meta[key] === 'string') meta[key] = toStorageUrl(meta[key] as string, siteUrl);
   if (typeof post.visibility === 'string') post.visibility = storedVisibility(post.visibility);
@@ -124,8 +129,8 @@ export async function addPost(ctx: WriteContext, type: PostType, body: unknown, 
     checkColumns(row);
     checkFeatureImageAlt(alt, row.mobiledoc ? 'posts_meta' : 'post_revisions');
     await trx.insertInto('posts').values(row).execute();
-    if (changes.tags) await writeTags(trx, row.id, await resolveTags(trx, changes.tags, userId));
-    await writeAuthors(trx, row.id, authorIds);
+    if (changes.tags) await writeTags(trx, row.id, await resolveTags(trx, changes.tags, userId), true);
+    await writeAuthors(trx, row.id, authorIds, true);
     await writeMeta(trx, row.id, null, changes);
     if (!row.mobiledoc) await recordRevision(trx, snapshot(row, changes.meta, userId, ctx.siteUrl), { previousStatus: null, force: !!options.saveRevision });
     return { id: row.id, cacheInvalidate: row.status === 'published' ? '/*' : null };
@@ -151,7 +156,7 @@ async function buildNewRow(db: Db, ctx: WriteContext, type: PostType, changes: P
     updated_by: userId, published_at: publishedAt, published_by: publishing ? userId : null, custom_excerpt: p.custom_excerpt ?? null,
     codeinjection_head: p.codeinjection_head ?? null, codeinjection_foot: p.codeinjection_foot ?? null,
     custom_template: p.custom_template ?? null, canonical_url: p.canonical_url ?? null, newsletter_id: null,
-    show_title_and_feature_image: p.show_title_and_feature_image ?? true,
+    show_title_and_feature_image: p.show_title_and_feature_image ?? true, reading_time: readingTimeOf({ html: stored.html, feature_image: p.feature_image ?? null }),
   };
 }
 
@@ -204,6 +209,7 @@ export async function editPost(ctx: WriteContext, type: PostType, id: string, bo
     const existingMeta = (await trx.selectFrom('posts_meta').selectAll().where('post_id', '=', id).executeTakeFirst()) ?? null;
 
     const next = await buildEditedRow(trx, ctx, existing, existingMeta, changes, options, userId);
+    next.reading_time = readingTimeOf(next);
     const changedColumns = (Object.keys(next) as (keyof PostRow)[]).filter((key) => !equalValue(next[key], existing[key]));
     const existingTags = await tagIdsOf(trx, id);
     const tagIds = changes.tags ? await resolveTags(trx, changes.tags, userId) : existingTags;
@@ -223,7 +229,8 @@ export async function editPost(ctx: WriteContext, type: PostType, id: string, bo
 
     if (changedColumns.length > 0) {
       const update: Partial<PostRow> = Object.fromEntries(changedColumns.map((key) => [key, next[key]]));
-      Object.assign(update, { updated_at: now(), updated_by: userId });
+      // A reading time filled in for an older row is not an edit.
+      if (changedColumns.some((key) => key !== 'reading_time')) Object.assign(update, { updated_at: now(), updated_by: userId });
       await trx.updateTable('posts').set(update).where('id', '=', id).execute();
       Object.assign(next, update);
     }
@@ -234,7 +241,7 @@ export async function editPost(ctx: WriteContext, type: PostType, id: string, bo
       const meta = { ...existingMeta, ...changes.meta };
       await recordRevision(trx, snapshot(next, meta, userId, ctx.siteUrl), { previousStatus: existing.status, force: !!options.saveRevision });
     }
-    const wasChanged = changedColumns.length > 0 || tagsChanged || authorsChanged || metaChanged;
+    const wasChanged = changedColumns.some((key) => key !== 'reading_time') || tagsChanged || authorsChanged || metaChanged;
     return { id, cacheInvalidate: editInvalidation(ctx.siteUrl, existing.status, next, wasChanged) };
   });
 }
@@ -255,7 +262,7 @@ async function buildEditedRow(
   let sources = resolveSources(requested, converting ? null : previous);
   if (options.convertToLexical && sources.mobiledoc) {
     // Without Ghost's kg-converters the conversion goes through the rendered html.
-    sources = { mobiledoc: null, lexical: await lexicalFromHtml(renderMobiledoc(sources.mobiledoc)) };
+    sources = { mobiledoc: null, lexical: await lexicalFromHtml(renderMobiledoc(sources.mobiledoc, ctx.siteUrl)) };
   }
   const storedSources = sourcesForStorage(sources, ctx.siteUrl);
   if (storedSources.mobiledoc !== existing.mobiledoc || storedSources.lexical !== existing.lexical || options.forceRerender) {
@@ -334,8 +341,8 @@ export async function copyPost(ctx: WriteContext, type: PostType, id: string): P
     };
     checkColumns(row);
     await trx.insertInto('posts').values(row).execute();
-    await writeTags(trx, newId, await tagIdsOf(trx, id));
-    await writeAuthors(trx, newId, await authorIdsOf(trx, id));
+    await writeTags(trx, newId, await tagIdsOf(trx, id), true);
+    await writeAuthors(trx, newId, await authorIdsOf(trx, id), true);
     if (meta) {
       const { id: _metaId, post_id: _postId, email_subject: _subject, email_only: _emailOnly, ...copied } = meta;
       if (Object.values(copied).some(Boolean)) {

@@ -1,4 +1,5 @@
-import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
+import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
+import type { TextSql } from '../../db/engine.js';
 import type { Db } from '../../db/connect.js';
 import type { Database, TagRow } from '../../db/schema.js';
 
@@ -25,8 +26,8 @@ export interface TagListOptions {
   where?: TagWhere;
   /** Content API: only tags attached to something published. */
   publishedOnly?: boolean;
-  /** Content API orders by name; the Admin API keeps insertion order. */
-  orderByName?: boolean;
+  /** Content API orders by name (byte-wise on every engine); the Admin API keeps insertion order. */
+  orderByName?: TextSql;
   window: { offset: number; limit: number | null };
 }
 
@@ -39,7 +40,7 @@ function filtered(db: Db, options: Pick<TagListOptions, 'where' | 'publishedOnly
 
 export function listTags(db: Db, options: TagListOptions): Promise<TagRow[]> {
   let query = filtered(db, options).selectAll();
-  query = options.orderByName ? query.orderBy('name', 'asc').orderBy('id', 'asc') : query.orderBy('id', 'asc');
+  query = options.orderByName ? query.orderBy(options.orderByName.binary(sql.ref('tags.name')), 'asc').orderBy('id', 'asc') : query.orderBy('id', 'asc');
   if (options.window.limit !== null) query = query.limit(options.window.limit).offset(options.window.offset);
   return query.execute();
 }
@@ -70,15 +71,8 @@ export async function postCountsOfTags(db: Db, tagIds: readonly string[], public
 /** Which of these tags are attached to a published post or page (their `url` is then routable). */
 export async function tagsWithPublishedPosts(db: Db, tagIds: readonly string[]): Promise<Set<string>> {
   if (tagIds.length === 0) return new Set();
-  const rows = await db
-    .selectFrom('posts_tags')
-    .innerJoin('posts', 'posts.id', 'posts_tags.post_id')
-    .select('posts_tags.tag_id')
-    .distinct()
-    .where('posts_tags.tag_id', 'in', tagIds)
-    .where('posts.status', '=', 'published')
-    .execute();
-  return new Set(rows.map((row) => row.tag_id));
+  const rows = await db.selectFrom('tags').select('tags.id').where('tags.id', 'in', tagIds).where((eb) => withPublishedPosts(eb)).execute();
+  return new Set(rows.map((row) => row.id));
 }
 
 export async function slugTaken(db: Db, slug: string, exceptId?: string): Promise<boolean> {

@@ -25,7 +25,9 @@ function valuesOf(input: Record<string, unknown>, siteUrl: string): TagValues {
     if (value === '' && key !== 'name') value = null;
     if (typeof value === 'string') {
       if (key === 'feature_image') value = absoluteImageUrl(value, siteUrl);
-      if ((TAG_URL_FIELDS as readonly string[]).includes(key)) value = toStorageUrl(value as string, siteUrl);
+      if ((TAG_URL_FIELDS as readonly string[]).includes(key)) {
+        value = toStorageUrl(value as string, siteUrl, key === 'canonical_url' ? { ignoreProtocol: false } : {});
+      }
       if ((TAG_HTML_FIELDS as readonly string[]).includes(key)) value = htmlToStorage(value as string, siteUrl);
     }
     values[key] = value;
