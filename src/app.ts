@@ -82,7 +82,7 @@ export async function buildApp({ config, connection, logger = false, mailer: giv
     tagsAdminRoutes(admin, { db, siteUrl, engine: connection.engine });
     postsAdminRoutes(admin, 'post', { db, siteUrl, engine: connection.engine });
     postsAdminRoutes(admin, 'page', { db, siteUrl, engine: connection.engine });
-    usersRoutes(admin, { db, siteUrl, contentDir: config.contentDir });
+    usersRoutes(admin, { db, siteUrl, contentDir: config.contentDir, engine: connection.engine });
     rolesRoutes(admin, { db });
     invitesRoutes(admin, { db, mailer, siteUrl });
     authenticationRoutes(admin, { db, mailer, siteUrl });
