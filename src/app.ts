@@ -18,6 +18,10 @@ import { siteRoutes } from './resources/site/site.routes.js';
 import { setupRoutes } from './resources/setup/setup.routes.js';
 import { sessionRoutes } from './resources/session/session.routes.js';
 import { integrationsRoutes } from './resources/integrations/integrations.routes.js';
+import { tagsAdminRoutes, tagsContentRoutes } from './resources/tags/tags.routes.js';
+import { postsAdminRoutes } from './resources/posts/posts.routes.js';
+import { postsContentRoutes } from './resources/posts/posts.content-routes.js';
+import { authorsContentRoutes } from './resources/authors/authors.routes.js';
 import { usersRoutes } from './resources/users/users.routes.js';
 import { rolesRoutes } from './resources/roles/roles.routes.js';
 import { invitesRoutes } from './resources/invites/invites.routes.js';
@@ -75,7 +79,10 @@ export async function buildApp({ config, connection, logger = false, mailer: giv
     setupRoutes(admin, { db, siteUrl });
     sessionRoutes(admin, { db, siteUrl, mailer, deviceVerification: config.staffDeviceVerification });
     integrationsRoutes(admin, { db });
-    usersRoutes(admin, { db, siteUrl, contentDir: config.contentDir });
+    tagsAdminRoutes(admin, { db, siteUrl, engine: connection.engine });
+    postsAdminRoutes(admin, 'post', { db, siteUrl, engine: connection.engine });
+    postsAdminRoutes(admin, 'page', { db, siteUrl, engine: connection.engine });
+    usersRoutes(admin, { db, siteUrl, contentDir: config.contentDir, engine: connection.engine });
     rolesRoutes(admin, { db });
     invitesRoutes(admin, { db, mailer, siteUrl });
     authenticationRoutes(admin, { db, mailer, siteUrl });
@@ -92,6 +99,10 @@ export async function buildApp({ config, connection, logger = false, mailer: giv
     content.addHook('preValidation', async (request) => {
       request.controllerStarted = true;
     });
+    postsContentRoutes(content, 'post', { db, siteUrl, engine: connection.engine });
+    postsContentRoutes(content, 'page', { db, siteUrl, engine: connection.engine });
+    tagsContentRoutes(content, { db, siteUrl, engine: connection.engine });
+    authorsContentRoutes(content, { db, siteUrl, engine: connection.engine });
   }, { prefix: `${apiRoot}content` });
 
   return app;

@@ -2,6 +2,7 @@ import { loadConfig, ConfigError, type Config } from './config.js';
 import { connect } from './db/connect.js';
 import { migrateToLatest } from './db/migrate.js';
 import { buildApp } from './app.js';
+import { warmRenderers } from './content/render.js';
 
 function readConfig(): Config {
   try {
@@ -22,6 +23,8 @@ async function main() {
   const app = await buildApp({ config, connection, logger: { level: config.logLevel } });
   await app.listen({ port: config.port, host: config.host });
   app.log.info({ siteUrl: config.siteUrl, database: config.databaseUrl.replace(/\/\/[^@/]*@/, '//***@') }, 'quire is ready');
+  // The renderers' first use costs ~0.5 s (jsdom): pay it now, off the start-up path and before a write needs it.
+  warmRenderers().catch((err: unknown) => app.log.warn({ err }, 'warming the content renderers failed'));
 
   const stop = async (signal: string) => {
     app.log.info({ signal }, 'shutting down');

@@ -1,4 +1,4 @@
-import { sql, type RawBuilder } from 'kysely';
+import { sql, type Expression, type RawBuilder } from 'kysely';
 
 /**
  * What feature code may know about the engine: capabilities and column types, never its name.
@@ -9,6 +9,26 @@ export interface Engine {
   readonly types: ColumnTypes;
   /** `LIKE` is case-insensitive on this engine's default collation (SQLite ASCII, MySQL *_ci); PostgreSQL needs ILIKE. */
   readonly likeIsCaseInsensitive: boolean;
+  /** Text comparison and sorting that agree on every engine (used by filters and `order`). */
+  readonly text: TextSql;
+  /** Driver error code of a query naming an unknown column (Ghost reports it in `code`). */
+  readonly unknownColumnCode: string;
+}
+
+/**
+ * Filters and `order` compare text byte-wise, as Ghost on SQLite does: case-sensitive `=`, code-point
+ * order. MySQL's `_ci` collations and PostgreSQL's locale collations would otherwise fold case, accents
+ * or punctuation differently on each engine.
+ */
+export interface TextSql {
+  /** `expr` under byte-wise (code-point) comparison and sorting. */
+  binary(expr: Expression<unknown>): RawBuilder<unknown>;
+  /** Lower-case with Unicode case mapping (SQLite's own `lower()` maps ASCII only). */
+  lower(expr: Expression<unknown>): RawBuilder<string>;
+  /** Plain `=` on text columns is already byte-wise, so an index can serve it unchanged. */
+  readonly equalityIsBinary: boolean;
+  /** NULL sorts before every value ascending (SQLite, MySQL); otherwise ask for NULLS FIRST/LAST. */
+  readonly nullsSortFirst: boolean;
 }
 
 export interface ColumnTypes {
@@ -20,8 +40,28 @@ export interface ColumnTypes {
   readonly text: 'text';
 }
 
+const SQLITE_TEXT: TextSql = {
+  binary: (expr) => sql`${expr}`,
+  // Registered on each connection by openSqlite().
+  lower: (expr) => sql<string>`quire_lower(${expr})`,
+  equalityIsBinary: true,
+  nullsSortFirst: true,
+};
+const POSTGRES_TEXT: TextSql = {
+  binary: (expr) => sql`${expr} collate "C"`,
+  lower: (expr) => sql<string>`lower(${expr})`,
+  equalityIsBinary: true,
+  nullsSortFirst: false,
+};
+const MYSQL_TEXT: TextSql = {
+  binary: (expr) => sql`cast(${expr} as binary)`,
+  lower: (expr) => sql<string>`lower(${expr})`,
+  equalityIsBinary: false,
+  nullsSortFirst: true,
+};
+
 export const ENGINES: Record<Engine['kind'], Engine> = {
-  sqlite: { kind: 'sqlite', likeIsCaseInsensitive: true, types: { timestamp: 'timestamp', boolean: 'boolean', longText: 'text', text: 'text' } },
-  postgres: { kind: 'postgres', likeIsCaseInsensitive: false, types: { timestamp: 'timestamptz', boolean: 'boolean', longText: 'text', text: 'text' } },
-  mysql: { kind: 'mysql', likeIsCaseInsensitive: true, types: { timestamp: 'datetime(3)', boolean: 'boolean', longText: sql`longtext`, text: 'text' } },
+  sqlite: { kind: 'sqlite', likeIsCaseInsensitive: true, text: SQLITE_TEXT, unknownColumnCode: 'SQLITE_ERROR', types: { timestamp: 'timestamp', boolean: 'boolean', longText: 'text', text: 'text' } },
+  postgres: { kind: 'postgres', likeIsCaseInsensitive: false, text: POSTGRES_TEXT, unknownColumnCode: '42703', types: { timestamp: 'timestamptz', boolean: 'boolean', longText: 'text', text: 'text' } },
+  mysql: { kind: 'mysql', likeIsCaseInsensitive: true, text: MYSQL_TEXT, unknownColumnCode: 'ER_BAD_FIELD_ERROR', types: { timestamp: 'datetime(3)', boolean: 'boolean', longText: sql`longtext`, text: 'text' } },
 };

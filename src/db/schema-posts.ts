@@ -64,6 +64,8 @@ export interface PostRow {
   canonical_url: string | null;
   newsletter_id: string | null;
   show_title_and_feature_image: boolean;
+  /** Minutes, derived from html and feature_image at write time (migration 0004); null on older rows. */
+  reading_time: number | null;
 }
 
 export interface PostMetaRow {

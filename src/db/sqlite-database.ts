@@ -12,10 +12,35 @@ export function openSqlite(file: string): SqliteDatabase & { raw: Database.Datab
   raw.pragma('foreign_keys = ON');
   raw.pragma('busy_timeout = 5000');
   raw.pragma('synchronous = NORMAL');
+  // lower() with Unicode case mapping, so filters fold `É` like PostgreSQL and MySQL do (engine.text.lower).
+  raw.function('quire_lower', { deterministic: true }, (value: unknown) => (typeof value === 'string' ? value.toLowerCase() : value));
   return {
     raw,
     close: () => raw.close(),
-    prepare: (sql: string) => wrapStatement(raw.prepare(sql)),
+    prepare: cachedPrepare(raw),
+  };
+}
+
+/** Statements kept per SQL text: preparing (and reading column types) costs more than running most queries. */
+const STATEMENT_CACHE_SIZE = 500;
+
+function cachedPrepare(raw: Database.Database): (sql: string) => SqliteStatement {
+  const cache = new Map<string, SqliteStatement>();
+  return (sql) => {
+    // A schema change can change what `SELECT *` returns: start afresh after DDL.
+    if (/^\s*(create|alter|drop)\b/i.test(sql)) {
+      cache.clear();
+      return wrapStatement(raw.prepare(sql));
+    }
+    let statement = cache.get(sql);
+    if (statement) {
+      cache.delete(sql);
+    } else {
+      statement = wrapStatement(raw.prepare(sql));
+      if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+    }
+    cache.set(sql, statement);
+    return statement;
   };
 }
 

@@ -12,17 +12,18 @@ export interface PageRequest {
  */
 export function parsePageRequest(query: Record<string, unknown>, options: { defaultLimit?: number; maxLimit?: number } = {}): PageRequest {
   const defaultLimit = options.defaultLimit ?? 15;
-  const rawLimit = query.limit;
-  const rawPage = query.page;
+  // A repeated parameter reaches Ghost as an array, which its checks and parseInt read as `a,b`.
+  const rawLimit = Array.isArray(query.limit) ? query.limit.join(',') : query.limit;
+  const rawPage = Array.isArray(query.page) ? query.page.join(',') : query.page;
   let limit: number | null = defaultLimit;
   if (rawLimit !== undefined) {
-    if (typeof rawLimit !== 'string' || !/^\d+|all$/.test(rawLimit)) throw errors.validation('Validation (matches) failed for limit');
+    if (typeof rawLimit !== 'string' || !/^\d+|all$/.test(rawLimit)) throw errors.validation({ message: 'Validation (matches) failed for limit', context: 'undefined.limit' });
     limit = rawLimit === 'all' ? null : parseInt(rawLimit, 10) || defaultLimit;
   }
   if (options.maxLimit && (limit === null || limit > options.maxLimit)) limit = options.maxLimit;
   let page = 1;
   if (rawPage !== undefined) {
-    if (typeof rawPage !== 'string' || !/^\d+$/.test(rawPage)) throw errors.validation('Validation (matches) failed for page');
+    if (typeof rawPage !== 'string' || !/^\d+$/.test(rawPage)) throw errors.validation({ message: 'Validation (matches) failed for page', context: 'undefined.page' });
     page = parseInt(rawPage, 10) || 1;
   }
   return { page, limit };
@@ -44,7 +45,10 @@ export function paginationMeta({ page, limit }: PageRequest, total: number) {
 
 /** OFFSET/LIMIT for a query; `limit=all` reads everything. */
 export function sqlWindow({ page, limit }: PageRequest): { offset: number; limit: number | null } {
-  return limit === null ? { offset: 0, limit: null } : { offset: (page - 1) * limit, limit };
+  if (limit === null) return { offset: 0, limit: null };
+  // `limit=99999999999999999999` is valid for Ghost; engines take 64-bit integers at most.
+  const clamp = (value: number) => Math.min(value, Number.MAX_SAFE_INTEGER);
+  return { offset: clamp((page - 1) * limit), limit: clamp(limit) };
 }
 
 /** `include=a,b` as a set of the values this endpoint accepts; unknown values are dropped silently. */

@@ -33,7 +33,7 @@ export function schemaValidationError(validation: FastifySchemaValidationError[]
 
 /** `id` URL parameters: Ghost's loose global rule (24 hex, `1`, or anything containing `me`). */
 export function assertIdParam(id: string): void {
-  if (!/^[a-f\d]{24}$|^1$|me/i.test(id)) throw errors.validation('Validation (matches) failed for id');
+  if (!/^[a-f\d]{24}$|^1$|me/i.test(id)) throw errors.validation({ message: 'Validation (matches) failed for id', context: 'undefined.id' });
 }
 
 /** The api-framework's body root check for add/edit: `{"<docName>": [ {...} ]}`. */

@@ -3,6 +3,7 @@ import type { ColumnTypes } from '../engine.js';
 import { foundation } from './0001-foundation.js';
 import { posts } from './0002-posts.js';
 import { staff } from './0003-staff.js';
+import { postsReadingTime } from './0004-posts-reading-time.js';
 
 export type MigrationFactory = (types: ColumnTypes) => Migration;
 
@@ -14,4 +15,5 @@ export const MIGRATIONS: [name: string, factory: MigrationFactory][] = [
   ['0001-foundation', foundation],
   ['0002-posts', posts],
   ['0003-staff', staff],
+  ['0004-posts-reading-time', postsReadingTime],
 ];

@@ -88,7 +88,7 @@ describe('reading', () => {
     expect(ghostError(missing)).toMatchObject({ type: 'NotFoundError', message: 'Resource not found error, cannot read integration.', context: 'Resource could not be found.' });
     const bad = await call('GET', '/integrations/abc/');
     expect(bad.statusCode).toBe(422);
-    expect(ghostError(bad)).toMatchObject({ type: 'ValidationError', message: 'Validation error, cannot read integration.', context: 'Validation (matches) failed for id' });
+    expect(ghostError(bad)).toMatchObject({ type: 'ValidationError', message: 'Validation error, cannot read integration.', context: 'Validation (matches) failed for id undefined.id' });
     const badLimit = await call('GET', '/integrations/?limit=abc');
     expect(badLimit.statusCode).toBe(422);
     expect(ghostError(badLimit).message).toBe('Validation error, cannot list integrations.');

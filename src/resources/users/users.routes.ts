@@ -5,9 +5,13 @@ import type { UserRow } from '../../db/schema.js';
 import { errors } from '../../errors.js';
 import { actorOf } from '../../http/actor.js';
 import { assertIdParam, firstOfRoot } from '../../http/validate.js';
-import { paginationMeta, parseInclude, parsePageRequest, sqlWindow } from '../../http/pagination.js';
+import { parseInclude } from '../../http/pagination.js';
+import { parseBrowseParams } from '../../http/browse-params.js';
+import { browseRows, pickEach } from '../../filter/browse.js';
+import { USERS_BROWSE } from '../../filter/resources/users.browse.js';
+import type { Engine } from '../../db/engine.js';
 import { refuseUnsupportedOptions } from '../../http/browse-options.js';
-import { countUsers, findUserByEmail, findUserById, findUserBySlug, listUsers, rolesOfUsers } from './users.queries.js';
+import { findUserByEmail, findUserById, findUserBySlug, rolesOfUsers } from './users.queries.js';
 import { presentStoredUser } from './users.present.js';
 import { presentUsers, USER_INCLUDES } from './users.embed.js';
 import { changePassword, editUser, resolveUserId, transferOwnership, type PasswordInput } from './users.service.js';
@@ -21,9 +25,10 @@ export interface UsersRouteOptions {
   db: Db;
   siteUrl: string;
   contentDir: string;
+  engine: Engine;
 }
 
-export function usersRoutes(app: FastifyInstance, { db, siteUrl, contentDir }: UsersRouteOptions) {
+export function usersRoutes(app: FastifyInstance, { db, siteUrl, contentDir, engine }: UsersRouteOptions) {
   const include = (query: Query) => parseInclude(query.include, USER_INCLUDES);
   const one = async (request: FastifyRequest<{ Querystring: Query }>, user: UserRow | undefined) => {
     if (!user) throw errors.notFound('User not found.');
@@ -31,10 +36,9 @@ export function usersRoutes(app: FastifyInstance, { db, siteUrl, contentDir }: U
   };
 
   app.get<{ Querystring: Query }>('/users/', { config: { frame: frame('browse'), permission: 'user.browse' } }, async (request) => {
-    refuseUnsupportedOptions(request.query);
-    const page = parsePageRequest(request.query);
-    const [rows, total] = await Promise.all([listUsers(db, sqlWindow(page)), countUsers(db)]);
-    return { users: await presentUsers(db, siteUrl, rows, include(request.query)), meta: paginationMeta(page, total) };
+    const params = parseBrowseParams(request.query, { include: USER_INCLUDES });
+    const { rows, meta } = await browseRows<UserRow>(db, engine, USERS_BROWSE, 'admin', params);
+    return { users: pickEach(await presentUsers(db, siteUrl, rows, include(request.query)), params), meta };
   });
 
   const read = { config: { frame: frame('read'), permission: 'user.read' } };

@@ -1,0 +1,155 @@
+import { sql, type Expression, type ExpressionBuilder, type Kysely, type SelectQueryBuilder, type SqlBool } from 'kysely';
+import type { Db } from '../db/connect.js';
+import type { Engine } from '../db/engine.js';
+import type { BrowseParams } from '../http/browse-params.js';
+import { paginationMeta, sqlWindow } from '../http/pagination.js';
+import { allOf, type Cond } from './compile.js';
+import { filterCondition, type FilterRules } from './filter.js';
+import { applyOrder, countAlias, orderTables, parseOrder, slugListOrder, type OrderSpec, type OrderTerm } from './order.js';
+import { renderCondition } from './render.js';
+import type { FilterSpec } from './spec.js';
+
+export type Api = 'admin' | 'content';
+type Eb = ExpressionBuilder<any, any>;
+
+/**
+ * Everything the shared browse machinery needs to know about one resource, as a plain declaration:
+ * which columns a filter may name and how shorthands expand (`filter`), what `order` may name and its
+ * defaults (`order`, `defaultOrder`), which columns rows hold (`columns`), which output fields are computed
+ * from which columns (`computed`), which counts `include` can add, and each API's rules and scope.
+ */
+export interface BrowseSpec {
+  table: string;
+  filter: FilterSpec;
+  order: OrderSpec;
+  /** Columns of `table` a row can carry; `fields` selects among these (plus `alwaysRead`). */
+  columns: readonly string[];
+  /** Read whatever `fields` says: the row key and what presenters or includes rely on. */
+  alwaysRead: readonly string[];
+  /** Output fields computed from columns (`url` needs `slug`): asked for by `fields`, they add those columns. */
+  computed?: Readonly<Record<string, readonly string[]>>;
+  /** Counts `include` can add, as correlated subqueries selected as `count__<name>`. */
+  counts?: Readonly<Record<string, (api: Api) => (eb: Eb) => SelectQueryBuilder<any, any, { n: number }>>>;
+  api: Readonly<Partial<Record<Api, ApiRules>>>;
+}
+
+export interface ApiRules {
+  /** Filter rules; a function when they depend on the request (Admin posts look for `status:` in it). */
+  filter?: FilterRules | ((params: BrowseParams) => FilterRules);
+  /** Order when the request has none: terms, or [] for the database's own order. */
+  defaultOrder: (params: BrowseParams) => OrderTerm[];
+  /** Content API: `slug:[…]` in the filter orders rows as listed when no `order` is given. */
+  slugListOrder?: boolean;
+  /** Columns this API never reads (Content posts: the mobiledoc/lexical sources, the largest columns). */
+  hiddenColumns?: readonly string[];
+  /** Rows outside it do not exist for this API (Content tags/authors: only those with published posts). */
+  scope?: (eb: Eb) => Expression<SqlBool>;
+}
+
+export interface BrowseResult<Row> {
+  rows: Row[];
+  meta: ReturnType<typeof paginationMeta>;
+}
+
+/** The condition of a browse request (client filter merged with the API's rules). */
+export function browseCondition(spec: BrowseSpec, engine: Engine, api: Api, params: BrowseParams): Cond | null {
+  const rules = spec.api[api]?.filter;
+  return allOf(filterCondition(spec.filter, engine, params.filter ?? undefined, typeof rules === 'function' ? rules(params) : rules));
+}
+
+/** ORDER BY terms of a browse request: the client's, else the slug list's, else the resource default. */
+export function browseOrder(spec: BrowseSpec, api: Api, params: BrowseParams): OrderTerm[] {
+  const rules = spec.api[api]!;
+  if (params.order !== null) return parseOrder(params.order, spec.order, new Set(params.include));
+  const bySlug = rules.slugListOrder ? slugListOrder(params.filter ?? undefined, spec.table) : null;
+  return bySlug ? [bySlug] : rules.defaultOrder(params);
+}
+
+/** Columns to read for `fields` (all of them without it). */
+export function browseColumns(spec: BrowseSpec, fields: readonly string[] | null, hidden: readonly string[] = []): string[] {
+  if (!fields) return spec.columns.filter((column) => !hidden.includes(column));
+  const wanted = new Set(spec.alwaysRead);
+  for (const field of fields) {
+    if (spec.columns.includes(field)) wanted.add(field);
+    const needs = spec.computed && Object.prototype.hasOwnProperty.call(spec.computed, field) ? spec.computed[field]! : [];
+    for (const column of needs) wanted.add(column);
+  }
+  return spec.columns.filter((column) => wanted.has(column) && !hidden.includes(column));
+}
+
+/**
+ * One page of rows: a COUNT query (skipped for `limit=all`) and the page query, whatever the filter or the
+ * includes — counts ride along as subqueries, so the query count does not grow with the page.
+ */
+export async function browseRows<Row>(database: Db, engine: Engine, spec: BrowseSpec, api: Api, params: BrowseParams): Promise<BrowseResult<Row>> {
+  const db = database as unknown as Kysely<any>;
+  const rules = spec.api[api]!;
+  const cond = browseCondition(spec, engine, api, params);
+  const where = cond ? renderCondition(cond, spec.filter, engine) : null;
+  const order = browseOrder(spec, api, params);
+
+  const scoped = () => {
+    let query = db.selectFrom(spec.table);
+    if (rules.scope) query = query.where(rules.scope);
+    if (where) query = query.where(where);
+    return query;
+  };
+
+  const columns = browseColumns(spec, params.fields ? [...params.fields, ...(params.formats ?? [])] : null, rules.hiddenColumns);
+  let page = scoped().select(columns.map((column) => `${spec.table}.${column}`));
+  // A count the order sorts by rides along as a subquery (`count__posts`); presenters load displayed
+  // counts for the page in one query of their own.
+  for (const name of params.include) {
+    const count = spec.counts && Object.prototype.hasOwnProperty.call(spec.counts, name) ? spec.counts[name] : undefined;
+    if (count && order.some((term) => term.kind === 'expression' && term.count === name)) page = page.select((eb: Eb) => count(api)(eb).as(countAlias(name)));
+  }
+  for (const table of orderTables(order, spec.table)) page = joinForOrder(page, spec, table);
+  page = applyOrder(page, order, spec.order, engine);
+  const window = sqlWindow(params.page);
+  if (window.limit !== null) page = page.limit(window.limit).offset(window.offset);
+
+  const [rows, total] = await Promise.all([
+    page.execute() as Promise<Row[]>,
+    window.limit === null ? Promise.resolve(null) : countRows(scoped()),
+  ]);
+  return { rows, meta: paginationMeta(params.page, total ?? rows.length) };
+}
+
+async function countRows(query: SelectQueryBuilder<any, any, {}>): Promise<number> {
+  const row = await query.select(sql<number>`count(*)`.as('total')).executeTakeFirst();
+  return Number(row?.total ?? 0);
+}
+
+/** Order terms on a one-to-one relation (posts ordered by `posts_meta.meta_title`) need its row. */
+function joinForOrder(query: any, spec: BrowseSpec, table: string) {
+  const relation = Object.values(spec.filter.relations ?? {}).find((r) => r.kind === 'oneToOne' && r.table === table);
+  if (!relation || relation.kind !== 'oneToOne') throw new Error(`no join declared for ordering by ${table}`);
+  return query.leftJoin(table, `${table}.${relation.joinFrom}`, `${spec.table}.id`);
+}
+
+/**
+ * `fields` on the output: the requested fields, plus relations the request included (Ghost keeps loaded
+ * relations, `fields=title&include=tags` shows tags) and requested formats; counts only when asked for
+ * as a field. Without `fields`, objects pass unchanged.
+ */
+export function pickEach<T extends Record<string, unknown>>(objects: T[], params: Pick<BrowseParams, 'fields' | 'include' | 'formats'>): Partial<T>[] {
+  if (!params.fields) return objects;
+  const keep = new Set([
+    ...params.fields,
+    ...params.include.filter((name) => !name.startsWith('count.')).map((name) => name.split('.')[0]!),
+    ...(params.formats ?? []),
+  ]);
+  // Ghost's url helpers skip `url` on embedded tags and authors too unless `fields` names it.
+  const withoutUrl = (value: unknown): unknown => {
+    if (params.fields!.includes('url')) return value;
+    if (Array.isArray(value)) return value.map(withoutUrl);
+    if (value && typeof value === 'object' && 'url' in value) {
+      const { url: _url, ...rest } = value as Record<string, unknown>;
+      return rest;
+    }
+    return value;
+  };
+  return objects.map((object) => Object.fromEntries(
+    Object.entries(object).filter(([key]) => keep.has(key)).map(([key, value]) => [key, params.fields!.includes(key) ? value : withoutUrl(value)]),
+  ) as Partial<T>);
+}

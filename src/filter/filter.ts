@@ -1,0 +1,65 @@
+import type { Engine } from '../db/engine.js';
+import { FilterCompiler, type Cond } from './compile.js';
+import { expandShorthands, mergeFilters, rejectKeys, type Expansion } from './merge.js';
+import { parseNql, type NqlNode } from './nql.js';
+import { renderCondition, type Where } from './render.js';
+import type { FilterSpec } from './spec.js';
+
+/**
+ * Where a resource's filter comes from besides the client (Ghost's bookshelf-filter + input serializers):
+ * - `extra`: statements ANDed to the client's filter (posts: `type:post`, Admin's status list);
+ * - `enforced`: wins over the client — the client's statements on the same keys are dropped (Content
+ *   API `status:published`), so a client filter can narrow but never widen it;
+ * - `defaults`: apply only to keys the client's filter does not mention.
+ */
+export interface FilterRules {
+  extra?: string | null;
+  enforced?: string | null;
+  defaults?: string | null;
+  /** Parse the client's filter inside parentheses, as Ghost does on posts and pages. */
+  wrap?: boolean;
+  /** Client statements dropped silently (Content API: private author fields). */
+  reject?: (key: string) => boolean;
+}
+
+const parsedExpansions = new WeakMap<FilterSpec, Expansion[]>();
+const parsedRules = new Map<string, NqlNode>();
+
+function parsedRule(text: string): NqlNode {
+  let node = parsedRules.get(text);
+  if (!node) {
+    node = parseNql(text);
+    parsedRules.set(text, node);
+  }
+  // Relative dates are resolved at parse time, so rules holding `now` are parsed per request. Nodes are
+  // never mutated (merging and expanding build new ones), so the cached tree can be shared.
+  return /\bnow[+-]/.test(text) ? parseNql(text) : node;
+}
+
+function expansionsOf(spec: FilterSpec): Expansion[] {
+  let expansions = parsedExpansions.get(spec);
+  if (!expansions) {
+    expansions = (spec.expansions ?? []).map(({ key, replacement, expansion }) => ({ key, replacement, ...(expansion ? { expansion: parseNql(expansion) } : {}) }));
+    parsedExpansions.set(spec, expansions);
+  }
+  return expansions;
+}
+
+/** The client's `filter` merged with the resource's rules, as a condition tree (null: no condition). */
+export function filterCondition(spec: FilterSpec, engine: Engine, clientFilter: string | undefined, rules: FilterRules = {}): Cond | null {
+  let custom: NqlNode | null = clientFilter ? parseNql(clientFilter, { wrap: rules.wrap }) : null;
+  if (custom && rules.reject) custom = rejectKeys(custom, rules.reject);
+  if (rules.extra) {
+    const extra = parsedRule(rules.extra);
+    custom = custom && Object.keys(custom).length ? { $and: [custom, extra] } : extra;
+  }
+  const merged = mergeFilters(rules.enforced ? parsedRule(rules.enforced) : null, custom, rules.defaults ? parsedRule(rules.defaults) : null);
+  const expanded = expandShorthands(merged, expansionsOf(spec));
+  return new FilterCompiler(spec, engine.unknownColumnCode).compile(expanded);
+}
+
+/** Same as filterCondition, ready for `query.where(…)`; null when there is nothing to apply. */
+export function filterWhere(spec: FilterSpec, engine: Engine, clientFilter: string | undefined, rules: FilterRules = {}): Where | null {
+  const cond = filterCondition(spec, engine, clientFilter, rules);
+  return cond ? renderCondition(cond, spec, engine) : null;
+}

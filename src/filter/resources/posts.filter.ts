@@ -1,0 +1,30 @@
+import type { FilterSpec } from '../spec.js';
+import { POST_COLUMNS, POST_META_COLUMNS, TAG_COLUMNS, USER_COLUMNS, schema } from './columns.js';
+
+/** Posts and pages (`core/server/models/post.js`: filterRelations, filterExpansions). */
+export const POSTS_FILTER: FilterSpec = {
+  table: 'posts',
+  fields: POST_COLUMNS,
+  relations: {
+    tags: {
+      kind: 'manyToMany', table: 'tags', fields: TAG_COLUMNS,
+      joinTable: 'posts_tags', joinFrom: 'post_id', joinTo: 'tag_id', joinFields: schema('id post_id tag_id sort_order:int'),
+    },
+    authors: {
+      kind: 'manyToMany', table: 'users', fields: USER_COLUMNS,
+      joinTable: 'posts_authors', joinFrom: 'post_id', joinTo: 'author_id', joinFields: schema('id post_id author_id sort_order:int'),
+    },
+    posts_meta: { kind: 'oneToOne', table: 'posts_meta', joinFrom: 'post_id', fields: { id: 'text', post_id: 'text', ...POST_META_COLUMNS } },
+    // Ghost's filter plugin cannot compile one-to-many relations and drops such statements.
+    post_revisions: { kind: 'ignored' },
+  },
+  expansions: [
+    { key: 'primary_tag', replacement: 'tags.slug', expansion: 'posts_tags.sort_order:0+tags.visibility:public' },
+    { key: 'primary_author', replacement: 'authors.slug', expansion: 'posts_authors.sort_order:0+authors.visibility:public' },
+    { key: 'authors', replacement: 'authors.slug' },
+    { key: 'author', replacement: 'authors.slug' },
+    { key: 'tag', replacement: 'tags.slug' },
+    { key: 'tags', replacement: 'tags.slug' },
+    ...Object.keys(POST_META_COLUMNS).map((key) => ({ key, replacement: `posts_meta.${key}` })),
+  ],
+};

@@ -1,0 +1,43 @@
+import { sql } from 'kysely';
+import type { BrowseSpec } from '../browse.js';
+import type { FilterSpec } from '../spec.js';
+import { USER_COLUMNS, attributesOf } from './columns.js';
+
+export const USERS_FILTER: FilterSpec = { table: 'users', fields: USER_COLUMNS };
+
+const ALL_STATES = 'status:[active,warn-1,warn-2,warn-3,warn-4,inactive,locked]';
+const column = (name: string, direction: 'asc' | 'desc', type: 'text' | 'date' = 'text') => ({ kind: 'column' as const, table: 'users', column: name, type, direction });
+
+/** Staff users (Admin `users`) and authors (Content `authors`): `core/server/models/user.js`, `author.js`. */
+export const USERS_BROWSE: BrowseSpec = {
+  table: 'users',
+  filter: USERS_FILTER,
+  order: { table: 'users', attributes: attributesOf('users', USER_COLUMNS), counts: ['count.posts'] },
+  // Never read the password hash for a list.
+  columns: Object.keys(USER_COLUMNS).filter((name) => name !== 'password'),
+  alwaysRead: ['id'],
+  computed: { url: ['slug'] },
+  counts: {
+    'count.posts': (api) => (eb) => {
+      let count = eb.selectFrom('posts').innerJoin('posts_authors', 'posts_authors.post_id', 'posts.id').whereRef('posts_authors.author_id', '=', 'users.id');
+      if (api === 'content') count = count.where('posts.type', '=', 'post').where('posts.status', '=', 'published');
+      return count.select(sql<number>`count(posts.id)`.as('n'));
+    },
+  },
+  api: {
+    admin: {
+      filter: { defaults: ALL_STATES },
+      defaultOrder: () => [column('last_seen', 'desc', 'date'), column('name', 'asc'), column('created_at', 'desc', 'date')],
+    },
+    content: {
+      // Private columns cannot be probed through the filter; statuses cannot be narrowed either.
+      filter: { enforced: ALL_STATES, reject: (key) => /^(password|email)/i.test(key) },
+      defaultOrder: () => [column('name', 'asc')],
+      slugListOrder: true,
+      scope: (eb) => eb.exists(
+        eb.selectFrom('posts_authors').innerJoin('posts', 'posts.id', 'posts_authors.post_id').select(sql.lit(1).as('one'))
+          .whereRef('posts_authors.author_id', '=', 'users.id').where('posts.status', '=', 'published'),
+      ),
+    },
+  },
+};

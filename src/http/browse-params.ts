@@ -1,0 +1,63 @@
+import { errors } from '../errors.js';
+import { assertOrderParam } from '../filter/order.js';
+import { parsePageRequest, type PageRequest } from './pagination.js';
+
+/**
+ * The browse options of a list endpoint (browse.md §1), checked as Ghost's api-framework checks them
+ * before the controller runs: `limit`/`page`/`order` patterns → 422, `formats` outside the allowed list
+ * → 422, unknown `include` values dropped silently. `include`, `fields` and `formats` are trimmed and
+ * lower-cased.
+ */
+export interface BrowseParams {
+  /** NQL text as sent (null when absent or empty). */
+  filter: string | null;
+  /** Raw `order` (validated); null when absent or empty — then the resource's default order applies. */
+  order: string | string[] | null;
+  page: PageRequest;
+  /** Requested fields; null when the request names none. */
+  fields: string[] | null;
+  /** Allowed include values in request order. */
+  include: string[];
+  /** Requested formats; null when absent. */
+  formats: string[] | null;
+}
+
+export interface BrowseParamRules {
+  /** `include` values this endpoint accepts. */
+  include?: readonly string[];
+  /** `formats` values this endpoint accepts (posts, pages, snippets); others ignore `formats`. */
+  formats?: readonly string[];
+  /** Members clamp `limit` (and `all`) to 100. */
+  maxLimit?: number;
+}
+
+type Query = Record<string, unknown>;
+
+function list(raw: unknown): string[] | null {
+  if (raw === undefined || raw === null) return null;
+  const text = (Array.isArray(raw) ? raw.join(',') : String(raw)).trim().toLowerCase();
+  return text.split(',').map((value) => value.trim()).filter(Boolean);
+}
+
+export function parseBrowseParams(query: Query, rules: BrowseParamRules = {}): BrowseParams {
+  const page = parsePageRequest(query, { maxLimit: rules.maxLimit });
+  if (query.order !== undefined) assertOrderParam(query.order);
+  const formats = rules.formats ? list(query.formats) : null;
+  if (formats && formats.some((format) => !rules.formats!.includes(format))) throw errors.validation('Validation (AllowedValues) failed for formats');
+  const fields = list(query.fields);
+  return {
+    filter: filterText(query.filter),
+    order: query.order === undefined || query.order === '' ? null : (query.order as string | string[]),
+    page,
+    fields: fields && fields.length ? fields : null,
+    include: (list(query.include) ?? []).filter((value, index, all) => rules.include?.includes(value) && all.indexOf(value) === index),
+    formats,
+  };
+}
+
+/** `filter` given twice is not something NQL can mean: Ghost fails with a 500, we with its parse error. */
+function filterText(raw: unknown): string | null {
+  if (raw === undefined || raw === null || raw === '') return null;
+  if (typeof raw !== 'string') throw errors.badRequest('Error parsing filter');
+  return raw;
+}

@@ -1,0 +1,51 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Db } from '../../db/connect.js';
+import type { Engine } from '../../db/engine.js';
+import type { UserRow } from '../../db/schema.js';
+import { errors } from '../../errors.js';
+import { assertIdParam } from '../../http/validate.js';
+import { parseInclude } from '../../http/pagination.js';
+import { parseBrowseParams } from '../../http/browse-params.js';
+import { browseRows, pickEach } from '../../filter/browse.js';
+import { USERS_BROWSE } from '../../filter/resources/users.browse.js';
+import { authorUrl } from '../posts/posts.render.js';
+import { assertSlugParam } from '../posts/posts.options.js';
+import { findPublicAuthor, publishedPostCounts } from './authors.queries.js';
+import { presentContentAuthor } from './authors.present.js';
+
+type Query = Record<string, unknown>;
+type Params = { id: string; slug: string };
+
+
+/** Content API authors: staff with at least one published post or page, by name. */
+export function authorsContentRoutes(app: FastifyInstance, { db, siteUrl, engine }: { db: Db; siteUrl: string; engine: Engine }) {
+  const frame = (method: string) => ({ docName: 'authors', method });
+  const present = async (rows: UserRow[], query: Query) => {
+    const counts = parseInclude(query.include, ['count.posts']).has('count.posts') ? await publishedPostCounts(db, rows.map((row) => row.id)) : null;
+    // Every author listed here has a published post, so every url is routable.
+    return rows.map((row) => presentContentAuthor(row, {
+      url: authorUrl(siteUrl, row.slug, true),
+      ...(counts ? { count: { posts: counts.get(row.id) ?? 0 } } : {}),
+    }));
+  };
+
+  app.get<{ Querystring: Query }>('/authors/', { config: { frame: frame('browse') } }, async (request) => {
+    const params = parseBrowseParams(request.query, { include: ['count.posts'] });
+    const { rows, meta } = await browseRows<UserRow>(db, engine, USERS_BROWSE, 'content', params);
+    return { authors: pickEach(await present(rows, request.query), params), meta };
+  });
+
+  const read = async (request: FastifyRequest<{ Querystring: Query }>, by: { id: string } | { slug: string }) => {
+    const row = await findPublicAuthor(db, by);
+    if (!row) throw errors.notFound('Author not found.');
+    return { authors: await present([row], request.query) };
+  };
+  app.get<{ Params: Params; Querystring: Query }>('/authors/:id/', { config: { frame: frame('read') } }, async (request) => {
+    assertIdParam(request.params.id);
+    return read(request, { id: request.params.id });
+  });
+  app.get<{ Params: Params; Querystring: Query }>('/authors/slug/:slug/', { config: { frame: frame('read') } }, async (request) => {
+    assertSlugParam(request.params.slug);
+    return read(request, { slug: request.params.slug });
+  });
+}

@@ -1,0 +1,95 @@
+import type { Db } from '../../db/connect.js';
+import { errors } from '../../errors.js';
+import { objectId } from '../../db/ids.js';
+import { insertTag } from '../tags/tags.service.js';
+import { deletePosts } from './posts.service.js';
+import { postIdsMatching, type PostWhere } from './posts.queries.js';
+import type { PostType } from './posts.schemas.js';
+
+export interface BulkStats {
+  successful: number;
+  unsuccessful: number;
+}
+
+interface BulkBody {
+  action?: unknown;
+  meta?: { visibility?: unknown; tiers?: unknown; tags?: unknown };
+}
+
+const unsupported = () => errors.incorrectUsage('Unsupported bulk action');
+
+/** `DELETE /posts/?filter=…`: every post of this type matching the filter (all of them without one, as in Ghost). */
+export async function bulkDestroy(db: Db, type: PostType, where: PostWhere | null): Promise<BulkStats> {
+  return db.transaction().execute(async (trx) => {
+    const ids = await postIdsMatching(trx, { type, ...(where ? { where } : {}) });
+    for (let i = 0; i < ids.length; i += 500) await deletePosts(trx, ids.slice(i, i + 500));
+    return { successful: ids.length, unsuccessful: 0 };
+  });
+}
+
+/**
+ * `PUT /posts/bulk/?filter=…` with `{"bulk": {"action", "meta"}}`: unpublish, unschedule, feature,
+ * unfeature, access (visibility) and addTag, each on every matching post of this type in one transaction.
+ * Like Ghost's bulk edits these write the columns only (no `updated_at`, no revisions).
+ */
+export async function bulkEdit(db: Db, type: PostType, body: unknown, where: PostWhere, actorId: string) {
+  const bulk = ((body as { bulk?: BulkBody } | null)?.bulk ?? {}) as BulkBody;
+  // Ghost answers addTag with the stats alone; the other actions add (empty) error lists.
+  if (bulk.action === 'addTag') return { stats: await addTags(db, type, where, bulk.meta?.tags, actorId) };
+  return { stats: await bulkUpdate(db, type, bulk, where), errors: [], unsuccessfulData: [] };
+}
+
+async function bulkUpdate(db: Db, type: PostType, bulk: BulkBody, where: PostWhere): Promise<BulkStats> {
+  const meta = bulk.meta ?? {};
+  switch (bulk.action) {
+    case 'unpublish':
+      return update(db, type, where, 'published', { status: 'draft' });
+    case 'unschedule':
+      return update(db, type, where, 'scheduled', { status: 'draft', published_at: null });
+    case 'feature':
+      return update(db, type, where, null, { featured: true });
+    case 'unfeature':
+      return update(db, type, where, null, { featured: false });
+    case 'access': {
+      if (typeof meta.visibility !== 'string' || !['public', 'members', 'paid', 'tiers'].includes(meta.visibility)) {
+        throw errors.incorrectUsage('Invalid visibility value.');
+      }
+      if (meta.visibility === 'tiers' && !Array.isArray(meta.tiers)) throw errors.incorrectUsage('Invalid tiers value.');
+      return update(db, type, where, null, { visibility: meta.visibility });
+    }
+    default:
+      throw unsupported();
+  }
+}
+
+async function update(db: Db, type: PostType, where: PostWhere, status: string | null, values: Record<string, unknown>): Promise<BulkStats> {
+  return db.transaction().execute(async (trx) => {
+    const ids = await postIdsMatching(trx, { type, where, ...(status ? { statuses: [status] } : {}) });
+    for (let i = 0; i < ids.length; i += 500) {
+      const chunk = ids.slice(i, i + 500);
+      await trx.updateTable('posts').set(values).where('id', 'in', chunk).execute();
+      // Unscheduled e-mail-only posts stop being e-mail-only, as in Ghost.
+      if (status === 'scheduled') await trx.updateTable('posts_meta').set({ email_only: false }).where('post_id', 'in', chunk).execute();
+    }
+    return { successful: ids.length, unsuccessful: 0 };
+  });
+}
+
+async function addTags(db: Db, type: PostType, where: PostWhere, tags: unknown, actorId: string): Promise<BulkStats> {
+  if (!Array.isArray(tags) || tags.some((tag) => !tag || typeof tag !== 'object' || (!(tag as { id?: unknown }).id && !(tag as { name?: unknown }).name))) {
+    throw errors.incorrectUsage('Invalid tags value.');
+  }
+  return db.transaction().execute(async (trx) => {
+    const tagIds: string[] = [];
+    for (const tag of tags as { id?: string; name?: string }[]) {
+      tagIds.push(tag.id ?? (await insertTag(trx, { name: String(tag.name) }, actorId)).id);
+    }
+    const ids = await postIdsMatching(trx, { type, where });
+    // Ghost inserts a link even where the post already has the tag; a repeated tag helps no one, so skip those.
+    const existing = ids.length ? await trx.selectFrom('posts_tags').select(['post_id', 'tag_id']).where('post_id', 'in', ids).where('tag_id', 'in', tagIds).execute() : [];
+    const have = new Set(existing.map((row) => `${row.post_id}:${row.tag_id}`));
+    const rows = ids.flatMap((post_id) => tagIds.filter((tag_id) => !have.has(`${post_id}:${tag_id}`)).map((tag_id) => ({ id: objectId(), post_id, tag_id, sort_order: 0 })));
+    for (let i = 0; i < rows.length; i += 500) await trx.insertInto('posts_tags').values(rows.slice(i, i + 500)).execute();
+    return { successful: ids.length, unsuccessful: 0 };
+  });
+}

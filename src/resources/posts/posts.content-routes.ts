@@ -1,0 +1,62 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { errors } from '../../errors.js';
+import { assertIdParam } from '../../http/validate.js';
+import { parseBrowseParams } from '../../http/browse-params.js';
+import { browseRows, pickEach } from '../../filter/browse.js';
+import { POST_TYPES_BROWSE } from '../../filter/resources/posts.browse.js';
+import type { PostRow } from '../../db/schema.js';
+import { filterWhere } from '../../filter/filter.js';
+import { POSTS_FILTER } from '../../filter/resources/posts.filter.js';
+import { CONTENT_INCLUDES, DOC_NAME, FORMATS, type Format, type PostType } from './posts.schemas.js';
+import { assertSlugParam, parseFormats } from './posts.options.js';
+import { countPosts, findPost, listPosts, type PostKey, type PostWhere } from './posts.queries.js';
+import { contentPosts } from './posts.responses.js';
+import { includesOf, type PostRoutesDeps } from './posts.routes.js';
+
+type Query = Record<string, unknown>;
+type Params = { id: string; slug: string };
+
+/** Content API: source formats are never returned (asking for them is not an error); html by default. */
+function contentFormats(raw: unknown): Set<Format> {
+  const requested = parseFormats(raw, { validate: true });
+  if (requested === null) return new Set(['html']);
+  return new Set(requested.filter((format) => format === 'html' || format === 'plaintext'));
+}
+
+/** Private author fields cannot be filtered on through the Content API (the statements are dropped). */
+const privateAuthorField = (key: string) => /^authors\.(password|email)/i.test(key);
+
+/**
+ * Content API posts and pages: published only (a client's `status` filter cannot widen that), newest
+ * first for posts and by title for pages.
+ */
+export function postsContentRoutes(app: FastifyInstance, type: PostType, { db, siteUrl, engine }: PostRoutesDeps) {
+  const docName = DOC_NAME[type];
+  const frame = (method: string) => ({ docName, method });
+  const view = (query: Query) => ({ siteUrl, include: includesOf(query.include, CONTENT_INCLUDES, []), formats: contentFormats(query.formats) });
+  const where = (filter: unknown): PostWhere | null => filterWhere(POSTS_FILTER, engine, typeof filter === 'string' && filter !== '' ? filter : undefined, {
+    enforced: 'status:published', wrap: true, reject: privateAuthorField,
+  });
+
+  app.get<{ Querystring: Query }>(`/${docName}/`, { config: { frame: frame('browse') } }, async (request) => {
+    const v = view(request.query);
+    const params = parseBrowseParams(request.query, { include: CONTENT_INCLUDES, formats: FORMATS });
+    const { rows, meta } = await browseRows<PostRow>(db, engine, POST_TYPES_BROWSE[type], 'content', params);
+    return { [docName]: pickEach(await contentPosts(db, rows, v), params), meta };
+  });
+
+  const read = async (request: FastifyRequest<{ Querystring: Query }>, key: PostKey) => {
+    const v = view(request.query);
+    const row = await findPost(db, key, { type, published: true });
+    if (!row) throw errors.notFound(type === 'post' ? 'Post not found.' : 'Page not found.');
+    return { [docName]: await contentPosts(db, [row], v) };
+  };
+  app.get<{ Params: Params; Querystring: Query }>(`/${docName}/:id/`, { config: { frame: frame('read') } }, async (request) => {
+    assertIdParam(request.params.id);
+    return read(request, { id: request.params.id });
+  });
+  app.get<{ Params: Params; Querystring: Query }>(`/${docName}/slug/:slug/`, { config: { frame: frame('read') } }, async (request) => {
+    assertSlugParam(request.params.slug);
+    return read(request, { slug: request.params.slug });
+  });
+}

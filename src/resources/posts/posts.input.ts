@@ -1,0 +1,111 @@
+import type { PostMetaRow, PostRow } from '../../db/schema.js';
+import { errors } from '../../errors.js';
+import { assertBodySchema } from '../../http/body-schema.js';
+import { firstOfRoot } from '../../http/validate.js';
+import { ADD_SCHEMA, DOC_NAME, EDIT_SCHEMA, type PostType } from './posts.schemas.js';
+
+/** posts columns a client may write (everything else is derived or read-only). */
+export const POST_FIELDS = [
+  'title', 'slug', 'mobiledoc', 'lexical', 'feature_image', 'featured', 'status', 'locale', 'visibility', 'published_at',
+  'custom_excerpt', 'codeinjection_head', 'codeinjection_foot', 'custom_template', 'canonical_url', 'show_title_and_feature_image',
+] as const;
+
+/** posts_meta columns a client may write; `frontmatter` is not among them in Ghost's schema. */
+export const META_FIELDS = [
+  'og_image', 'og_title', 'og_description', 'twitter_image', 'twitter_title', 'twitter_description', 'meta_title',
+  'meta_description', 'email_subject', 'feature_image_alt', 'feature_image_caption', 'email_only',
+] as const;
+
+type PostField = (typeof POST_FIELDS)[number];
+type MetaField = (typeof META_FIELDS)[number];
+
+export interface TagRef {
+  id?: string;
+  name?: string;
+  slug?: string | null;
+}
+
+export interface AuthorRef {
+  id?: string;
+  slug?: string;
+  email?: string;
+}
+
+/** A write request reduced to what the model stores, each part present only when the body had it. */
+export interface PostChanges {
+  post: Partial<Pick<PostRow, PostField>>;
+  meta: Partial<Pick<PostMetaRow, MetaField>>;
+  tags?: TagRef[];
+  authors?: AuthorRef[];
+  /** Edit: the `updated_at` the client last saw (null skips the collision check). */
+  updatedAt?: string | null;
+  /** `?source=html`: the html to convert. */
+  html?: string | null;
+  visibilityFilter?: string | null;
+}
+
+const NOT_NULLABLE: ReadonlySet<string> = new Set(['title', 'slug', 'featured', 'status', 'visibility', 'show_title_and_feature_image', 'email_only']);
+
+/** Seconds precision, as Ghost stores dates. */
+const toDate = (value: string) => new Date(Math.floor(new Date(value).getTime() / 1000) * 1000);
+
+/**
+ * The api-framework's steps before the model: the body root check (pages only; posts go straight to the
+ * schema), the JSON schema (unknown fields dropped), the single-content-source rule, then the input
+ * serializer's shorthand expansion of tags and authors.
+ */
+export function parsePostBody(type: PostType, body: unknown, mode: 'add' | 'edit', urlId?: string): PostChanges {
+  const docName = DOC_NAME[type];
+  if (type === 'page') {
+    const first = firstOfRoot<Record<string, unknown>>(body, docName);
+    if (mode === 'edit' && urlId && first.id && first.id !== urlId) throw errors.badRequest('Invalid id provided.');
+  }
+  assertBodySchema(mode === 'add' ? ADD_SCHEMA[type] : EDIT_SCHEMA[type], body, docName);
+  const input = (body as Record<string, Record<string, unknown>[]>)[docName]![0]!;
+
+  if (input.mobiledoc && input.lexical) {
+    throw errors.validation({
+      message: `${type === 'post' ? 'Posts' : 'Pages'} can have either a mobiledoc or a lexical property, never both.`,
+      context: 'Both the mobiledoc and lexical properties are set, one must be null',
+      help: 'https://ghost.org/docs/admin-api/#the-post-object',
+      property: 'lexical',
+    });
+  }
+
+  const changes: PostChanges = { post: {}, meta: {} };
+  const post = changes.post as Record<string, unknown>;
+  const meta = changes.meta as Record<string, unknown>;
+  for (const key of POST_FIELDS) {
+    if (!(key in input)) continue;
+    let value = input[key];
+    // A null or empty visibility keeps the default rather than breaking the NOT NULL column.
+    if (key === 'visibility' && (value === null || value === '')) continue;
+    if (value === '' && !NOT_NULLABLE.has(key)) value = null;
+    if (key === 'published_at' && typeof value === 'string') value = toDate(value);
+    post[key] = value;
+  }
+  for (const key of META_FIELDS) {
+    if (!(key in input)) continue;
+    const value = input[key];
+    meta[key] = value === '' ? null : value;
+  }
+  if ('updated_at' in input) changes.updatedAt = input.updated_at as string | null;
+  if ('html' in input) changes.html = input.html as string | null;
+  if ('visibility_filter' in input) changes.visibilityFilter = input.visibility_filter as string | null;
+  if (Array.isArray(input.tags)) {
+    changes.tags = input.tags.map((tag: unknown) => {
+      if (typeof tag === 'string') return { name: tag };
+      const { id, name, slug } = tag as TagRef;
+      return { ...(id !== undefined ? { id } : {}), ...(name !== undefined ? { name } : {}), ...(slug !== undefined ? { slug } : {}) };
+    });
+  }
+  if (Array.isArray(input.authors)) {
+    changes.authors = input.authors.map((author: unknown) => (typeof author === 'string' ? { email: author } : author as AuthorRef));
+  }
+  return changes;
+}
+
+/** The unchanged-if-absent merge of the write onto the stored values. */
+export function hasKey<T extends object>(object: T, key: PropertyKey): key is keyof T {
+  return Object.prototype.hasOwnProperty.call(object, key);
+}

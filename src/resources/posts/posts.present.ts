@@ -1,0 +1,206 @@
+import type { PostMetaRow, PostRevisionRow, PostRow, RoleRow, TagRow, UserRow } from '../../db/schema.js';
+import { isoDate } from '../../content/dates.js';
+import { presentAdminTag, presentContentTag } from '../tags/tags.present.js';
+import { presentContentAuthor, presentPostAuthor } from '../authors/authors.present.js';
+import { presentAdminUser } from '../users/users.present.js';
+import {
+  authorUrl, fromStorageUrl, htmlFromStorage, lexicalFromStorage, mobiledocFromStorage, readingTime, tagUrl,
+} from './posts.render.js';
+import { zonedIso } from './posts.dates.js';
+import type { PostRecord } from './posts.queries.js';
+import type { Format } from './posts.schemas.js';
+import { gateForAnonymous, tagOutboundLinks } from './posts.gating.js';
+import { shownVisibility } from './posts.model.js';
+
+/** Everything a presenter needs besides the record: looked up once per response, never per post. */
+export interface PresentContext {
+  siteUrl: string;
+  formats: ReadonlySet<Format>;
+  /** Relations and counts in the order the request named them. */
+  include: readonly string[];
+  publishedTags: ReadonlySet<string>;
+  publishedAuthors: ReadonlySet<string>;
+  roles?: ReadonlyMap<string, RoleRow[]>;
+}
+
+export interface ContentPresentContext extends PresentContext {
+  timezone: string;
+  /** `outbound_link_tagging`: external links get `?ref=<site host>`. */
+  tagLinks: boolean;
+  commentsEnabled: boolean;
+}
+
+const META_KEYS = ['og_image', 'og_title', 'og_description', 'twitter_image', 'twitter_title', 'twitter_description', 'meta_title', 'meta_description'] as const;
+const abs = (value: string | null, siteUrl: string) => (value ? fromStorageUrl(value, siteUrl) : value);
+const absHtml = (value: string | null, siteUrl: string) => (value ? htmlFromStorage(value, siteUrl) : value);
+
+/** Published posts live at `/<slug>/`; anything else has a preview (or e-mail) URL on the Admin API. */
+export function postUrl(row: PostRow, meta: PostMetaRow | null, siteUrl: string): string {
+  if (row.status === 'published') return `${siteUrl}${row.slug}/`;
+  return `${siteUrl}${meta?.email_only ? 'email' : 'p'}/${row.uuid}/`;
+}
+
+/** `excerpt`: the custom excerpt, else the first 500 UTF-16 units of the plaintext, else null. */
+export function excerptOf(customExcerpt: string | null, plaintext: string | null): string | null {
+  if (customExcerpt !== null) return customExcerpt;
+  return plaintext ? plaintext.substring(0, 500) : null;
+}
+
+function tagsFor(record: PostRecord, ctx: PresentContext, admin: boolean) {
+  return record.tags!.map((tag: TagRow) => {
+    const url = tagUrl(ctx.siteUrl, tag.slug, tag.visibility === 'public' && ctx.publishedTags.has(tag.id));
+    return admin ? presentAdminTag(tag, ctx.siteUrl, { url }) : presentContentTag(tag, ctx.siteUrl, { url });
+  });
+}
+
+function authorsFor(record: PostRecord, ctx: PresentContext, admin: boolean) {
+  return record.authors!.map((user: UserRow) => {
+    const url = authorUrl(ctx.siteUrl, user.slug, ctx.publishedAuthors.has(user.id));
+    if (!admin) return presentContentAuthor(user, { url });
+    return presentPostAuthor(user, url, ctx.include.includes('authors.roles') ? ctx.roles?.get(user.id) ?? [] : undefined);
+  });
+}
+
+function revisionsFor(revisions: PostRevisionRow[], ctx: PresentContext, authors: ReadonlyMap<string, UserRow>) {
+  const withAuthor = ctx.include.includes('post_revisions.author');
+  return revisions.map((revision) => {
+    const author = revision.author_id ? authors.get(revision.author_id) : undefined;
+    return {
+      id: revision.id,
+      post_id: revision.post_id,
+      lexical: revision.lexical,
+      created_at_ts: revision.created_at_ts,
+      created_at: isoDate(revision.created_at),
+      title: revision.title,
+      post_status: revision.post_status,
+      reason: revision.reason,
+      feature_image: revision.feature_image,
+      feature_image_alt: revision.feature_image_alt,
+      feature_image_caption: revision.feature_image_caption,
+      custom_excerpt: revision.custom_excerpt,
+      ...(withAuthor ? { author: author ? presentAdminUser(author, { url: authorUrl(ctx.siteUrl, author.slug, ctx.publishedAuthors.has(author.id)) }) : null } : {}),
+    };
+  });
+}
+
+/** Counts Ghost attaches to admin posts; with no members or e-mail analytics yet, they are all zero. */
+function countsFor(include: readonly string[]): Record<string, number> | null {
+  const keys = include.filter((name) => name.startsWith('count.')).map((name) => name.slice('count.'.length));
+  if (keys.length === 0) return null;
+  const count: Record<string, number> = Object.fromEntries(keys.map((key) => [key, 0]));
+  count.positive_feedback = 0;
+  count.negative_feedback = 0;
+  return count;
+}
+
+/**
+ * The Admin API post or page, in Ghost's key order. `lexical` is always present (interface.md); the other
+ * formats only when asked for; relations only when included.
+ */
+export function presentAdminPost(record: PostRecord, ctx: PresentContext, revisionAuthors: ReadonlyMap<string, UserRow> = new Map()) {
+  const { row, meta } = record;
+  const isPost = row.type === 'post';
+  const html = absHtml(row.html, ctx.siteUrl);
+  const plaintext = absHtml(row.plaintext, ctx.siteUrl);
+  const featureImage = abs(row.feature_image, ctx.siteUrl);
+  const out: Record<string, unknown> = { id: row.id, uuid: row.uuid, title: row.title, slug: row.slug };
+  if (ctx.formats.has('mobiledoc')) out.mobiledoc = row.mobiledoc ? mobiledocFromStorage(row.mobiledoc, ctx.siteUrl) : null;
+  out.lexical = row.lexical ? lexicalFromStorage(row.lexical, ctx.siteUrl) : null;
+  if (ctx.formats.has('html')) out.html = html;
+  out.comment_id = row.comment_id;
+  if (ctx.formats.has('plaintext') && plaintext) out.plaintext = plaintext;
+  Object.assign(out, {
+    feature_image: featureImage,
+    featured: row.featured,
+    status: row.status,
+    visibility: shownVisibility(row.visibility),
+    created_at: isoDate(row.created_at),
+    updated_at: isoDate(row.updated_at),
+    published_at: isoDate(row.published_at),
+    custom_excerpt: row.custom_excerpt,
+    codeinjection_head: absHtml(row.codeinjection_head, ctx.siteUrl),
+    codeinjection_foot: absHtml(row.codeinjection_foot, ctx.siteUrl),
+    custom_template: row.custom_template,
+    canonical_url: abs(row.canonical_url, ctx.siteUrl),
+  });
+  if (!isPost) out.show_title_and_feature_image = row.show_title_and_feature_image;
+  for (const name of ctx.include) {
+    if (name === 'tags' && record.tags) out.tags = tagsFor(record, ctx, true);
+    if (name === 'authors' && record.authors) out.authors = authorsFor(record, ctx, true);
+    if (name === 'post_revisions' && record.revisions) out.post_revisions = revisionsFor(record.revisions, ctx, revisionAuthors);
+    // Tiers arrive with the members issue; until then a post lists none.
+    if (name === 'tiers') out.tiers = [];
+  }
+  const count = countsFor(ctx.include);
+  if (count) out.count = count;
+  if (out.authors) out.primary_author = (out.authors as unknown[])[0] ?? null;
+  if (out.tags) out.primary_tag = record.tags![0]?.visibility === 'public' ? (out.tags as unknown[])[0] : null;
+  if (isPost) out.email_segment = row.email_recipient_filter;
+  out.url = postUrl(row, meta, ctx.siteUrl);
+  out.excerpt = excerptOf(row.custom_excerpt, plaintext);
+  if (html) out.reading_time = row.reading_time ?? readingTime({ html, feature_image: featureImage });
+  for (const key of META_KEYS) out[key] = key.endsWith('image') ? abs(meta?.[key] ?? null, ctx.siteUrl) : meta?.[key] || null;
+  if (isPost) out.email_subject = meta?.email_subject || null;
+  out.frontmatter = meta?.frontmatter || null;
+  out.feature_image_alt = meta?.feature_image_alt || null;
+  out.feature_image_caption = meta?.feature_image_caption || null;
+  if (isPost) {
+    out.email_only = meta?.email_only ?? false;
+    if (ctx.include.includes('email')) out.email = null;
+    if (ctx.include.includes('newsletter')) out.newsletter = null;
+    if (ctx.include.includes('sentiment')) out.sentiment = 0;
+  }
+  return out;
+}
+
+/** The Content API post or page: published content only, html by default, member gating applied. */
+export function presentContentPost(record: PostRecord, ctx: ContentPresentContext) {
+  const { row, meta } = record;
+  const isPost = row.type === 'post';
+  const featureImage = abs(row.feature_image, ctx.siteUrl);
+  const html = absHtml(row.html, ctx.siteUrl);
+  const plaintext = absHtml(row.plaintext, ctx.siteUrl);
+  const access = row.visibility === 'public';
+
+  const out: Record<string, unknown> = { id: row.id, uuid: row.uuid, title: row.title, slug: row.slug };
+  if (ctx.formats.has('html')) out.html = html;
+  out.comment_id = row.comment_id;
+  // Plaintext only when asked for and non-empty (gating may still add it, as Ghost's does).
+  if (ctx.formats.has('plaintext') && plaintext) out.plaintext = plaintext;
+  Object.assign(out, {
+    feature_image: featureImage,
+    featured: row.featured,
+    visibility: shownVisibility(row.visibility),
+    created_at: zonedIso(row.created_at, ctx.timezone),
+    updated_at: zonedIso(row.updated_at, ctx.timezone),
+    published_at: zonedIso(row.published_at, ctx.timezone),
+    custom_excerpt: row.custom_excerpt,
+    codeinjection_head: absHtml(row.codeinjection_head, ctx.siteUrl),
+    codeinjection_foot: absHtml(row.codeinjection_foot, ctx.siteUrl),
+    custom_template: row.custom_template,
+    canonical_url: abs(row.canonical_url, ctx.siteUrl),
+  });
+  if (!isPost) out.show_title_and_feature_image = row.show_title_and_feature_image;
+  for (const name of ctx.include) {
+    if (name === 'tags' && record.tags) out.tags = tagsFor(record, ctx, false);
+    if (name === 'authors' && record.authors) out.authors = authorsFor(record, ctx, false);
+    if (name === 'tiers') out.tiers = [];
+  }
+  if (out.authors) out.primary_author = (out.authors as unknown[])[0] ?? null;
+  if (out.tags) out.primary_tag = record.tags![0]?.visibility === 'public' ? (out.tags as unknown[])[0] : null;
+  out.url = postUrl(row, meta, ctx.siteUrl);
+  out.excerpt = excerptOf(row.custom_excerpt, plaintext);
+  // Reading time is worked out before gating, from the whole post.
+  if (html) out.reading_time = row.reading_time ?? readingTime({ html, feature_image: featureImage });
+  out.access = access;
+  gateForAnonymous(out, access, row.custom_excerpt);
+  if (typeof out.html === 'string' && out.html && ctx.tagLinks) out.html = tagOutboundLinks(out.html, ctx.siteUrl);
+  out.comments = access && ctx.commentsEnabled;
+  for (const key of META_KEYS) out[key] = key.endsWith('image') ? abs(meta?.[key] ?? null, ctx.siteUrl) : meta?.[key] || null;
+  if (isPost) out.email_subject = meta?.email_subject || null;
+  out.frontmatter = meta?.frontmatter || null;
+  out.feature_image_alt = meta?.feature_image_alt || null;
+  out.feature_image_caption = meta?.feature_image_caption || null;
+  if (ctx.include.includes('sentiment') && isPost) out.sentiment = 0;
+  return out;
+}

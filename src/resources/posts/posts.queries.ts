@@ -1,0 +1,200 @@
+import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
+import type { TextSql } from '../../db/engine.js';
+import type { Db } from '../../db/connect.js';
+import type { Database, PostMetaRow, PostRevisionRow, PostRow, TagRow, UserRow } from '../../db/schema.js';
+import type { PostType } from './posts.schemas.js';
+
+/** A filter compiled to SQL over `posts` (the filter language plugs in here). */
+export type PostWhere = (eb: ExpressionBuilder<Database, 'posts'>) => Expression<SqlBool>;
+
+/** A post with what the presenters need; relations are present only when loaded. */
+export interface PostRecord {
+  row: PostRow;
+  meta: PostMetaRow | null;
+  tags?: TagRow[];
+  authors?: UserRow[];
+  revisions?: PostRevisionRow[];
+}
+
+export type PostKey = { id: string } | { slug: string } | { uuid: string };
+
+/** Columns the Content API never shows; browse leaves them in the database (they are the largest). */
+const SOURCE_COLUMNS = ['mobiledoc', 'lexical'] as const;
+const ALL_COLUMNS = [
+  'id', 'uuid', 'title', 'slug', 'mobiledoc', 'lexical', 'html', 'comment_id', 'plaintext', 'feature_image', 'featured', 'type',
+  'status', 'locale', 'visibility', 'email_recipient_filter', 'created_at', 'created_by', 'updated_at', 'updated_by',
+  'published_at', 'published_by', 'custom_excerpt', 'codeinjection_head', 'codeinjection_foot', 'custom_template',
+  'canonical_url', 'newsletter_id', 'show_title_and_feature_image', 'reading_time',
+] as const;
+const CONTENT_COLUMNS = ALL_COLUMNS.filter((column) => !(SOURCE_COLUMNS as readonly string[]).includes(column));
+
+export interface PostQuery {
+  type: PostType;
+  /** Content API: published only, without the source formats. */
+  published?: boolean;
+  /** Admin API: the statuses listed on this endpoint. */
+  statuses?: readonly string[];
+  where?: PostWhere;
+}
+
+function base(db: Db, query: PostQuery) {
+  let select = db.selectFrom('posts').where('posts.type', '=', query.type);
+  if (query.published) select = select.where('posts.status', '=', 'published');
+  if (query.statuses) select = select.where('posts.status', 'in', query.statuses);
+  if (query.where) select = select.where(query.where);
+  return select;
+}
+
+function withColumns(db: Db, query: PostQuery) {
+  const columns = query.published ? CONTENT_COLUMNS : ALL_COLUMNS;
+  return base(db, query).select(columns.map((column) => `posts.${column}` as const));
+}
+
+/** Fills the columns a content query did not read, so every row has the PostRow shape. */
+const asRow = (row: Partial<PostRow>): PostRow => ({ mobiledoc: null, lexical: null, ...row }) as PostRow;
+
+export async function findPost(db: Db, key: PostKey, query: PostQuery): Promise<PostRow | undefined> {
+  let select = withColumns(db, query);
+  if ('id' in key) select = select.where('posts.id', '=', key.id);
+  else if ('slug' in key) select = select.where('posts.slug', '=', key.slug);
+  else select = select.where('posts.uuid', '=', key.uuid);
+  const row = await select.executeTakeFirst();
+  return row ? asRow(row) : undefined;
+}
+
+/** Any post or page by id, whatever its type (edit/delete look up before checking the type). */
+export async function findAnyPost(db: Db, id: string): Promise<PostRow | undefined> {
+  return db.selectFrom('posts').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export type PostOrder = 'admin' | 'published_at' | 'title';
+
+/** `text` orders titles byte-wise on every engine, as Ghost on SQLite does. */
+export async function listPosts(db: Db, query: PostQuery, order: PostOrder, window: { offset: number; limit: number | null }, text?: TextSql): Promise<PostRow[]> {
+  let select = withColumns(db, query);
+  if (order === 'admin') {
+    // Scheduled first, then drafts, then the rest; newest first within each group (Ghost's orderDefaultRaw).
+    select = select
+      .orderBy(sql`CASE WHEN posts.status = 'scheduled' THEN 1 WHEN posts.status = 'draft' THEN 2 ELSE 3 END`, 'asc')
+      .orderBy(sql`CASE WHEN posts.status != 'draft' THEN posts.published_at END`, 'desc')
+      .orderBy('posts.updated_at', 'desc')
+      .orderBy('posts.id', 'desc');
+  } else if (order === 'published_at') {
+    // Ghost orders by published_at alone; an id tie-breaker would make SQLite sort every published post.
+    select = select.orderBy('posts.published_at', 'desc');
+  } else {
+    select = select.orderBy(text ? text.binary(sql.ref('posts.title')) : sql.ref('posts.title'), 'asc').orderBy('posts.id', 'asc');
+  }
+  if (window.limit !== null) select = select.limit(window.limit).offset(window.offset);
+  return (await select.execute()).map(asRow);
+}
+
+export async function countPosts(db: Db, query: PostQuery): Promise<number> {
+  const row = await base(db, query).select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
+  return Number(row.total);
+}
+
+export async function postIdsMatching(db: Db, query: PostQuery): Promise<string[]> {
+  return (await base(db, query).select('posts.id').execute()).map((row) => row.id);
+}
+
+export async function metaOfPosts(db: Db, postIds: readonly string[]): Promise<Map<string, PostMetaRow>> {
+  if (postIds.length === 0) return new Map();
+  const rows = await db.selectFrom('posts_meta').selectAll().where('post_id', 'in', postIds).execute();
+  return new Map(rows.map((row) => [row.post_id, row]));
+}
+
+/** Tags of several posts in one query, each list in its `sort_order`. */
+export async function tagsOfPosts(db: Db, postIds: readonly string[]): Promise<Map<string, TagRow[]>> {
+  const byPost = new Map<string, TagRow[]>(postIds.map((id) => [id, []]));
+  if (postIds.length === 0) return byPost;
+  const rows = await db
+    .selectFrom('posts_tags')
+    .innerJoin('tags', 'tags.id', 'posts_tags.tag_id')
+    .selectAll('tags')
+    .select(['posts_tags.post_id as _post_id'])
+    .where('posts_tags.post_id', 'in', postIds)
+    .orderBy('posts_tags.sort_order', 'asc')
+    .orderBy('posts_tags.id', 'asc')
+    .execute();
+  for (const { _post_id, ...tag } of rows) byPost.get(_post_id)?.push(tag as TagRow);
+  return byPost;
+}
+
+/** Authors of several posts in one query, each list in its `sort_order` (the first is the primary author). */
+export async function authorsOfPosts(db: Db, postIds: readonly string[]): Promise<Map<string, UserRow[]>> {
+  const byPost = new Map<string, UserRow[]>(postIds.map((id) => [id, []]));
+  if (postIds.length === 0) return byPost;
+  const rows = await db
+    .selectFrom('posts_authors')
+    .innerJoin('users', 'users.id', 'posts_authors.author_id')
+    .selectAll('users')
+    .select(['posts_authors.post_id as _post_id'])
+    .where('posts_authors.post_id', 'in', postIds)
+    .orderBy('posts_authors.sort_order', 'asc')
+    .orderBy('posts_authors.id', 'asc')
+    .execute();
+  for (const { _post_id, ...user } of rows) byPost.get(_post_id)?.push(user as UserRow);
+  return byPost;
+}
+
+/** Revisions of several posts, oldest first. */
+export async function revisionsOfPosts(db: Db, postIds: readonly string[]): Promise<Map<string, PostRevisionRow[]>> {
+  const byPost = new Map<string, PostRevisionRow[]>(postIds.map((id) => [id, []]));
+  if (postIds.length === 0) return byPost;
+  const rows = await db.selectFrom('post_revisions').selectAll().where('post_id', 'in', postIds).orderBy('created_at_ts', 'asc').orderBy('id', 'asc').execute();
+  for (const row of rows) byPost.get(row.post_id)?.push({ ...row, created_at_ts: Number(row.created_at_ts) });
+  return byPost;
+}
+
+export interface Relations {
+  tags: boolean;
+  authors: boolean;
+  revisions: boolean;
+}
+
+/** Rows with their meta and the asked-for relations, loaded side by side. */
+export async function loadRecords(db: Db, rows: PostRow[], relations: Relations): Promise<PostRecord[]> {
+  const ids = rows.map((row) => row.id);
+  const [meta, tags, authors, revisions] = await Promise.all([
+    metaOfPosts(db, ids),
+    relations.tags ? tagsOfPosts(db, ids) : null,
+    relations.authors ? authorsOfPosts(db, ids) : null,
+    relations.revisions ? revisionsOfPosts(db, ids) : null,
+  ]);
+  return rows.map((row) => ({
+    row,
+    meta: meta.get(row.id) ?? null,
+    ...(tags ? { tags: tags.get(row.id)! } : {}),
+    ...(authors ? { authors: authors.get(row.id)! } : {}),
+    ...(revisions ? { revisions: revisions.get(row.id)! } : {}),
+  }));
+}
+
+/** Slugs are de-duplicated across posts and pages of every status (Ghost looks them up without a type). */
+export async function postSlugTaken(db: Db, slug: string, exceptId?: string): Promise<boolean> {
+  let select = db.selectFrom('posts').select('id').where('slug', '=', slug);
+  if (exceptId) select = select.where('id', '!=', exceptId);
+  return (await select.executeTakeFirst()) !== undefined;
+}
+
+/**
+ * Users with at least one published post or page: their author `url` is routable. EXISTS stops at the
+ * first published post, so the cost does not grow with the author's archive.
+ */
+export async function usersWithPublishedPosts(db: Db, userIds: readonly string[]): Promise<Set<string>> {
+  if (userIds.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('users')
+    .select('users.id')
+    .where('users.id', 'in', userIds)
+    .where((eb) => eb.exists(
+      eb.selectFrom('posts_authors')
+        .innerJoin('posts', 'posts.id', 'posts_authors.post_id')
+        .select('posts_authors.id')
+        .whereRef('posts_authors.author_id', '=', 'users.id')
+        .where('posts.status', '=', 'published'),
+    ))
+    .execute();
+  return new Set(rows.map((row) => row.id));
+}

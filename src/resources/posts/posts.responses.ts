@@ -1,0 +1,69 @@
+import type { Db } from '../../db/connect.js';
+import type { PostRow, UserRow } from '../../db/schema.js';
+import { rolesOfUsers } from '../users/users.queries.js';
+import { tagsWithPublishedPosts } from '../tags/tags.queries.js';
+import { readSettings } from '../settings/settings.queries.js';
+import { loadRecords, usersWithPublishedPosts, type PostRecord } from './posts.queries.js';
+import { presentAdminPost, presentContentPost, type PresentContext } from './posts.present.js';
+import type { Format } from './posts.schemas.js';
+
+const unique = <T>(values: T[]) => [...new Set(values)];
+
+/** Which tags and authors of these posts have published posts (their `url` is routable), looked up once. */
+async function urlSets(db: Db, records: PostRecord[], extraUsers: string[] = []) {
+  const tagIds = unique(records.flatMap((record) => record.tags?.map((tag) => tag.id) ?? []));
+  const userIds = unique([...records.flatMap((record) => record.authors?.map((user) => user.id) ?? []), ...extraUsers]);
+  const [publishedTags, publishedAuthors] = await Promise.all([tagsWithPublishedPosts(db, tagIds), usersWithPublishedPosts(db, userIds)]);
+  return { publishedTags, publishedAuthors };
+}
+
+export interface AdminView {
+  siteUrl: string;
+  include: readonly string[];
+  formats: ReadonlySet<Format>;
+}
+
+/** Admin API posts or pages with their relations, in the envelope key's array. */
+export async function adminPosts(db: Db, rows: PostRow[], view: AdminView) {
+  const include = view.include;
+  const records = await loadRecords(db, rows, {
+    tags: include.includes('tags'),
+    authors: include.includes('authors'),
+    revisions: include.includes('post_revisions'),
+  });
+  const revisionAuthorIds = include.includes('post_revisions.author')
+    ? unique(records.flatMap((record) => record.revisions?.map((revision) => revision.author_id).filter((id): id is string => !!id) ?? []))
+    : [];
+  const authorIds = unique(records.flatMap((record) => record.authors?.map((user) => user.id) ?? []));
+  const [sets, roles, revisionAuthors] = await Promise.all([
+    urlSets(db, records, revisionAuthorIds),
+    include.includes('authors.roles') ? rolesOfUsers(db, authorIds) : Promise.resolve(undefined),
+    revisionAuthorIds.length ? db.selectFrom('users').selectAll().where('id', 'in', revisionAuthorIds).execute() : Promise.resolve([] as UserRow[]),
+  ]);
+  const ctx: PresentContext = { siteUrl: view.siteUrl, formats: view.formats, include, ...sets, ...(roles ? { roles } : {}) };
+  const byId = new Map(revisionAuthors.map((user) => [user.id, user]));
+  return records.map((record) => presentAdminPost(record, ctx, byId));
+}
+
+const CONTENT_SETTINGS = ['timezone', 'outbound_link_tagging', 'comments_enabled'];
+
+/** Content API posts or pages; every one is published, so each embedded tag and author has a published post. */
+export async function contentPosts(db: Db, rows: PostRow[], view: AdminView) {
+  const include = view.include;
+  const [records, settings] = await Promise.all([
+    loadRecords(db, rows, { tags: include.includes('tags'), authors: include.includes('authors'), revisions: false }),
+    readSettings(db, CONTENT_SETTINGS),
+  ]);
+  const publishedTags = new Set(records.flatMap((record) => record.tags?.map((tag) => tag.id) ?? []));
+  const publishedAuthors = new Set(records.flatMap((record) => record.authors?.map((user) => user.id) ?? []));
+  return records.map((record) => presentContentPost(record, {
+    siteUrl: view.siteUrl,
+    formats: view.formats,
+    include,
+    publishedTags,
+    publishedAuthors,
+    timezone: settings.get('timezone') || 'Etc/UTC',
+    tagLinks: settings.get('outbound_link_tagging') !== 'false',
+    commentsEnabled: (settings.get('comments_enabled') ?? 'off') !== 'off',
+  }));
+}

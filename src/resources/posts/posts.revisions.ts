@@ -1,0 +1,84 @@
+import type { Db } from '../../db/connect.js';
+import type { PostRevisionRow } from '../../db/schema.js';
+import { now, objectId } from '../../db/ids.js';
+
+/** Ghost keeps the 25 latest revisions and takes a background one at most every ten minutes. */
+const MAX_REVISIONS = 25;
+const REVISION_INTERVAL_MS = 10 * 60 * 1000;
+
+export interface RevisionSnapshot {
+  postId: string;
+  lexical: string | null;
+  title: string;
+  featureImage: string | null;
+  featureImageAlt: string | null;
+  featureImageCaption: string | null;
+  customExcerpt: string | null;
+  status: string;
+  authorId: string;
+}
+
+export interface RevisionOptions {
+  previousStatus: string | null;
+  /** `?save_revision=true`: the editor's explicit save. */
+  force: boolean;
+}
+
+/**
+ * Why a save records a revision, or null (Ghost's PostRevisions rules): the first save; un-publishing;
+ * any save while published; otherwise only when title, lexical, feature image or custom excerpt changed
+ * since the latest revision, and the editor asked for it or ten minutes have passed.
+ */
+export function revisionReason(current: RevisionSnapshot, latest: PostRevisionRow | undefined, options: RevisionOptions): string | null {
+  if (!latest) return 'initial_revision';
+  if (current.status === 'draft' && options.previousStatus === 'published') return 'unpublished';
+  if (current.status === 'published') return 'published';
+  const changed = latest.lexical !== current.lexical || latest.title !== current.title
+    || latest.feature_image !== current.featureImage || latest.custom_excerpt !== current.customExcerpt;
+  if (!changed) return null;
+  if (options.force) return 'explicit_save';
+  if (Date.now() - Number(latest.created_at_ts) > REVISION_INTERVAL_MS) return 'background_save';
+  return null;
+}
+
+/**
+ * Records a revision when the rules call for one and trims the history to the newest 25. Mobiledoc posts
+ * have no revisions (Ghost keeps them only for lexical content).
+ */
+export async function recordRevision(db: Db, current: RevisionSnapshot, options: RevisionOptions): Promise<void> {
+  const latest = await db
+    .selectFrom('post_revisions')
+    .selectAll()
+    .where('post_id', '=', current.postId)
+    .orderBy('created_at_ts', 'desc')
+    .orderBy('id', 'desc')
+    .executeTakeFirst();
+  const reason = revisionReason(current, latest, options);
+  if (!reason) return;
+  const createdAtTs = Math.max(Date.now(), latest ? Number(latest.created_at_ts) + 1 : 0);
+  await db.insertInto('post_revisions').values({
+    id: objectId(),
+    post_id: current.postId,
+    lexical: current.lexical,
+    created_at_ts: createdAtTs,
+    created_at: now(),
+    author_id: current.authorId,
+    title: current.title,
+    post_status: current.status,
+    reason,
+    feature_image: current.featureImage,
+    feature_image_alt: current.featureImageAlt,
+    feature_image_caption: current.featureImageCaption,
+    custom_excerpt: current.customExcerpt,
+  }).execute();
+  const stale = await db
+    .selectFrom('post_revisions')
+    .select('id')
+    .where('post_id', '=', current.postId)
+    .orderBy('created_at_ts', 'desc')
+    .orderBy('id', 'desc')
+    .offset(MAX_REVISIONS)
+    .limit(1000)
+    .execute();
+  if (stale.length > 0) await db.deleteFrom('post_revisions').where('id', 'in', stale.map((row) => row.id)).execute();
+}

@@ -1,0 +1,355 @@
+import type { Db } from '../../db/connect.js';
+import type { PostMetaRow, PostRow } from '../../db/schema.js';
+import type { Actor } from '../../http/actor.js';
+import { errors } from '../../errors.js';
+import { now, objectId, uuid } from '../../db/ids.js';
+import { isoDate } from '../../content/dates.js';
+import { generateSlug } from '../../content/slugs.js';
+import { parseNql } from '../../filter/nql.js';
+import { checkPostPermission, type UnsafeAttrs } from './posts.permissions.js';
+import { parsePostBody, type PostChanges } from './posts.input.js';
+import { lexicalFromHtml, renderForStorage, resolveSources, sourcesForStorage, type ContentState } from './posts.formats.js';
+import {
+  authorIdsOf, ownerUserId, resolveAuthors, resolveTags, sameList, tagIdsOf, writeAuthors, writeTags,
+} from './posts.relations.js';
+import {
+  checkColumns, checkFeatureImageAlt, checkSchedule, cleanTitle, effectiveStatus, nextMeta, sameTime, storedVisibility,
+} from './posts.model.js';
+import { recordRevision } from './posts.revisions.js';
+import { findAnyPost, postSlugTaken } from './posts.queries.js';
+import { lexicalFromStorage, mobiledocFromStorage, htmlToStorage, readingTime, renderMobiledoc, toStorageUrl } from './posts.render.js';
+import type { PostType } from './posts.schemas.js';
+
+export interface WriteContext {
+  db: Db;
+  siteUrl: string;
+  actor: Actor;
+}
+
+export interface WriteOptions {
+  source: 'html' | null;
+  forceRerender?: boolean;
+  saveRevision?: boolean;
+  convertToLexical?: boolean;
+  newsletter?: string;
+  emailSegment?: string;
+}
+
+export interface WriteResult {
+  id: string;
+  /** X-Cache-Invalidate value, when the write changes what the site shows. */
+  cacheInvalidate: string | null;
+}
+
+const URL_COLUMNS = ['feature_image'] as const;
+const HTML_COLUMNS = ['custom_excerpt', 'codeinjection_head', 'codeinjection_foot'] as const;
+const META_URL_COLUMNS = ['og_image', 'twitter_image'] as const;
+/** Changes that do not count as someone else's edit (bookshelf-collision's ignore list). */
+const NOT_COLLIDING = new Set(['created_at', 'updated_at', 'id', 'published_by', 'updated_by', 'html', 'plaintext', 'reading_time']);
+
+/** Stored next to the html so reads never count words. */
+const readingTimeOf = (row: Pick<PostRow, 'html' | 'feature_image'>) => (row.html ? readingTime({ html: row.html, feature_image: row.feature_image }) : null);
+
+const actorUserId = async (ctx: WriteContext) => ctx.actor.user?.id ?? (await ownerUserId(ctx.db));
+
+function unsafeOf(changes: PostChanges): UnsafeAttrs {
+  return {
+    ...(changes.post.status !== undefined ? { status: changes.post.status } : {}),
+    ...(changes.post.visibility !== undefined ? { visibility: changes.post.visibility } : {}),
+    ...(changes.authors !== undefined ? { authors: changes.authors } : {}),
+  };
+}
+
+/** A visibility that is a member filter must come with a valid `visibility_filter` (Ghost runs it). */
+function checkVisibility(changes: PostChanges): void {
+  const visibility = changes.post.visibility;
+  if (!visibility || ['public', 'members', 'paid', 'tiers'].includes(visibility) || !changes.visibilityFilter) return;
+  try {
+    parseNql(changes.visibilityFilter);
+  } catch {
+    throw errors.validation({ message: 'Invalid filter in visibility_filter property', property: 'visibility_filter' });
+  }
+}
+
+/** Site URLs in writable columns are stored as `__GHOST_URL__/…`. */
+function toStorage(changes: PostChanges, siteUrl: string): void {
+  const post = changes.post as Record<string, unknown>;
+  const meta = changes.meta as Record<string, unknown>;
+  for (const key of URL_COLUMNS) if (typeof post[key] === 'string') post[key] = toStorageUrl(post[key] as string, siteUrl);
+  // canonical_url keeps its protocol: an https canonical of an http site stays absolute.
+  if (typeof post.canonical_url === 'string') post.canonical_url = toStorageUrl(post.canonical_url, siteUrl, { ignoreProtocol: false });
+  for (const key of HTML_COLUMNS) if (typeof post[key] === 'string') post[key] = htmlToStorage(post[key] as string, siteUrl);
+  for (const key of META_URL_COLUMNS) if (typeof meta[key] === 'string') meta[key] = toStorageUrl(meta[key] as string, siteUrl);
+  if (typeof post.visibility === 'string') post.visibility = storedVisibility(post.visibility);
+}
+
+/** Steps shared by add and edit before the transaction: body, visibility, html conversion. */
+async function prepare(ctx: WriteContext, type: PostType, body: unknown, mode: 'add' | 'edit', options: WriteOptions, id?: string) {
+  const changes = parsePostBody(type, body, mode, id);
+  checkVisibility(changes);
+  if (mode === 'edit' && options.newsletter && options.emailSegment && options.emailSegment !== 'all') {
+    try {
+      parseNql(options.emailSegment);
+    } catch (err) {
+      throw errors.badRequest({ message: "The email segment parameter doesn't contain a valid filter", context: (err as Error).message });
+    }
+  }
+  if (options.source === 'html' && changes.html) {
+    changes.post.lexical = await lexicalFromHtml(changes.html);
+    changes.post.mobiledoc = null;
+  }
+  toStorage(changes, ctx.siteUrl);
+  return changes;
+}
+
+function uniqueSlug(db: Db, base: string, exceptId?: string): Promise<string> {
+  return generateSlug(base, { kind: 'post', taken: (candidate) => postSlugTaken(db, candidate, exceptId) });
+}
+
+async function writeMeta(db: Db, postId: string, existing: PostMetaRow | null, changes: PostChanges): Promise<boolean> {
+  const { values, changed, hasData } = nextMeta(existing, changes.meta);
+  if (!changed) return false;
+  if (existing) await db.updateTable('posts_meta').set(values).where('id', '=', existing.id).execute();
+  else if (hasData) await db.insertInto('posts_meta').values({ id: objectId(), post_id: postId, frontmatter: null, ...values } as PostMetaRow).execute();
+  return true;
+}
+
+/** Creates a post or page (`POST /posts/`, `POST /pages/`). */
+export async function addPost(ctx: WriteContext, type: PostType, body: unknown, options: WriteOptions): Promise<WriteResult> {
+  const changes = await prepare(ctx, type, body, 'add', options);
+  const allowed = checkPostPermission(ctx.actor, 'add', unsafeOf(changes), null);
+  if (allowed.dropTags) delete changes.tags;
+  if (allowed.dropAuthors) delete changes.authors;
+  const userId = await actorUserId(ctx);
+
+  return ctx.db.transaction().execute(async (trx) => {
+    const authorIds = changes.authors ? await resolveAuthors(trx, changes.authors) : [userId];
+    const row = await buildNewRow(trx, ctx, type, changes, userId);
+    const alt = changes.meta.feature_image_alt;
+    checkColumns(row);
+    checkFeatureImageAlt(alt, row.mobiledoc ? 'posts_meta' : 'post_revisions');
+    await trx.insertInto('posts').values(row).execute();
+    if (changes.tags) await writeTags(trx, row.id, await resolveTags(trx, changes.tags, userId), true);
+    await writeAuthors(trx, row.id, authorIds, true);
+    await writeMeta(trx, row.id, null, changes);
+    if (!row.mobiledoc) await recordRevision(trx, snapshot(row, changes.meta, userId, ctx.siteUrl), { previousStatus: null, force: !!options.saveRevision });
+    return { id: row.id, cacheInvalidate: row.status === 'published' ? '/*' : null };
+  });
+}
+
+async function buildNewRow(db: Db, ctx: WriteContext, type: PostType, changes: PostChanges, userId: string): Promise<PostRow> {
+  const p = changes.post;
+  const sources = resolveSources(contentFromStorage(p.mobiledoc ?? null, p.lexical ?? null, ctx.siteUrl), null);
+  let publishedAt = p.published_at ?? null;
+  checkSchedule(p.status ?? 'draft', publishedAt, publishedAt !== null);
+  const stored = await renderForStorage(sources, ctx.siteUrl);
+  const title = cleanTitle(p.title);
+  const status = effectiveStatus(p.status ?? 'draft', null, changes.meta.email_only ?? false);
+  const publishing = status === 'published' || status === 'sent';
+  if (publishing && !publishedAt) publishedAt = now();
+  const id = objectId();
+  const at = now();
+  return {
+    id, uuid: uuid(), title, slug: await uniqueSlug(db, p.slug || title), ...stored, comment_id: id,
+    feature_image: p.feature_image ?? null, featured: p.featured ?? false, type, status, locale: p.locale ?? null,
+    visibility: p.visibility ?? 'public', email_recipient_filter: 'all', created_at: at, created_by: userId, updated_at: at,
+    updated_by: userId, published_at: publishedAt, published_by: publishing ? userId : null, custom_excerpt: p.custom_excerpt ?? null,
+    codeinjection_head: p.codeinjection_head ?? null, codeinjection_foot: p.codeinjection_foot ?? null,
+    custom_template: p.custom_template ?? null, canonical_url: p.canonical_url ?? null, newsletter_id: null,
+    show_title_and_feature_image: p.show_title_and_feature_image ?? true, reading_time: readingTimeOf({ html: stored.html, feature_image: p.feature_image ?? null }),
+  };
+}
+
+/** Stored source columns back in the absolute form the renderers read. */
+function contentFromStorage(mobiledoc: string | null, lexical: string | null, siteUrl: string): ContentState {
+  return {
+    mobiledoc: mobiledoc ? mobiledocFromStorage(mobiledoc, siteUrl) : null,
+    lexical: lexical ? lexicalFromStorage(lexical, siteUrl) : null,
+  };
+}
+
+function snapshot(row: PostRow, meta: Partial<PostMetaRow>, authorId: string, siteUrl: string) {
+  return {
+    postId: row.id,
+    lexical: row.lexical ? lexicalFromStorage(row.lexical, siteUrl) : null,
+    title: row.title,
+    featureImage: row.feature_image,
+    featureImageAlt: meta.feature_image_alt ?? null,
+    featureImageCaption: meta.feature_image_caption ?? null,
+    customExcerpt: row.custom_excerpt,
+    status: row.status,
+    authorId,
+  };
+}
+
+/** Locks the row for the rest of the transaction (a no-op update takes the row lock on every engine). */
+async function lockPost(db: Db, id: string): Promise<void> {
+  await db.updateTable('posts').set((eb) => ({ id: eb.ref('id') })).where('id', '=', id).execute();
+}
+
+/** The stored post of this type, or Ghost's 404 (raised by the permission check, before any update). */
+export async function existingPost(db: Db, type: PostType, id: string): Promise<PostRow> {
+  const row = await findAnyPost(db, id);
+  if (!row || row.type !== type) throw errors.notFound('Post not found.');
+  return row;
+}
+
+/** Edits a post or page (`PUT /posts/:id/`), with Ghost's collision check on `updated_at`. */
+export async function editPost(ctx: WriteContext, type: PostType, id: string, body: unknown, options: WriteOptions): Promise<WriteResult> {
+  const changes = await prepare(ctx, type, body, 'edit', options, id);
+  const userId = await actorUserId(ctx);
+  return ctx.db.transaction().execute(async (trx) => {
+    await lockPost(trx, id);
+    const existing = await existingPost(trx, type, id);
+    const existingAuthors = await authorIdsOf(trx, id);
+    const allowed = checkPostPermission(ctx.actor, 'edit', unsafeOf(changes), { ...existing, authorIds: existingAuthors });
+    if (allowed.dropTags) delete changes.tags;
+    if (allowed.dropAuthors) delete changes.authors;
+    const authorIds = changes.authors ? await resolveAuthors(trx, changes.authors) : existingAuthors;
+    const existingMeta = (await trx.selectFrom('posts_meta').selectAll().where('post_id', '=', id).executeTakeFirst()) ?? null;
+
+    const next = await buildEditedRow(trx, ctx, existing, existingMeta, changes, options, userId);
+    next.reading_time = readingTimeOf(next);
+    const changedColumns = (Object.keys(next) as (keyof PostRow)[]).filter((key) => !equalValue(next[key], existing[key]));
+    const existingTags = await tagIdsOf(trx, id);
+    const tagIds = changes.tags ? await resolveTags(trx, changes.tags, userId) : existingTags;
+    const tagsChanged = !sameList(tagIds, existingTags);
+    const authorsChanged = !sameList(authorIds, existingAuthors);
+
+    const changedFields = [...changedColumns.filter((key) => !NOT_COLLIDING.has(key)), ...(tagsChanged ? ['tags'] : []), ...(authorsChanged ? ['authors'] : [])];
+    if (changedFields.length > 0 && changes.updatedAt && new Date(changes.updatedAt).getTime() !== existing.updated_at?.getTime()) {
+      throw errors.collision({
+        message: 'Saving failed! Someone else is editing this post.',
+        code: 'UPDATE_COLLISION',
+        details: { changedFields, clientUpdatedAt: changes.updatedAt, serverUpdatedAt: isoDate(existing.updated_at) },
+      });
+    }
+    checkColumns(next);
+    checkFeatureImageAlt(changes.meta.feature_image_alt, 'posts_meta');
+
+    if (changedColumns.length > 0) {
+      const update: Partial<PostRow> = Object.fromEntries(changedColumns.map((key) => [key, next[key]]));
+      // A reading time filled in for an older row is not an edit.
+      if (changedColumns.some((key) => key !== 'reading_time')) Object.assign(update, { updated_at: now(), updated_by: userId });
+      await trx.updateTable('posts').set(update).where('id', '=', id).execute();
+      Object.assign(next, update);
+    }
+    if (tagsChanged) await writeTags(trx, id, tagIds);
+    if (authorsChanged) await writeAuthors(trx, id, authorIds);
+    const metaChanged = await writeMeta(trx, id, existingMeta, changes);
+    if (!next.mobiledoc) {
+      const meta = { ...existingMeta, ...changes.meta };
+      await recordRevision(trx, snapshot(next, meta, userId, ctx.siteUrl), { previousStatus: existing.status, force: !!options.saveRevision });
+    }
+    const wasChanged = changedColumns.some((key) => key !== 'reading_time') || tagsChanged || authorsChanged || metaChanged;
+    return { id, cacheInvalidate: editInvalidation(ctx.siteUrl, existing.status, next, wasChanged) };
+  });
+}
+
+const equalValue = (a: unknown, b: unknown) => (a instanceof Date || b instanceof Date ? sameTime(a as Date | null, b as Date | null) : a === b);
+
+async function buildEditedRow(
+  db: Db, ctx: WriteContext, existing: PostRow, existingMeta: PostMetaRow | null, changes: PostChanges, options: WriteOptions, userId: string,
+): Promise<PostRow> {
+  const p = changes.post;
+  const next: PostRow = { ...existing };
+  for (const key of Object.keys(p) as (keyof typeof p)[]) (next as unknown as Record<string, unknown>)[key] = p[key];
+
+  const previous = contentFromStorage(existing.mobiledoc, existing.lexical, ctx.siteUrl);
+  const requested = contentFromStorage('mobiledoc' in p ? p.mobiledoc ?? null : existing.mobiledoc, 'lexical' in p ? p.lexical ?? null : existing.lexical, ctx.siteUrl);
+  // `?source=html` and `?convert_to_lexical=true` turn a mobiledoc post into a lexical one.
+  const converting = options.source === 'html' && !!changes.html;
+  let sources = resolveSources(requested, converting ? null : previous);
+  if (options.convertToLexical && sources.mobiledoc) {
+    // Without Ghost's kg-converters the conversion goes through the rendered html.
+    sources = { mobiledoc: null, lexical: await lexicalFromHtml(renderMobiledoc(sources.mobiledoc, ctx.siteUrl)) };
+  }
+  const storedSources = sourcesForStorage(sources, ctx.siteUrl);
+  if (storedSources.mobiledoc !== existing.mobiledoc || storedSources.lexical !== existing.lexical || options.forceRerender) {
+    Object.assign(next, await renderForStorage(sources, ctx.siteUrl));
+  }
+
+  if (next.status !== existing.status && next.status === 'scheduled' && existing.status === 'published') {
+    throw errors.validation('Your post is already published, please reload your page.');
+  }
+  checkSchedule(next.status, next.published_at, !sameTime(next.published_at, existing.published_at));
+  if ('title' in p) next.title = cleanTitle(p.title);
+  const emailOnly = changes.meta.email_only ?? existingMeta?.email_only ?? false;
+  next.status = effectiveStatus(next.status, existing.status, emailOnly);
+  const publishing = next.status === 'published' || next.status === 'sent';
+  if (publishing && !next.published_at) next.published_at = now();
+  if (publishing && next.status !== existing.status) next.published_by = userId;
+  if (next.status === 'draft' && existing.status !== 'draft') {
+    next.email_recipient_filter = 'all';
+    next.newsletter_id = null;
+  }
+  if (options.newsletter && !existing.newsletter_id && next.status !== existing.status && ['published', 'scheduled', 'sent'].includes(next.status)) {
+    // Newsletters arrive with the members issue: until then no newsletter is active.
+    throw errors.badRequest("The newsletter parameter doesn't match any active newsletter.");
+  }
+  if ('slug' in p && (p.slug !== existing.slug || !p.slug)) next.slug = await uniqueSlug(db, p.slug || next.title, existing.id);
+  return next;
+}
+
+/** Ghost's cache rule for edits: live changes purge the site, draft and scheduled edits only their previews. */
+function editInvalidation(siteUrl: string, previousStatus: string, next: PostRow, wasChanged: boolean): string | null {
+  if ((next.status === 'published' && wasChanged) || (next.status === 'draft' && previousStatus === 'published')) return '/*';
+  if (next.status === 'draft' || (next.status === 'scheduled' && wasChanged)) {
+    const base = `${new URL(siteUrl).pathname}p/${next.uuid}/`;
+    return [base, `${base}?member_status=anonymous`, `${base}?member_status=free`, `${base}?member_status=paid`].join(', ');
+  }
+  return null;
+}
+
+/** `DELETE /posts/:id/`. */
+export async function destroyPost(ctx: WriteContext, type: PostType, id: string): Promise<void> {
+  await ctx.db.transaction().execute(async (trx) => {
+    await lockPost(trx, id);
+    const existing = await existingPost(trx, type, id);
+    checkPostPermission(ctx.actor, 'destroy', {}, { ...existing, authorIds: await authorIdsOf(trx, id) });
+    await deletePosts(trx, [id]);
+  });
+}
+
+/** Removes posts with everything hanging off them. */
+export async function deletePosts(db: Db, ids: readonly string[]): Promise<void> {
+  if (ids.length === 0) return;
+  for (const table of ['posts_tags', 'posts_authors', 'posts_meta', 'post_revisions'] as const) {
+    await db.deleteFrom(table).where('post_id', 'in', ids).execute();
+  }
+  await db.deleteFrom('posts').where('id', 'in', ids).execute();
+}
+
+/**
+ * `POST /posts/:id/copy/`: a draft titled `<title> (Copy)` with the same content, tags, authors and SEO
+ * fields (not its e-mail settings, canonical URL or dates).
+ */
+export async function copyPost(ctx: WriteContext, type: PostType, id: string): Promise<WriteResult> {
+  checkPostPermission(ctx.actor, 'add', {}, null);
+  const userId = await actorUserId(ctx);
+  return ctx.db.transaction().execute(async (trx) => {
+    const source = await findAnyPost(trx, id);
+    if (!source || source.type !== type) throw errors.notFound('Post not found.');
+    const meta = (await trx.selectFrom('posts_meta').selectAll().where('post_id', '=', id).executeTakeFirst()) ?? null;
+    const newId = objectId();
+    const at = now();
+    const title = `${source.title} (Copy)`;
+    const row: PostRow = {
+      ...source, id: newId, uuid: uuid(), title, slug: await uniqueSlug(trx, title), comment_id: newId, status: 'draft',
+      created_at: at, created_by: userId, updated_at: at, updated_by: userId, published_at: null, published_by: null,
+      canonical_url: null, newsletter_id: null, show_title_and_feature_image: true,
+    };
+    checkColumns(row);
+    await trx.insertInto('posts').values(row).execute();
+    await writeTags(trx, newId, await tagIdsOf(trx, id), true);
+    await writeAuthors(trx, newId, await authorIdsOf(trx, id), true);
+    if (meta) {
+      const { id: _metaId, post_id: _postId, email_subject: _subject, email_only: _emailOnly, ...copied } = meta;
+      if (Object.values(copied).some(Boolean)) {
+        await trx.insertInto('posts_meta').values({ ...copied, id: objectId(), post_id: newId, email_subject: null, email_only: false }).execute();
+      }
+    }
+    if (!row.mobiledoc) await recordRevision(trx, snapshot(row, meta ?? {}, userId, ctx.siteUrl), { previousStatus: null, force: false });
+    return { id: newId, cacheInvalidate: null };
+  });
+}

@@ -1,0 +1,83 @@
+import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
+import type { TextSql } from '../../db/engine.js';
+import type { Db } from '../../db/connect.js';
+import type { Database, TagRow } from '../../db/schema.js';
+
+/** A filter compiled to SQL for the tags table (the filter language plugs in here). */
+export type TagWhere = (eb: ExpressionBuilder<Database, 'tags'>) => Expression<SqlBool>;
+
+export function findTag(db: Db, by: { id: string } | { slug: string }): Promise<TagRow | undefined> {
+  const query = db.selectFrom('tags').selectAll();
+  return ('id' in by ? query.where('id', '=', by.id) : query.where('slug', '=', by.slug)).executeTakeFirst();
+}
+
+/** Tags with at least one published post or page: the Content API's rule, and the rule for a routable `url`. */
+function withPublishedPosts(eb: ExpressionBuilder<Database, 'tags'>) {
+  return eb.exists(
+    eb.selectFrom('posts_tags')
+      .innerJoin('posts', 'posts.id', 'posts_tags.post_id')
+      .select('posts_tags.id')
+      .whereRef('posts_tags.tag_id', '=', 'tags.id')
+      .where('posts.status', '=', 'published'),
+  );
+}
+
+export interface TagListOptions {
+  where?: TagWhere;
+  /** Content API: only tags attached to something published. */
+  publishedOnly?: boolean;
+  /** Content API orders by name (byte-wise on every engine); the Admin API keeps insertion order. */
+  orderByName?: TextSql;
+  window: { offset: number; limit: number | null };
+}
+
+function filtered(db: Db, options: Pick<TagListOptions, 'where' | 'publishedOnly'>) {
+  let query = db.selectFrom('tags');
+  if (options.where) query = query.where(options.where);
+  if (options.publishedOnly) query = query.where((eb) => withPublishedPosts(eb));
+  return query;
+}
+
+export function listTags(db: Db, options: TagListOptions): Promise<TagRow[]> {
+  let query = filtered(db, options).selectAll();
+  query = options.orderByName ? query.orderBy(options.orderByName.binary(sql.ref('tags.name')), 'asc').orderBy('id', 'asc') : query.orderBy('id', 'asc');
+  if (options.window.limit !== null) query = query.limit(options.window.limit).offset(options.window.offset);
+  return query.execute();
+}
+
+export async function countTags(db: Db, options: Pick<TagListOptions, 'where' | 'publishedOnly'>): Promise<number> {
+  const row = await filtered(db, options).select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
+  return Number(row.total);
+}
+
+/**
+ * `count.posts` per tag. The Admin API counts every post and page; the Content API counts published
+ * posts only (Ghost's `countRelations`).
+ */
+export async function postCountsOfTags(db: Db, tagIds: readonly string[], publicOnly: boolean): Promise<Map<string, number>> {
+  const counts = new Map<string, number>(tagIds.map((id) => [id, 0]));
+  if (tagIds.length === 0) return counts;
+  let query = db
+    .selectFrom('posts_tags')
+    .innerJoin('posts', 'posts.id', 'posts_tags.post_id')
+    .select(['posts_tags.tag_id', (eb) => eb.fn.count<number>('posts.id').as('total')])
+    .where('posts_tags.tag_id', 'in', tagIds)
+    .groupBy('posts_tags.tag_id');
+  if (publicOnly) query = query.where('posts.type', '=', 'post').where('posts.status', '=', 'published');
+  for (const row of await query.execute()) counts.set(row.tag_id, Number(row.total));
+  return counts;
+}
+
+/** Which of these tags are attached to a published post or page (their `url` is then routable). */
+export async function tagsWithPublishedPosts(db: Db, tagIds: readonly string[]): Promise<Set<string>> {
+  if (tagIds.length === 0) return new Set();
+  const rows = await db.selectFrom('tags').select('tags.id').where('tags.id', 'in', tagIds).where((eb) => withPublishedPosts(eb)).execute();
+  return new Set(rows.map((row) => row.id));
+}
+
+export async function slugTaken(db: Db, slug: string, exceptId?: string): Promise<boolean> {
+  let query = db.selectFrom('tags').select('id').where('slug', '=', slug);
+  if (exceptId) query = query.where('id', '!=', exceptId);
+  return (await query.executeTakeFirst()) !== undefined;
+}
+

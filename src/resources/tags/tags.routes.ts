@@ -1,0 +1,110 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Db } from '../../db/connect.js';
+import type { TagRow } from '../../db/schema.js';
+import { errors } from '../../errors.js';
+import { actorOf } from '../../http/actor.js';
+import { assertIdParam } from '../../http/validate.js';
+import { locationOf } from '../../http/location.js';
+import { parseInclude } from '../../http/pagination.js';
+import { parseBrowseParams } from '../../http/browse-params.js';
+import { browseRows, pickEach } from '../../filter/browse.js';
+import { TAGS_BROWSE } from '../../filter/resources/tags.browse.js';
+import { OWNER_USER_ID } from '../../auth/roles.js';
+import { tagUrl } from '../posts/posts.render.js';
+import { assertSlugParam } from '../posts/posts.options.js';
+import { findTag, postCountsOfTags, tagsWithPublishedPosts } from './tags.queries.js';
+import { presentAdminTag, presentContentTag } from './tags.present.js';
+import { addTag, deleteTag, editTag } from './tags.service.js';
+import { TAG_INCLUDES } from './tags.schemas.js';
+import type { Engine } from '../../db/engine.js';
+
+type Query = Record<string, unknown>;
+type Params = { id: string; slug: string };
+interface Deps {
+  db: Db;
+  siteUrl: string;
+  engine: Engine;
+}
+
+const frame = (method: string) => ({ docName: 'tags', method });
+const actorId = (request: FastifyRequest) => actorOf(request).user?.id ?? OWNER_USER_ID;
+
+/** Presents tags with their `url` (and `count.posts` when asked), in as few queries as the page needs. */
+async function presentTags(db: Db, siteUrl: string, rows: TagRow[], query: Query, audience: 'admin' | 'content') {
+  const ids = rows.map((row) => row.id);
+  const withCount = parseInclude(query.include, TAG_INCLUDES).has('count.posts');
+  const [published, counts] = await Promise.all([
+    // Content API tags all have published posts: that is how they were selected.
+    audience === 'content' ? Promise.resolve(new Set(ids)) : tagsWithPublishedPosts(db, ids),
+    withCount ? postCountsOfTags(db, ids, audience === 'content') : Promise.resolve(null),
+  ]);
+  const present = audience === 'admin' ? presentAdminTag : presentContentTag;
+  return rows.map((row) => present(row, siteUrl, {
+    url: tagUrl(siteUrl, row.slug, row.visibility === 'public' && published.has(row.id)),
+    ...(counts ? { count: { posts: counts.get(row.id) ?? 0 } } : {}),
+  }));
+}
+
+export function tagsAdminRoutes(app: FastifyInstance, { db, siteUrl, engine }: Deps) {
+  app.get<{ Querystring: Query }>('/tags/', { config: { frame: frame('browse'), permission: 'tag.browse' } }, async (request) => {
+    const params = parseBrowseParams(request.query, { include: TAG_INCLUDES });
+    const { rows, meta } = await browseRows<TagRow>(db, engine, TAGS_BROWSE, 'admin', params);
+    return { tags: pickEach(await presentTags(db, siteUrl, rows, request.query, 'admin'), params), meta };
+  });
+
+  const read = async (request: FastifyRequest<{ Params: Params; Querystring: Query }>, by: { id: string } | { slug: string }) => {
+    const row = await findTag(db, by);
+    if (!row) throw errors.notFound('Tag not found.');
+    return { tags: await presentTags(db, siteUrl, [row], request.query, 'admin') };
+  };
+  app.get<{ Params: Params; Querystring: Query }>('/tags/:id/', { config: { frame: frame('read'), permission: 'tag.read' } }, async (request) => {
+    assertIdParam(request.params.id);
+    return read(request, { id: request.params.id });
+  });
+  app.get<{ Params: Params; Querystring: Query }>('/tags/slug/:slug/', { config: { frame: frame('read'), permission: 'tag.read' } }, async (request) => {
+    assertSlugParam(request.params.slug);
+    return read(request, { slug: request.params.slug });
+  });
+
+  app.post<{ Querystring: Query }>('/tags/', { config: { frame: frame('add'), permission: 'tag.add' } }, async (request, reply) => {
+    const row = await addTag({ db, siteUrl, actorId: actorId(request) }, request.body);
+    reply.status(201).header('Location', locationOf(request, row.id)).header('X-Cache-Invalidate', '/*');
+    return { tags: await presentTags(db, siteUrl, [row], request.query, 'admin') };
+  });
+
+  app.put<{ Params: Params; Querystring: Query }>('/tags/:id/', { config: { frame: frame('edit'), permission: 'tag.edit' } }, async (request, reply) => {
+    assertIdParam(request.params.id);
+    const { tag, changed } = await editTag({ db, siteUrl, actorId: actorId(request) }, request.params.id, request.body);
+    if (changed) reply.header('X-Cache-Invalidate', '/*');
+    return { tags: await presentTags(db, siteUrl, [tag], request.query, 'admin') };
+  });
+
+  app.delete<{ Params: Params }>('/tags/:id/', { config: { frame: frame('destroy'), permission: 'tag.destroy' } }, async (request, reply) => {
+    assertIdParam(request.params.id);
+    await deleteTag(db, request.params.id);
+    return reply.status(204).header('X-Cache-Invalidate', '/*').send();
+  });
+}
+
+export function tagsContentRoutes(app: FastifyInstance, { db, siteUrl, engine }: Deps) {
+  app.get<{ Querystring: Query }>('/tags/', { config: { frame: frame('browse') } }, async (request) => {
+    const params = parseBrowseParams(request.query, { include: TAG_INCLUDES });
+    const { rows, meta } = await browseRows<TagRow>(db, engine, TAGS_BROWSE, 'content', params);
+    return { tags: pickEach(await presentTags(db, siteUrl, rows, request.query, 'content'), params), meta };
+  });
+
+  const read = async (request: FastifyRequest<{ Params: Params; Querystring: Query }>, by: { id: string } | { slug: string }) => {
+    const row = await findTag(db, by);
+    const published = row ? await tagsWithPublishedPosts(db, [row.id]) : new Set<string>();
+    if (!row || !published.has(row.id)) throw errors.notFound('Tag not found.');
+    return { tags: await presentTags(db, siteUrl, [row], request.query, 'content') };
+  };
+  app.get<{ Params: Params; Querystring: Query }>('/tags/:id/', { config: { frame: frame('read') } }, async (request) => {
+    assertIdParam(request.params.id);
+    return read(request, { id: request.params.id });
+  });
+  app.get<{ Params: Params; Querystring: Query }>('/tags/slug/:slug/', { config: { frame: frame('read') } }, async (request) => {
+    assertSlugParam(request.params.slug);
+    return read(request, { slug: request.params.slug });
+  });
+}

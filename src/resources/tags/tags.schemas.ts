@@ -1,0 +1,56 @@
+import { nullableString, nullableUri, type Schema } from '../../http/body-schema.js';
+
+/** The writable tag fields of `@tryghost/admin-api-schema` 4.5.10, in its order; others are dropped. */
+const TAG: Schema = {
+  $base: 'tags#/definitions/tag',
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    name: { type: 'string', minLength: 1, maxLength: 191, pattern: '^([^,]|$)' },
+    slug: nullableString(191),
+    description: nullableString(500),
+    feature_image: nullableUri(2000),
+    visibility: { type: 'string', enum: ['public', 'internal'] },
+    meta_title: nullableString(300),
+    meta_description: nullableString(500),
+    og_image: nullableUri(2000),
+    og_title: nullableString(300),
+    og_description: nullableString(500),
+    twitter_image: nullableUri(2000),
+    twitter_title: nullableString(300),
+    twitter_description: nullableString(500),
+    codeinjection_head: nullableString(65535),
+    codeinjection_foot: nullableString(65535),
+    canonical_url: nullableUri(2000),
+    accent_color: nullableString(50),
+  },
+};
+
+export const TAG_ADD_SCHEMA: Schema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['tags'],
+  properties: { tags: { type: 'array', minItems: 1, maxItems: 1, items: { type: 'object', required: ['name'], allOf: [TAG] } } },
+};
+
+export const TAG_EDIT_SCHEMA: Schema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['tags'],
+  properties: { tags: { type: 'array', minItems: 1, maxItems: 1, items: TAG } },
+};
+
+/** Columns a client may write, in table order. */
+export const TAG_WRITABLE = [
+  'name', 'slug', 'description', 'feature_image', 'visibility', 'og_image', 'og_title', 'og_description', 'twitter_image',
+  'twitter_title', 'twitter_description', 'meta_title', 'meta_description', 'codeinjection_head', 'codeinjection_foot',
+  'canonical_url', 'accent_color',
+] as const;
+
+export type TagWritable = (typeof TAG_WRITABLE)[number];
+
+/** Stored as `__GHOST_URL__/…` when they point at the site. */
+export const TAG_URL_FIELDS = ['feature_image', 'og_image', 'twitter_image', 'canonical_url'] as const;
+export const TAG_HTML_FIELDS = ['codeinjection_head', 'codeinjection_foot'] as const;
+
+export const TAG_INCLUDES = ['count.posts'] as const;

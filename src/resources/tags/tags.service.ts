@@ -1,0 +1,95 @@
+import type { Db } from '../../db/connect.js';
+import type { TagRow } from '../../db/schema.js';
+import { errors } from '../../errors.js';
+import { now, objectId } from '../../db/ids.js';
+import { assertBodySchema } from '../../http/body-schema.js';
+import { generateSlug } from '../../content/slugs.js';
+import { absoluteImageUrl, htmlToStorage, toStorageUrl } from '../posts/posts.render.js';
+import { findTag, slugTaken } from './tags.queries.js';
+import { TAG_ADD_SCHEMA, TAG_EDIT_SCHEMA, TAG_HTML_FIELDS, TAG_URL_FIELDS, TAG_WRITABLE, type TagWritable } from './tags.schemas.js';
+
+export interface TagWriteContext {
+  db: Db;
+  siteUrl: string;
+  actorId: string;
+}
+
+type TagValues = Partial<Pick<TagRow, TagWritable>>;
+
+/** Body fields as the model stores them: `""` → null, site URLs → `__GHOST_URL__`, relative images made absolute first. */
+function valuesOf(input: Record<string, unknown>, siteUrl: string): TagValues {
+  const values: Record<string, unknown> = {};
+  for (const key of TAG_WRITABLE) {
+    if (!(key in input)) continue;
+    let value = input[key];
+    if (value === '' && key !== 'name') value = null;
+    if (typeof value === 'string') {
+      if (key === 'feature_image') value = absoluteImageUrl(value, siteUrl);
+      if ((TAG_URL_FIELDS as readonly string[]).includes(key)) {
+        value = toStorageUrl(value as string, siteUrl, key === 'canonical_url' ? { ignoreProtocol: false } : {});
+      }
+      if ((TAG_HTML_FIELDS as readonly string[]).includes(key)) value = htmlToStorage(value as string, siteUrl);
+    }
+    values[key] = value;
+  }
+  return values as TagValues;
+}
+
+function uniqueSlug(db: Db, base: string, exceptId?: string): Promise<string> {
+  return generateSlug(base, { kind: 'tag', taken: (candidate) => slugTaken(db, candidate, exceptId) });
+}
+
+/** A new tag row from resolved values (also used when a post names a tag that does not exist yet). */
+export async function insertTag(db: Db, values: TagValues, actorId: string): Promise<TagRow> {
+  const name = values.name || values.slug;
+  if (!name) throw errors.validation({ message: 'Value in [tags.name] cannot be blank.', context: 'tags.name' });
+  const at = now();
+  const row: TagRow = {
+    id: objectId(), name, slug: '', description: null, feature_image: null, parent_id: null, visibility: 'public',
+    og_image: null, og_title: null, og_description: null, twitter_image: null, twitter_title: null, twitter_description: null,
+    meta_title: null, meta_description: null, codeinjection_head: null, codeinjection_foot: null, canonical_url: null,
+    accent_color: null, created_at: at, created_by: actorId, updated_at: at, updated_by: actorId,
+    ...values,
+  } as TagRow;
+  row.name = name;
+  if (row.name.startsWith('#')) row.visibility = 'internal';
+  row.slug = await uniqueSlug(db, values.slug || name);
+  await db.insertInto('tags').values(row).execute();
+  return row;
+}
+
+export async function addTag(ctx: TagWriteContext, body: unknown): Promise<TagRow> {
+  assertBodySchema(TAG_ADD_SCHEMA, body, 'tags');
+  const values = valuesOf((body as { tags: Record<string, unknown>[] }).tags[0]!, ctx.siteUrl);
+  return ctx.db.transaction().execute((trx) => insertTag(trx, values, ctx.actorId));
+}
+
+/** Edits a tag; `changed` is false when the body matched what was stored (no write, no cache purge). */
+export async function editTag(ctx: TagWriteContext, id: string, body: unknown): Promise<{ tag: TagRow; changed: boolean }> {
+  assertBodySchema(TAG_EDIT_SCHEMA, body, 'tags');
+  const values = valuesOf((body as { tags: Record<string, unknown>[] }).tags[0]!, ctx.siteUrl);
+  return ctx.db.transaction().execute(async (trx) => {
+    const existing = await findTag(trx, { id });
+    if (!existing) throw errors.notFound();
+    const next: TagRow = { ...existing, ...values };
+    if (next.name.startsWith('#')) next.visibility = 'internal';
+    if (('slug' in values && values.slug !== existing.slug) || !next.slug) {
+      next.slug = await uniqueSlug(trx, next.slug || next.name, id);
+    }
+    const changedKeys = TAG_WRITABLE.filter((key) => next[key] !== existing[key]);
+    if (changedKeys.length === 0) return { tag: existing, changed: false };
+    const update: Record<string, unknown> = Object.fromEntries(changedKeys.map((key) => [key, next[key]]));
+    Object.assign(update, { updated_at: now(), updated_by: ctx.actorId });
+    await trx.updateTable('tags').set(update).where('id', '=', id).execute();
+    return { tag: { ...next, ...update } as TagRow, changed: true };
+  });
+}
+
+/** Deletes a tag and detaches it from every post. */
+export async function deleteTag(db: Db, id: string): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    if (!(await findTag(trx, { id }))) throw errors.notFound();
+    await trx.deleteFrom('posts_tags').where('tag_id', '=', id).execute();
+    await trx.deleteFrom('tags').where('id', '=', id).execute();
+  });
+}

@@ -1,0 +1,86 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseConfig } from '../../src/config.js';
+import { connect, type Connection } from '../../src/db/connect.js';
+import { migrateToLatest } from '../../src/db/migrate.js';
+import { buildApp } from '../../src/app.js';
+import { ADMIN, CONTENT, SITE_URL, adminAuth, bootstrap, createTestDatabase, type TestDatabase } from '../support.js';
+import { seedSnapshot } from './seed.js';
+
+/** Counts the SQL statements the app sends. */
+class QueryCounter implements KyselyPlugin {
+  count = 0;
+  transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
+    this.count++;
+    return args.node;
+  }
+  async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+    return args.result;
+  }
+}
+
+let database: TestDatabase;
+let connection: Connection;
+let app: FastifyInstance;
+let contentDir: string;
+let keys: { adminKey: string; contentKey: string };
+const counter = new QueryCounter();
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  contentDir = mkdtempSync(path.join(tmpdir(), 'quire-content-'));
+  const config = parseConfig({ SITE_URL, DATABASE_URL: database.url, CONTENT_DIR: contentDir, STAFF_DEVICE_VERIFICATION: 'false' });
+  const raw = connect(config.databaseUrl, { poolSize: 4 });
+  await migrateToLatest(raw);
+  connection = { ...raw, db: raw.db.withPlugin(counter) };
+  app = await buildApp({ config, connection });
+  keys = await bootstrap(app);
+  await seedSnapshot(raw.db);
+});
+
+afterAll(async () => {
+  await app?.close();
+  await connection?.close();
+  await database?.drop();
+  rmSync(contentDir, { recursive: true, force: true });
+});
+
+async function queriesFor(url: string, admin = false): Promise<number> {
+  const before = counter.count;
+  const res = await app.inject({ method: 'GET', url, headers: admin ? adminAuth(keys.adminKey) : {} });
+  expect(res.statusCode, res.body).toBe(200);
+  // Admin requests also look up the API key (authentication), which is not the browse's doing.
+  return counter.count - before;
+}
+
+describe('queries per browse request do not grow with the page', () => {
+  const cases: [string, (limit: string) => string, boolean][] = [
+    ['content posts include=tags,authors', (limit) => `${CONTENT}/posts/?key=${keys.contentKey}&include=tags,authors,count.posts&filter=tag:-zebra&limit=${limit}`, false],
+    ['admin posts include=tags,authors', (limit) => `${ADMIN}/posts/?include=tags,authors,count.posts&filter=tag:-zebra&limit=${limit}`, true],
+    ['content tags include=count.posts', (limit) => `${CONTENT}/tags/?key=${keys.contentKey}&include=count.posts&limit=${limit}`, false],
+    ['admin tags include=count.posts', (limit) => `${ADMIN}/tags/?include=count.posts&limit=${limit}`, true],
+    ['content authors include=count.posts', (limit) => `${CONTENT}/authors/?key=${keys.contentKey}&include=count.posts&limit=${limit}`, false],
+    ['admin users include=count.posts,roles', (limit) => `${ADMIN}/users/?include=count.posts,roles&filter=status:locked&limit=${limit}`, true],
+  ];
+  const report: Record<string, Record<string, number>> = {};
+
+  for (const [name, url, admin] of cases) {
+    it(name, async () => {
+      const one = await queriesFor(url('1'), admin);
+      const five = await queriesFor(url('5'), admin);
+      const all = await queriesFor(url('all'), admin);
+      report[name] = { 'limit=1': one, 'limit=5': five, 'limit=all': all };
+      expect(five).toBe(one);
+      // limit=all skips the COUNT query.
+      expect(all).toBe(one - 1);
+    });
+  }
+
+  afterAll(() => {
+    console.log('SQL statements per browse request:', JSON.stringify(report, null, 1));
+  });
+});
