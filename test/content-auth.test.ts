@@ -1,0 +1,55 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { CONTENT, bootstrap, ghostError, startTestApp, type Keys, type TestApp } from './support.js';
+
+let t: TestApp;
+let keys: Keys;
+beforeAll(async () => {
+  t = await startTestApp();
+  keys = await bootstrap(t.app);
+});
+afterAll(async () => t.close());
+
+const get = (query: string) => t.app.inject({ url: `${CONTENT}/posts/${query}` });
+
+it('serves the Content API with a content key, CORS open to every origin', async () => {
+  const res = await t.app.inject({ url: `${CONTENT}/posts/?key=${keys.contentKey}`, headers: { origin: 'https://front.example' } });
+  expect(res.statusCode).toBe(200);
+  expect(res.headers['access-control-allow-origin']).toBe('*');
+  expect(res.headers['cache-control']).toBe('public, max-age=0');
+});
+
+it('refuses a request without a key with 403', async () => {
+  for (const query of ['', '?key=']) {
+    const res = await get(query);
+    expect(res.statusCode).toBe(403);
+    expect(ghostError(res)).toMatchObject({
+      type: 'NoPermissionError', message: 'Authorization failed',
+      context: 'Unable to determine the authenticated member or integration. Check the supplied Content API Key and ensure cookies are being passed through if member auth is failing.',
+    });
+  }
+});
+
+it('refuses an unknown key with 401 UNKNOWN_CONTENT_API_KEY', async () => {
+  const res = await get('?key=0123456789abcdef0123456789');
+  expect(res.statusCode).toBe(401);
+  expect(ghostError(res)).toMatchObject({ type: 'UnauthorizedError', message: 'Unknown Content API Key', code: 'UNKNOWN_CONTENT_API_KEY' });
+});
+
+it('refuses an admin key secret with 401 INVALID_API_KEY_TYPE', async () => {
+  const res = await get(`?key=${keys.adminKey.split(':')[1]}`);
+  expect(res.statusCode).toBe(401);
+  expect(ghostError(res)).toMatchObject({ type: 'UnauthorizedError', message: 'Invalid API Key type', code: 'INVALID_API_KEY_TYPE' });
+});
+
+it('refuses a key given twice with 400 INVALID_REQUEST', async () => {
+  const res = await get(`?key=${keys.contentKey}&key=${keys.contentKey}`);
+  expect(res.statusCode).toBe(400);
+  expect(ghostError(res)).toMatchObject({ type: 'BadRequestError', message: 'Invalid Request', code: 'INVALID_REQUEST' });
+});
+
+it('answers a preflight without a key', async () => {
+  const res = await t.app.inject({ method: 'OPTIONS', url: `${CONTENT}/posts/`, headers: { origin: 'https://front.example', 'access-control-request-method': 'GET' } });
+  expect(res.statusCode).toBe(204);
+  expect(res.headers['access-control-allow-origin']).toBe('*');
+  expect(res.headers['access-control-max-age']).toBe('86400');
+});
