@@ -4,12 +4,12 @@ import { presentAdminTag, presentContentTag } from '../tags/tags.present.js';
 import { presentContentAuthor, presentPostAuthor } from '../authors/authors.present.js';
 import { presentAdminUser } from '../users/users.present.js';
 import {
-  authorUrl, fromStorageUrl, htmlFromStorage, lexicalFromStorage, mobiledocFromStorage, readingTime, tagUrl,
+  authorUrl, fromStorageUrl, htmlFromStorage, lexicalFromStorage, mobiledocFromStorage, readingTime, tagOutboundLinks, tagUrl,
 } from './posts.render.js';
 import { zonedIso } from './posts.dates.js';
 import type { PostRecord } from './posts.queries.js';
 import type { Format } from './posts.schemas.js';
-import { gateForAnonymous, tagOutboundLinks } from './posts.gating.js';
+import { gateForAnonymous } from './posts.gating.js';
 import { shownVisibility } from './posts.model.js';
 
 /** Everything a presenter needs besides the record: looked up once per response, never per post. */

@@ -8,7 +8,7 @@ import { generateSlug } from '../../content/slugs.js';
 import { parseNql } from '../../filter/nql.js';
 import { checkPostPermission, type UnsafeAttrs } from './posts.permissions.js';
 import { parsePostBody, type PostChanges } from './posts.input.js';
-import { lexicalFromHtml, renderForStorage, resolveSources, sourcesForStorage, type ContentState } from './posts.formats.js';
+import { lexicalFromHtml, mobiledocFromHtml, renderForStorage, resolveSources, sourcesForStorage, type ContentState } from './posts.formats.js';
 import {
   authorIdsOf, ownerUserId, resolveAuthors, resolveTags, sameList, tagIdsOf, writeAuthors, writeTags,
 } from './posts.relations.js';
@@ -257,9 +257,9 @@ async function buildEditedRow(
 
   const previous = contentFromStorage(existing.mobiledoc, existing.lexical, ctx.siteUrl);
   const requested = contentFromStorage('mobiledoc' in p ? p.mobiledoc ?? null : existing.mobiledoc, 'lexical' in p ? p.lexical ?? null : existing.lexical, ctx.siteUrl);
-  // `?source=html` and `?convert_to_lexical=true` turn a mobiledoc post into a lexical one.
-  const converting = options.source === 'html' && !!changes.html;
-  let sources = resolveSources(requested, converting ? null : previous);
+  // `?source=html` on a mobiledoc post keeps it mobiledoc, as Ghost does (the html converted to mobiledoc).
+  if (options.source === 'html' && changes.html && existing.mobiledoc) requested.mobiledoc = await mobiledocFromHtml(changes.html);
+  let sources = resolveSources(requested, previous);
   if (options.convertToLexical && sources.mobiledoc) {
     // Without Ghost's kg-converters the conversion goes through the rendered html.
     sources = { mobiledoc: null, lexical: await lexicalFromHtml(renderMobiledoc(sources.mobiledoc, ctx.siteUrl)) };
