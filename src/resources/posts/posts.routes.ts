@@ -16,7 +16,8 @@ import { ADMIN_DEFAULT_INCLUDES, ADMIN_INCLUDES, DOC_NAME, FORMATS, type Format,
 import { assertSlugParam, flag, parseFormats, parseSource, pickRead } from './posts.options.js';
 import { findPost, type PostKey, type PostWhere } from './posts.queries.js';
 import { adminPosts } from './posts.responses.js';
-import { addPost, copyPost, destroyPost, editPost, type WriteOptions } from './posts.service.js';
+import { addPost, destroyPost, editPost, type WriteOptions } from './posts.service.js';
+import { copyPost } from './posts.copy.js';
 import { bulkDestroy, bulkEdit } from './posts.bulk.js';
 
 type Query = Record<string, unknown>;
