@@ -13,6 +13,7 @@ import { adminAuthHook } from './http/admin-auth.js';
 import { contentAuthHook } from './http/content-auth.js';
 import { actorOf, assertPermission } from './http/actor.js';
 import { adminCorsOrigin } from './http/cors.js';
+import { OneLinePerRequest } from './http/request-log.js';
 import { siteRoutes } from './resources/site/site.routes.js';
 import { setupRoutes } from './resources/setup/setup.routes.js';
 import { sessionRoutes } from './resources/session/session.routes.js';
@@ -21,15 +22,23 @@ import { tagsAdminRoutes, tagsContentRoutes } from './resources/tags/tags.routes
 import { postsAdminRoutes } from './resources/posts/posts.routes.js';
 import { postsContentRoutes } from './resources/posts/posts.content-routes.js';
 import { authorsContentRoutes } from './resources/authors/authors.routes.js';
+import { usersRoutes } from './resources/users/users.routes.js';
+import { rolesRoutes } from './resources/roles/roles.routes.js';
+import { invitesRoutes } from './resources/invites/invites.routes.js';
+import { authenticationRoutes } from './resources/authentication/authentication.routes.js';
+import { authenticatorRoutes } from './resources/authenticator/authenticator.routes.js';
+import { createMailer, type Mailer } from './mail/mailer.js';
 
 export interface AppDeps {
   config: Config;
   connection: Connection;
   logger?: FastifyServerOptions['logger'];
+  /** Outgoing mail; by default SMTP or the `CONTENT_DIR/mail/` folder, from the configuration. */
+  mailer?: Mailer;
 }
 
 /** Both APIs with their hooks and error handling; `main.ts` listens, tests call `inject()`. */
-export async function buildApp({ config, connection, logger = false }: AppDeps): Promise<FastifyInstance> {
+export async function buildApp({ config, connection, logger = false, mailer: givenMailer }: AppDeps): Promise<FastifyInstance> {
   const { db } = connection;
   const siteUrl = config.siteUrl;
   const sitePath = new URL(siteUrl).pathname;
@@ -41,8 +50,10 @@ export async function buildApp({ config, connection, logger = false }: AppDeps):
     bodyLimit: 50 * 1024 * 1024,
     trustProxy: true,
     routerOptions: { ignoreTrailingSlash: true },
+    logController: new OneLinePerRequest(),
   });
   await app.register(cookie);
+  const mailer = givenMailer ?? createMailer(config, app.log);
   registerJsonParser(app);
 
   app.setErrorHandler((err: FastifyError, request, reply) => {
@@ -66,11 +77,16 @@ export async function buildApp({ config, connection, logger = false }: AppDeps):
     });
     siteRoutes(admin, { db, siteUrl });
     setupRoutes(admin, { db, siteUrl });
-    sessionRoutes(admin, { db, siteUrl, loginIsVerified: async () => true });
+    sessionRoutes(admin, { db, siteUrl, mailer, deviceVerification: config.staffDeviceVerification });
     integrationsRoutes(admin, { db });
     tagsAdminRoutes(admin, { db, siteUrl, engine: connection.engine });
     postsAdminRoutes(admin, 'post', { db, siteUrl, engine: connection.engine });
     postsAdminRoutes(admin, 'page', { db, siteUrl, engine: connection.engine });
+    usersRoutes(admin, { db, siteUrl, contentDir: config.contentDir, engine: connection.engine });
+    rolesRoutes(admin, { db });
+    invitesRoutes(admin, { db, mailer, siteUrl });
+    authenticationRoutes(admin, { db, mailer, siteUrl });
+    authenticatorRoutes(admin, { db, siteUrl });
   }, { prefix: adminRoot.slice(0, -1) });
 
   await app.register(async (content) => {

@@ -61,6 +61,9 @@ export function verifyAdminToken(token: DecodedToken, hexSecret: string, audienc
   }
   if (typeof payload.iat !== 'number') throw invalid('iat required when maxAge is specified');
   if (clock >= payload.iat + MAX_AGE_SECONDS) throw invalid('maxAge exceeded');
+  // Beyond Ghost: an `iat` in the future (typically milliseconds instead of seconds) would never reach
+  // the 5-minute limit, leaving a token usable for years. Clock skew up to the same 5 minutes is allowed.
+  if (payload.iat > clock + MAX_AGE_SECONDS) throw invalid('jwt issued in the future');
 }
 
 /** Signs an admin token for `<id>:<secret>` keys, as the Admin API SDK does (used by the CLI and tests). */

@@ -29,6 +29,7 @@ export async function createSession(db: Db, input: NewSession): Promise<{ token:
     user_agent: input.userAgent,
     ip: input.ip,
     verified: input.verified,
+    verified_user_id: input.verified ? input.userId : null,
     expires_at: new Date(at.getTime() + SESSION_LIFETIME_MS),
     created_at: at,
     updated_at: at,
@@ -43,13 +44,26 @@ export async function findSession(db: Db, token: string): Promise<SessionRow | u
   return session;
 }
 
-/** Logging out keeps the row (and cookie) but detaches the user, as Ghost does. */
-export async function detachUser(db: Db, sessionId: string): Promise<void> {
-  await db.updateTable('sessions').set({ user_id: null, updated_at: now() }).where('id', '=', sessionId).execute();
+/**
+ * Logging out keeps the row (and cookie) but detaches the user, as Ghost does; the device stays known
+ * unless the site requires a code on every login (`require_email_mfa`).
+ */
+export async function detachUser(db: Db, sessionId: string, forgetDevice = false): Promise<void> {
+  const changes = forgetDevice ? { user_id: null, verified: false, verified_user_id: null } : { user_id: null };
+  await db.updateTable('sessions').set({ ...changes, updated_at: now() }).where('id', '=', sessionId).execute();
 }
 
-export async function markVerified(db: Db, sessionId: string): Promise<void> {
-  await db.updateTable('sessions').set({ verified: true, updated_at: now() }).where('id', '=', sessionId).execute();
+/** The session's device proved itself for `userId` (a correct code). */
+export async function markVerified(db: Db, sessionId: string, userId: string): Promise<void> {
+  await db.updateTable('sessions').set({ verified: true, verified_user_id: userId, updated_at: now() }).where('id', '=', sessionId).execute();
+}
+
+export async function deleteSession(db: Db, sessionId: string): Promise<void> {
+  await db.deleteFrom('sessions').where('id', '=', sessionId).execute();
+}
+
+export async function deleteAllSessions(db: Db): Promise<void> {
+  await db.deleteFrom('sessions').execute();
 }
 
 export async function deleteUserSessions(db: Db, userId: string, exceptSessionId?: string): Promise<void> {

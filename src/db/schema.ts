@@ -1,11 +1,12 @@
 import type { Generated } from 'kysely';
 import type { PostTables } from './schema-posts.js';
+import type { StaffTables } from './schema-staff.js';
 
 /**
  * Row types, one interface per table; column names are the JSON field names of the wire format.
  * Each group of tables lives with the migration that creates it and is joined here.
  */
-export interface Database extends FoundationTables, PostTables {}
+export interface Database extends FoundationTables, PostTables, StaffTables {}
 
 export interface FoundationTables {
   settings: SettingRow;
@@ -93,6 +94,8 @@ export interface SessionRow {
   user_agent: string | null;
   ip: string | null;
   verified: boolean;
+  /** The user this device proved itself for; a later login of that user from the same cookie skips the code. */
+  verified_user_id: string | null;
   expires_at: Date;
   created_at: Date;
   updated_at: Date;
@@ -128,3 +131,4 @@ export interface ApiKeyRow {
 
 export type { Generated };
 export type * from './schema-posts.js';
+export type * from './schema-staff.js';

@@ -10,9 +10,10 @@ export function apiRedirectHook(apiRoot: string) {
     if (request.method !== 'GET' && request.method !== 'HEAD' && request.method !== 'OPTIONS') return;
     const [path, query] = splitUrl(request.url);
     if (!path.toLowerCase().startsWith(rootLower.slice(0, -1))) return;
-    let target = path;
-    const rootPart = target.slice(0, apiRoot.length);
-    if (rootPart !== rootPart.toLowerCase()) target = rootPart.toLowerCase() + target.slice(apiRoot.length);
+    // Lower-case up to and including the API name (`/ghost/api/admin/`), never the resource part.
+    const nameEnd = path.indexOf('/', apiRoot.length);
+    const rootEnd = nameEnd === -1 ? path.length : nameEnd;
+    let target = path.slice(0, rootEnd).toLowerCase() + path.slice(rootEnd);
     if (!target.endsWith('/')) target += '/';
     if (target === path) return;
     reply.header('Cache-Control', 'public, max-age=31536000');

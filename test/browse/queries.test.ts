@@ -64,6 +64,7 @@ describe('queries per browse request do not grow with the page', () => {
     ['content tags include=count.posts', (limit) => `${CONTENT}/tags/?key=${keys.contentKey}&include=count.posts&limit=${limit}`, false],
     ['admin tags include=count.posts', (limit) => `${ADMIN}/tags/?include=count.posts&limit=${limit}`, true],
     ['content authors include=count.posts', (limit) => `${CONTENT}/authors/?key=${keys.contentKey}&include=count.posts&limit=${limit}`, false],
+    ['admin users include=count.posts,roles', (limit) => `${ADMIN}/users/?include=count.posts,roles&filter=status:locked&limit=${limit}`, true],
   ];
   const report: Record<string, Record<string, number>> = {};
 

@@ -2,6 +2,7 @@ import type { Migration } from 'kysely';
 import type { ColumnTypes } from '../engine.js';
 import { foundation } from './0001-foundation.js';
 import { posts } from './0002-posts.js';
+import { staff } from './0003-staff.js';
 import { postsReadingTime } from './0004-posts-reading-time.js';
 
 export type MigrationFactory = (types: ColumnTypes) => Migration;
@@ -13,5 +14,6 @@ export type MigrationFactory = (types: ColumnTypes) => Migration;
 export const MIGRATIONS: [name: string, factory: MigrationFactory][] = [
   ['0001-foundation', foundation],
   ['0002-posts', posts],
+  ['0003-staff', staff],
   ['0004-posts-reading-time', postsReadingTime],
 ];

@@ -1,27 +1,37 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../../db/connect.js';
-import { errors } from '../../errors.js';
+import type { Mailer } from '../../mail/mailer.js';
+import { errors, GhostError } from '../../errors.js';
 import { actorOf } from '../../http/actor.js';
 import { requestOrigin } from '../../http/origin.js';
-import { createSession, detachUser, SESSION_COOKIE, SESSION_LIFETIME_MS } from '../../auth/sessions.js';
+import { createSession, deleteSession, detachUser, findSession, markVerified, SESSION_COOKIE, SESSION_LIFETIME_MS } from '../../auth/sessions.js';
+import { hit, LIMITERS, reset } from '../../auth/brute.js';
+import { acceptCode, codeAlwaysRequired, loginIsVerified, sendSignInCode, type DeviceVerification } from '../../auth/device-verification.js';
 import { presentSessionUser } from '../users/users.present.js';
+import { findUserByEmail, findUserById } from '../users/users.queries.js';
+import { sendResetMail } from '../authentication/authentication.reset.js';
 import { checkCredentials, type Credentials } from './session.service.js';
 
 export interface SessionRouteOptions {
   db: Db;
   siteUrl: string;
-  /**
-   * Decides whether a fresh login may use its session at once or must first prove the device (a code
-   * e-mailed to the user). Device verification plugs in here.
-   */
-  loginIsVerified: (input: { userId: string; firstLogin: boolean; token: unknown }) => Promise<boolean>;
+  mailer: Mailer;
+  /** `STAFF_DEVICE_VERIFICATION`: ask for an e-mailed code when a login comes from a new device. */
+  deviceVerification: boolean;
 }
 
-export function sessionRoutes(app: FastifyInstance, { db, siteUrl, loginIsVerified }: SessionRouteOptions) {
+const text = (reply: FastifyReply, status: number, body: string) => reply.status(status).type('text/plain; charset=utf-8').send(body);
+const pathOf = (request: FastifyRequest) => request.url.split('?')[0]!;
+
+/**
+ * Login, logout and device verification. The session controller is not pipelined in Ghost: its errors
+ * are never rewritten, so no route here has a frame.
+ */
+export function sessionRoutes(app: FastifyInstance, { db, siteUrl, mailer, deviceVerification }: SessionRouteOptions) {
   const site = new URL(siteUrl);
   const secure = site.protocol === 'https:';
   const cookiePath = `${site.pathname}ghost`;
-  const frame = { docName: 'session', method: 'add' };
+  const verification: DeviceVerification = { db, mailer, siteUrl, enabled: deviceVerification };
 
   function setSessionCookie(reply: FastifyReply, token: string) {
     reply.setCookie(SESSION_COOKIE, token, {
@@ -33,40 +43,76 @@ export function sessionRoutes(app: FastifyInstance, { db, siteUrl, loginIsVerifi
     });
   }
 
-  app.post('/session/', { config: { auth: 'public', frame } }, async (request, reply) => {
+  const presentedSession = async (request: FastifyRequest) => {
+    const token = request.cookies[SESSION_COOKIE];
+    return token ? findSession(db, token) : undefined;
+  };
+
+  app.post('/session/', { config: { auth: 'public' } }, async (request, reply) => {
+    await hit(db, LIMITERS.globalBlock, request.ip, pathOf(request));
+    await hit(db, LIMITERS.userLogin, request.ip, 'user_login');
     const credentials = (request.body ?? {}) as Credentials;
-    const { user, firstLogin } = await checkCredentials(db, credentials);
+    const { user, firstLogin } = await checkCredentials(db, credentials).catch(async (err: unknown) => {
+      // A locked account (imported, or after a global reset) is mailed a reset link, as Ghost does.
+      if (err instanceof GhostError && err.name === 'PasswordResetRequiredError' && typeof credentials.username === 'string') {
+        const locked = await findUserByEmail(db, credentials.username);
+        if (locked) await sendResetMail({ db, mailer, siteUrl }, locked).catch((mailError) => request.log.error({ err: mailError }, 'reset mail failed'));
+      }
+      throw err;
+    });
+    await reset(db, LIMITERS.userLogin, request.ip, 'user_login');
     const origin = requestOrigin(request, siteUrl);
     if (!origin) throw errors.badRequest('Could not determine origin of request. Please ensure an Origin or Referrer header is present.');
-    const verified = await loginIsVerified({ userId: user.id, firstLogin, token: credentials.token });
-    const { token } = await createSession(db, {
-      userId: user.id,
-      origin,
-      userAgent: request.headers['user-agent'] ?? null,
-      ip: request.ip,
-      verified,
-    });
+
+    const presented = await presentedSession(request);
+    const verified = await loginIsVerified(verification, { user, firstLogin, code: credentials.token, presented });
+    const userAgent = request.headers['user-agent'] ?? null;
+    const { token } = await createSession(db, { userId: user.id, origin, userAgent, ip: request.ip, verified });
+    // A new cookie on every login: whatever the browser held before stops working.
+    if (presented) await deleteSession(db, presented.id);
     setSessionCookie(reply, token);
     if (!verified) {
+      await sendSignInCode(verification, user, { user_agent: userAgent, ip: request.ip });
       throw errors.noPermission({
         type: 'Needs2FAError',
         message: 'User must verify session to login.',
         context: 'A 6-digit sign-in verification code has been sent to your email to keep your account safe.',
-        code: '2FA_NEW_DEVICE_DETECTED',
+        code: (await codeAlwaysRequired(db)) ? '2FA_TOKEN_REQUIRED' : '2FA_NEW_DEVICE_DETECTED',
       });
     }
-    return reply.status(201).type('text/plain; charset=utf-8').send('Created');
+    return text(reply, 201, 'Created');
   });
 
-  app.get('/session/', { config: { frame: { docName: 'session', method: 'read' } } }, async (request) => {
+  app.get('/session/', async (request) => {
     const { user } = actorOf(request);
     if (!user) throw errors.notFound('User not found.');
     return presentSessionUser(user);
   });
 
-  app.delete('/session/', { config: { frame: { docName: 'session', method: 'delete' } } }, async (request, reply) => {
+  app.delete('/session/', async (request, reply) => {
     const { session } = actorOf(request);
-    if (session) await detachUser(db, session.id);
+    if (session) await detachUser(db, session.id, await codeAlwaysRequired(db));
     return reply.status(204).send();
+  });
+
+  // Device verification works on the cookie's session directly: it is not authenticated yet.
+  app.post('/session/verify/', { config: { auth: 'public' } }, async (request, reply) => {
+    await hit(db, LIMITERS.sendVerificationCode, request.ip, 'send_verification_code');
+    const session = await presentedSession(request);
+    const user = session?.user_id ? await findUserById(db, session.user_id) : undefined;
+    if (!session || !user) throw errors.badRequest('Could not fetch user from the session.');
+    await sendSignInCode(verification, user, session);
+    return text(reply, 200, 'OK');
+  });
+
+  app.put('/session/verify/', { config: { auth: 'public' } }, async (request, reply) => {
+    await hit(db, LIMITERS.userVerification, request.ip, 'user_verification');
+    const session = await presentedSession(request);
+    const code = (request.body as { token?: unknown } | null)?.token;
+    if (!session?.user_id || !(await acceptCode(db, session.user_id, code))) return text(reply, 401, 'Unauthorized');
+    await markVerified(db, session.id, session.user_id);
+    // Only wrong codes should use up the allowance: a success starts the count again.
+    await reset(db, LIMITERS.userVerification, request.ip, 'user_verification');
+    return text(reply, 200, 'OK');
   });
 }

@@ -3,7 +3,6 @@ import type { Db } from '../../db/connect.js';
 import { firstOfRoot } from '../../http/validate.js';
 import { actorOf } from '../../http/actor.js';
 import { errors } from '../../errors.js';
-import { OWNER_USER_ID } from '../../auth/roles.js';
 import { notFoundUrl } from '../../content/urls.js';
 import { presentAdminUser } from '../users/users.present.js';
 import { applySetup, assertSetupState, isSetup, type SetupInput } from './setup.service.js';
@@ -23,7 +22,7 @@ export function setupRoutes(app: FastifyInstance, { db, siteUrl }: { db: Db; sit
   });
 
   app.put('/authentication/setup/', { config: { frame } }, async (request, reply) => {
-    if (actorOf(request).user?.id !== OWNER_USER_ID) throw errors.noPermission('You are not the site owner.');
+    if (!actorOf(request).user || actorOf(request).role !== 'Owner') throw errors.noPermission('You are not the site owner.');
     const input = firstOfRoot<SetupInput>(request.body, 'setup');
     await assertSetupState(db, true);
     const owner = await applySetup(db, input, siteUrl, false);

@@ -7,7 +7,7 @@ import { OWNER_USER_ID } from '../../auth/roles.js';
 import { assertPasswordPolicy, hashPassword } from '../../auth/passwords.js';
 import { generateSlug } from '../../content/slugs.js';
 import { readSetting, writeSettings } from '../settings/settings.queries.js';
-import { findUserById } from '../users/users.queries.js';
+import { findOwner, findUserById } from '../users/users.queries.js';
 
 export interface SetupInput {
   name?: unknown;
@@ -19,7 +19,8 @@ export interface SetupInput {
 }
 
 export async function isSetup(db: Db): Promise<boolean> {
-  const owner = await findUserById(db, OWNER_USER_ID);
+  // The Owner is found by role: after an ownership transfer it is no longer user `1`.
+  const owner = await findOwner(db);
   return owner !== undefined && owner.status !== 'inactive';
 }
 
@@ -47,15 +48,16 @@ export async function applySetup(db: Db, input: SetupInput, siteUrl: string, fir
   if (!validator.isEmail(email)) throw errors.validation({ message: 'Validation (isEmail) failed for email', context: 'users.email' });
 
   const passwordHash = await hashPassword(password);
+  const ownerId = (await findOwner(db))?.id ?? OWNER_USER_ID;
   return db.transaction().execute(async (trx) => {
     const slug = await generateSlug(name, {
       kind: 'user',
       shortSlug: true,
-      taken: async (candidate) => !!(await trx.selectFrom('users').select('id').where('slug', '=', candidate).where('id', '!=', OWNER_USER_ID).executeTakeFirst()),
+      taken: async (candidate) => !!(await trx.selectFrom('users').select('id').where('slug', '=', candidate).where('id', '!=', ownerId).executeTakeFirst()),
     });
     let update = trx.updateTable('users').set({
-      name, slug, email, password: passwordHash, status: 'active', updated_at: now(), updated_by: OWNER_USER_ID,
-    }).where('id', '=', OWNER_USER_ID);
+      name, slug, email, password: passwordHash, status: 'active', updated_at: now(), updated_by: ownerId,
+    }).where('id', '=', ownerId);
     // Two first-run requests racing: only the one that still finds the owner inactive wins.
     if (firstRun) update = update.where('status', '=', 'inactive');
     const { numUpdatedRows } = await update.executeTakeFirst();
@@ -65,6 +67,6 @@ export async function applySetup(db: Db, input: SetupInput, siteUrl: string, fir
       if (typeof input.accentColor === 'string' && input.accentColor) settings.accent_color = input.accentColor;
       await writeSettings(trx, settings);
     }
-    return (await findUserById(trx, OWNER_USER_ID))!;
+    return (await findUserById(trx, ownerId))!;
   });
 }

@@ -1,13 +1,27 @@
-import type { RoleRow, UserRow } from '../../db/schema.js';
+import type { PermissionRow, RoleRow, UserRow } from '../../db/schema.js';
 import { isoDate } from '../../content/dates.js';
 
-export function presentRole(role: RoleRow) {
+export function presentPermission(permission: PermissionRow) {
+  return {
+    id: permission.id,
+    name: permission.name,
+    object_type: permission.object_type,
+    action_type: permission.action_type,
+    object_id: permission.object_id,
+    created_at: isoDate(permission.created_at),
+    updated_at: isoDate(permission.updated_at),
+  };
+}
+
+/** A role; `permissions` only when `include=roles.permissions` asked for them. */
+export function presentRole(role: RoleRow & { permissions?: PermissionRow[] }) {
   return {
     id: role.id,
     name: role.name,
     description: role.description,
     created_at: isoDate(role.created_at),
     updated_at: isoDate(role.updated_at),
+    ...(role.permissions ? { permissions: role.permissions.map(presentPermission) } : {}),
   };
 }
 
@@ -52,7 +66,9 @@ function adminUserFields(user: UserRow) {
 }
 
 export interface AdminUserExtras {
-  roles?: RoleRow[];
+  /** The user's own permission rows (`include=permissions`); Ghost gives none to users by default. */
+  permissions?: PermissionRow[];
+  roles?: (RoleRow & { permissions?: PermissionRow[] })[];
   count?: { posts: number };
   url: string;
 }
@@ -61,6 +77,7 @@ export interface AdminUserExtras {
 export function presentAdminUser(user: UserRow, extras: AdminUserExtras) {
   return {
     ...adminUserFields(user),
+    ...(extras.permissions ? { permissions: extras.permissions.map(presentPermission) } : {}),
     ...(extras.roles ? { roles: extras.roles.map(presentRole) } : {}),
     ...(extras.count ? { count: extras.count } : {}),
     url: extras.url,
@@ -76,4 +93,17 @@ export function presentSessionUser(user: UserRow) {
     created_by: user.created_by,
     updated_by: user.updated_by,
   };
+}
+
+/**
+ * `PUT /users/owner/` answers with the records as stored (Ghost serialises them without its user mapper):
+ * `locale` and `visibility` after `status`, the roles, and no `url`.
+ */
+export function presentStoredUser(user: UserRow, roles: RoleRow[]) {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(adminUserFields(user))) {
+    out[key] = value;
+    if (key === 'status') Object.assign(out, { locale: user.locale, visibility: user.visibility });
+  }
+  return { ...out, roles: roles.map((role) => presentRole(role)) };
 }

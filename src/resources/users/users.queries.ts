@@ -1,6 +1,8 @@
+import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
 import type { Db } from '../../db/connect.js';
-import type { RoleRow, UserRow } from '../../db/schema.js';
+import type { Database, RoleRow, UserRow } from '../../db/schema.js';
 import type { RoleName } from '../../auth/roles.js';
+import type { RoleTable } from '../../auth/staff-rules.js';
 
 export function findUserById(db: Db, id: string): Promise<UserRow | undefined> {
   return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
@@ -38,4 +40,77 @@ export async function roleNameOfUser(db: Db, userId: string): Promise<RoleName |
 export async function roleIdByName(db: Db, name: RoleName): Promise<string> {
   const row = await db.selectFrom('roles').select('id').where('name', '=', name).executeTakeFirstOrThrow();
   return row.id;
+}
+
+/**
+ * A condition on `users` for browse: the filter compiler (NQL) plugs in here; none means every user,
+ * which is Ghost's admin default (all statuses).
+ */
+export type UserWhere = (eb: ExpressionBuilder<Database, 'users'>) => Expression<SqlBool>;
+
+export async function countUsers(db: Db, where?: UserWhere): Promise<number> {
+  let query = db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('total'));
+  if (where) query = query.where(where);
+  return Number((await query.executeTakeFirstOrThrow()).total);
+}
+
+/** Ghost's default order: most recently seen first (never-seen last, on every engine), then name, newest. */
+export function listUsers(db: Db, window: { offset: number; limit: number | null }, where?: UserWhere): Promise<UserRow[]> {
+  let query = db.selectFrom('users').selectAll()
+    .orderBy((eb) => eb('last_seen', 'is', null), 'asc')
+    .orderBy('last_seen', 'desc')
+    .orderBy('name', 'asc')
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'asc');
+  if (where) query = query.where(where);
+  if (window.limit !== null) query = query.limit(window.limit).offset(window.offset);
+  return query.execute();
+}
+
+export function findUserBySlug(db: Db, slug: string): Promise<UserRow | undefined> {
+  return db.selectFrom('users').selectAll().where('slug', '=', slug).executeTakeFirst();
+}
+
+/** Is the e-mail (any case) used by a user other than `exceptId`? */
+export async function emailTaken(db: Db, email: string, exceptId?: string): Promise<boolean> {
+  let query = db.selectFrom('users').select('id').where((eb) => eb(eb.fn('lower', ['email']), '=', email.toLowerCase()));
+  if (exceptId) query = query.where('id', '!=', exceptId);
+  return (await query.executeTakeFirst()) !== undefined;
+}
+
+/** Posts and pages (any status) each user is an author of, keyed by user id. */
+export async function postCountsOf(db: Db, userIds: readonly string[]): Promise<Map<string, number>> {
+  const counts = new Map<string, number>(userIds.map((id) => [id, 0]));
+  if (userIds.length === 0) return counts;
+  const rows = await db.selectFrom('posts_authors').innerJoin('posts', 'posts.id', 'posts_authors.post_id')
+    .select(['posts_authors.author_id', (eb) => eb.fn.count<number>('posts.id').as('n')])
+    .where('posts_authors.author_id', 'in', userIds).groupBy('posts_authors.author_id').execute();
+  for (const row of rows) counts.set(row.author_id, Number(row.n));
+  return counts;
+}
+
+/** Users with at least one published post or page: only they have a public author page. */
+export async function authorsWithPublishedPosts(db: Db, userIds: readonly string[]): Promise<Set<string>> {
+  if (userIds.length === 0) return new Set();
+  const rows = await db.selectFrom('posts_authors').innerJoin('posts', 'posts.id', 'posts_authors.post_id')
+    .select('posts_authors.author_id').distinct()
+    .where('posts_authors.author_id', 'in', userIds).where('posts.status', '=', 'published').execute();
+  return new Set(rows.map((row) => row.author_id));
+}
+
+/** All roles by id and name (eleven rows). */
+export async function loadRoles(db: Db): Promise<RoleTable> {
+  const rows = await db.selectFrom('roles').selectAll().execute();
+  return { byId: new Map(rows.map((r) => [r.id, r])), byName: new Map(rows.map((r) => [r.name, r])) };
+}
+
+export async function roleOfUser(db: Db, userId: string): Promise<RoleRow | null> {
+  return (await rolesOfUsers(db, [userId])).get(userId)?.[0] ?? null;
+}
+
+/** The user holding the Owner role (id `1` until ownership is transferred). */
+export async function findOwner(db: Db): Promise<UserRow | undefined> {
+  return db.selectFrom('users').selectAll('users')
+    .innerJoin('roles_users', 'roles_users.user_id', 'users.id').innerJoin('roles', 'roles.id', 'roles_users.role_id')
+    .where('roles.name', '=', 'Owner').executeTakeFirst();
 }

@@ -1,0 +1,99 @@
+import type { Db } from '../db/connect.js';
+import type { SessionRow, UserRow } from '../db/schema.js';
+import { errors } from '../errors.js';
+import type { Mailer } from '../mail/mailer.js';
+import { signInCode } from '../mail/templates.js';
+import { readSettings } from '../resources/settings/settings.queries.js';
+import { emailCode, emailCodeIsValid } from './otp.js';
+import { findAuthenticator, useAppCode, useRecoveryCode } from './authenticator.js';
+
+/**
+ * Device verification (Ghost's staff 2FA): a login from a browser that has not proved itself for this
+ * user must enter a six-digit code. The code is Ghost's stateless TOTP e-mailed to the user; a user with
+ * an authenticator app may instead give the app's code or a recovery code.
+ */
+export interface DeviceVerification {
+  db: Db;
+  mailer: Mailer;
+  siteUrl: string;
+  /** `STAFF_DEVICE_VERIFICATION`: off, only users with an authenticator app are asked. */
+  enabled: boolean;
+}
+
+export async function sessionSecret(db: Db): Promise<string> {
+  const secret = (await readSettings(db, ['admin_session_secret'])).get('admin_session_secret');
+  if (!secret) throw new Error('setting admin_session_secret is missing');
+  return secret;
+}
+
+/** Whether the site asks for a code on every login (`require_email_mfa`): changes the error code and logout. */
+export async function codeAlwaysRequired(db: Db): Promise<boolean> {
+  return (await readSettings(db, ['require_email_mfa'])).get('require_email_mfa') === 'true';
+}
+
+/** The current e-mail code of a user (also returned by a completed password reset). */
+export async function currentEmailCode(db: Db, userId: string): Promise<string> {
+  return emailCode(await sessionSecret(db), userId);
+}
+
+/** Any second factor of the user: the e-mailed code, the app's code, or an unused recovery code. */
+export async function acceptCode(db: Db, userId: string, code: unknown): Promise<boolean> {
+  if (emailCodeIsValid(await sessionSecret(db), userId, code)) return true;
+  const app = await findAuthenticator(db, userId);
+  if (!app?.enabled) return false;
+  return (await useAppCode(db, app, code)) || (await useRecoveryCode(db, userId, code));
+}
+
+export interface LoginFacts {
+  user: UserRow;
+  /** The user had never logged in: Ghost lets the first login through without a code. */
+  firstLogin: boolean;
+  /** `token` sent with the credentials. */
+  code: unknown;
+  /** The session the browser already had, if its cookie was sent. */
+  presented: SessionRow | undefined;
+}
+
+export async function loginIsVerified(v: DeviceVerification, facts: LoginFacts): Promise<boolean> {
+  const { user, presented } = facts;
+  if (presented?.verified && presented.verified_user_id === user.id) return true;
+  const app = await findAuthenticator(v.db, user.id);
+  const appEnabled = app?.enabled === true;
+  if (facts.firstLogin && !appEnabled) return true;
+  if (facts.code !== undefined && facts.code !== null && (await acceptCode(v.db, user.id, facts.code))) return true;
+  return !v.enabled && !appEnabled;
+}
+
+/** E-mails the user a fresh code; a refused message becomes Ghost's EmailError. */
+export async function sendSignInCode(v: DeviceVerification, user: UserRow, session: Pick<SessionRow, 'user_agent' | 'ip'>): Promise<void> {
+  const settings = await readSettings(v.db, ['title', 'admin_session_secret']);
+  const mail = signInCode({
+    siteTitle: settings.get('title') ?? '',
+    siteUrl: v.siteUrl,
+    email: user.email,
+    code: emailCode(settings.get('admin_session_secret') ?? '', user.id),
+    device: describeDevice(session.user_agent),
+    ip: session.ip,
+    at: new Date(),
+  });
+  try {
+    await v.mailer.send({ to: user.email, fromName: settings.get('title') ?? undefined, ...mail });
+  } catch (err) {
+    throw errors.email({
+      message: 'Failed to send email. Please check your site configuration and try again.',
+      help: 'Please see https://ghost.org/docs/config/#mail for instructions on configuring email.',
+      cause: err,
+    });
+  }
+}
+
+const BROWSERS: [RegExp, string][] = [[/Edg\//, 'Edge'], [/OPR\/|Opera/, 'Opera'], [/Firefox\//, 'Firefox'], [/Chrome\//, 'Chrome'], [/Safari\//, 'Safari']];
+const SYSTEMS: [RegExp, string][] = [[/Windows/, 'Windows'], [/iPhone|iPad/, 'iOS'], [/Mac OS X/, 'Mac OS'], [/Android/, 'Android'], [/Linux/, 'Linux']];
+
+/** `Chrome, Mac OS` from a User-Agent, as the sign-in mail shows it; empty when nothing is recognised. */
+export function describeDevice(userAgent: string | null): string {
+  if (!userAgent) return '';
+  const browser = BROWSERS.find(([re]) => re.test(userAgent))?.[1];
+  const system = SYSTEMS.find(([re]) => re.test(userAgent))?.[1];
+  return [browser, system].filter(Boolean).join(', ');
+}

@@ -1,0 +1,43 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadConfig, parseConfig } from './config.js';
+
+describe('configuration', () => {
+  it('has working defaults', () => {
+    const config = parseConfig({}, '/srv/quire');
+    expect(config).toMatchObject({
+      port: 2368, host: '127.0.0.1', siteUrl: 'http://localhost:2368/', contentDir: '/srv/quire/content',
+      databaseUrl: 'sqlite:/srv/quire/content/data/quire.db', staffDeviceVerification: true, mail: { from: null, smtpUrl: null },
+    });
+    expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  it('normalises the site URL to end with a slash, keeping a sub-directory', () => {
+    expect(parseConfig({ SITE_URL: 'https://example.com/blog' }).siteUrl).toBe('https://example.com/blog/');
+  });
+
+  it.each([
+    [{ PORT: '0' }, 'PORT: must be a whole number from 1 to 65535 (got "0")'],
+    [{ PORT: 'http' }, 'PORT: must be a whole number from 1 to 65535 (got "http")'],
+    [{ SITE_URL: 'example.com' }, 'SITE_URL: not a URL (got "example.com")'],
+    [{ SITE_URL: 'ftp://example.com' }, 'SITE_URL: must use http or https (got "ftp://example.com")'],
+    [{ SITE_URL: 'https://example.com/?a=1' }, 'SITE_URL: must not have a query or fragment (got "https://example.com/?a=1")'],
+    [{ DATABASE_URL: 'oracle://db' }, 'DATABASE_URL: must start with sqlite:, postgres://, postgresql://, mysql:// or mariadb://'],
+    [{ STAFF_DEVICE_VERIFICATION: 'maybe' }, 'STAFF_DEVICE_VERIFICATION: must be true or false (got "maybe")'],
+    [{ MAIL_SMTP_URL: 'mail.example.com' }, 'MAIL_SMTP_URL: must start with smtp:// or smtps:// (got "mail.example.com")'],
+    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL: must be one of fatal, error, warn, info, debug, trace, silent (got "loud")'],
+  ])('refuses %o with a clear message', (source, message) => {
+    expect(() => parseConfig(source)).toThrow(message);
+  });
+
+  it('reads a JSON config file, the environment winning', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'quire-config-'));
+    writeFileSync(path.join(dir, 'config.json'), JSON.stringify({ PORT: 3000, SITE_URL: 'https://file.example' }));
+    expect(loadConfig({ SITE_URL: 'https://env.example' }, dir)).toMatchObject({ port: 3000, siteUrl: 'https://env.example/' });
+    writeFileSync(path.join(dir, 'other.json'), JSON.stringify({ PROT: 1 }));
+    expect(() => loadConfig({ QUIRE_CONFIG: 'other.json' }, dir)).toThrow('unknown setting "PROT"');
+    expect(() => loadConfig({ QUIRE_CONFIG: 'missing.json' }, dir)).toThrow('QUIRE_CONFIG: no file at');
+  });
+});

@@ -1,0 +1,62 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import nodemailer from 'nodemailer';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../config.js';
+import { objectId } from '../db/ids.js';
+
+export interface Mail {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  replyTo?: string;
+  /** Display name of the sender, normally the site title. */
+  fromName?: string;
+}
+
+export interface Mailer {
+  /** Delivers one message; rejects when the SMTP server (or the disk) refuses it. */
+  send(mail: Mail): Promise<void>;
+}
+
+/**
+ * SMTP through nodemailer when `MAIL_SMTP_URL` is set. Without it each message is written, as a complete
+ * `.eml` file, to `<CONTENT_DIR>/mail/` and logged, so a fresh install can still read its sign-in codes
+ * and invitation links.
+ */
+export function createMailer(config: Config, log: FastifyBaseLogger): Mailer {
+  const address = config.mail.from ?? `noreply@${new URL(config.siteUrl).hostname.replace(/^www\./, '')}`;
+  const from = (name?: string) => (name ? { name, address } : address);
+  const message = (mail: Mail) => ({
+    from: from(mail.fromName), to: mail.to, replyTo: mail.replyTo, subject: mail.subject, text: mail.text, html: mail.html,
+  });
+
+  if (config.mail.smtpUrl) {
+    const transport = nodemailer.createTransport(config.mail.smtpUrl);
+    return {
+      async send(mail) {
+        try {
+          await transport.sendMail(message(mail));
+        } catch (err) {
+          log.error({ err, mail: { to: mail.to } }, 'mail could not be sent');
+          throw err;
+        }
+        // Subjects can carry sign-in codes: only the file fallback, meant for reading them, logs them.
+        log.info({ mail: { to: mail.to } }, 'mail sent');
+      },
+    };
+  }
+
+  const outbox = path.join(config.contentDir, 'mail');
+  const render = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  return {
+    async send(mail) {
+      const info = await render.sendMail(message(mail));
+      await mkdir(outbox, { recursive: true });
+      const file = path.join(outbox, `${new Date().toISOString().replace(/[:.]/g, '-')}-${objectId()}.eml`);
+      await writeFile(file, info.message as Buffer, { mode: 0o600 });
+      log.info({ mail: { to: mail.to, subject: mail.subject, file } }, 'mail written to file (MAIL_SMTP_URL is not set)');
+    },
+  };
+}

@@ -1,0 +1,82 @@
+import validator from 'validator';
+import type { Db } from '../../db/connect.js';
+import { errors } from '../../errors.js';
+import { now, objectId } from '../../db/ids.js';
+import { OWNER_USER_ID } from '../../auth/roles.js';
+import { fromUrlSafe, tokenHash } from '../../auth/tokens.js';
+import { assertPasswordPolicy, hashPassword } from '../../auth/passwords.js';
+import { generateSlug } from '../../content/slugs.js';
+import { readSetting } from '../settings/settings.queries.js';
+import { emailTaken } from '../users/users.queries.js';
+import { findSentInviteByTokenHash } from '../invites/invites.queries.js';
+
+export function assertEmail(email: unknown): string {
+  if (typeof email !== 'string' || !validator.isEmail(email)) throw errors.badRequest('The server did not receive a valid email');
+  return email;
+}
+
+export interface AcceptInput {
+  token?: unknown;
+  email?: unknown;
+  password?: unknown;
+  name?: unknown;
+}
+
+/** The invitation validator's checks, in Ghost's order. */
+export function checkAcceptBody(data: AcceptInput): void {
+  if (!data.token) throw errors.validation('No token provided.');
+  if (!data.email) throw errors.validation('No email provided.');
+  if (!data.password) throw errors.validation('No password provided.');
+  if (!data.name) throw errors.validation('No name provided.');
+}
+
+const userField = (message: string, column: string) => errors.validation({ message, context: `users.${column}` });
+
+/**
+ * `POST /authentication/invitation/`: the link's token finds a sent, unexpired invitation; a new active
+ * user with the invited role is created and the invitation is used up, in one transaction. As in Ghost
+ * the account may use another address than the one invited: the token is the proof.
+ */
+export async function acceptInvitation(db: Db, data: AcceptInput, siteUrl: string): Promise<void> {
+  const invite = await findSentInviteByTokenHash(db, tokenHash(fromUrlSafe(String(data.token))));
+  if (!invite) throw errors.notFound('Invite not found.');
+  if (invite.expires < Date.now()) throw errors.notFound('Invite is expired.');
+  const email = String(data.email);
+  const name = String(data.name).trim();
+  if (await emailTaken(db, email)) {
+    throw errors.validation({
+      message: 'Could not create an account, email is already in use.',
+      context: 'Attempting to create an account with existing email address.',
+      help: 'Use different email address to register your account.',
+    });
+  }
+  if (!name) throw errors.validation('Value in [users.name] cannot be blank.');
+  const password = String(data.password);
+  assertPasswordPolicy(password, { email, siteTitle: (await readSetting(db, 'title')) ?? undefined, siteUrl });
+  if ([...name].length > 191) throw userField('Value in [users.name] exceeds maximum length of 191 characters.', 'name');
+  if ([...email].length > 191) throw userField('Value in [users.email] exceeds maximum length of 191 characters.', 'email');
+  if (!validator.isEmail(email)) throw userField('Validation (isEmail) failed for email', 'email');
+  const hash = await hashPassword(password);
+
+  await db.transaction().execute(async (trx) => {
+    // Two acceptances racing: only the one that removes the invitation creates an account.
+    const { numDeletedRows } = await trx.deleteFrom('invites').where('id', '=', invite.id).where('status', '=', 'sent').executeTakeFirst();
+    if (numDeletedRows === 0n) throw errors.notFound('Invite not found.');
+    const slug = await generateSlug(name, {
+      kind: 'user', shortSlug: true,
+      taken: async (candidate) => !!(await trx.selectFrom('users').select('id').where('slug', '=', candidate).executeTakeFirst()),
+    });
+    const at = now();
+    const id = objectId();
+    await trx.insertInto('users').values({
+      id, name, slug, password: hash, email, profile_image: null, cover_image: null, bio: null, website: null, location: null,
+      facebook: null, twitter: null, threads: null, bluesky: null, mastodon: null, tiktok: null, youtube: null, instagram: null, linkedin: null,
+      accessibility: null, status: 'active', locale: null, visibility: 'public', meta_title: null, meta_description: null, tour: null, last_seen: null,
+      comment_notifications: true, free_member_signup_notification: true, paid_subscription_started_notification: true,
+      paid_subscription_canceled_notification: false, mention_notifications: true, recommendation_notifications: true,
+      milestone_notifications: true, donation_notifications: true,
+      created_at: at, created_by: OWNER_USER_ID, updated_at: at, updated_by: OWNER_USER_ID,
+    }).execute();
+    await trx.insertInto('roles_users').values({ id: objectId(), role_id: invite.role_id, user_id: id }).execute();
+  });
+}

@@ -1,0 +1,97 @@
+import validator from 'validator';
+import type { Db } from '../../db/connect.js';
+import type { UserRow } from '../../db/schema.js';
+import type { Mailer } from '../../mail/mailer.js';
+import { errors } from '../../errors.js';
+import { now } from '../../db/ids.js';
+import { passwordReset } from '../../mail/templates.js';
+import { checkResetToken, fromUrlSafe, resetToken, tokenParts, urlSafe } from '../../auth/tokens.js';
+import { assertPasswordPolicy, hashPassword } from '../../auth/passwords.js';
+import { currentCount, hit, LIMITERS } from '../../auth/brute.js';
+import { deleteUserSessions } from '../../auth/sessions.js';
+import { currentEmailCode } from '../../auth/device-verification.js';
+import { readSettings } from '../settings/settings.queries.js';
+import { findUserByEmail } from '../users/users.queries.js';
+import { requireData } from '../users/users.service.js';
+
+const RESET_LIFETIME_MS = 24 * 60 * 60 * 1000;
+const TOKEN_LOCK_AFTER = 10;
+
+export interface ResetDeps {
+  db: Db;
+  mailer: Mailer;
+  siteUrl: string;
+}
+
+/** Mails a one-day reset link for the user; the token dies once the password changes. */
+export async function sendResetMail({ db, mailer, siteUrl }: ResetDeps, user: UserRow): Promise<void> {
+  const settings = await readSettings(db, ['title', 'db_hash']);
+  const token = resetToken(user.email, Date.now() + RESET_LIFETIME_MS, settings.get('db_hash') ?? '', user.password);
+  const mail = passwordReset({ siteTitle: settings.get('title') ?? '', siteUrl, link: `${siteUrl}ghost/reset/${urlSafe(token)}/`, email: user.email });
+  try {
+    await mailer.send({ to: user.email, fromName: settings.get('title') ?? undefined, ...mail });
+  } catch (err) {
+    throw errors.email({
+      message: `Failed to send email. Reason: ${(err as Error).message}.`,
+      help: 'Please see https://ghost.org/docs/config/#mail for instructions on configuring email.',
+      cause: err,
+    });
+  }
+}
+
+/** `POST /authentication/password_reset/`: the link goes to the address on file. */
+export async function requestReset(deps: ResetDeps, email: unknown): Promise<void> {
+  if (typeof email !== 'string' || !validator.isEmail(email)) throw errors.badRequest('The server did not receive a valid email');
+  const user = await findUserByEmail(deps.db, email);
+  if (!user) throw errors.notFound('User not found.');
+  await sendResetMail(deps, user);
+}
+
+export interface ResetInput {
+  token?: unknown;
+  newPassword?: unknown;
+  ne2Password?: unknown;
+}
+
+const corrupt = () => errors.unauthorized({
+  message: 'Cannot reset password.', context: 'Invalid password reset link.',
+  help: 'Check if password reset link has been fully copied or request new password reset via the login form.',
+});
+
+/**
+ * `PUT /authentication/password_reset/`: a valid, unexpired, unused token sets the new password,
+ * re-activates the user and ends their sessions. Ten wrong tokens for one address and expiry lock it.
+ * Returns the user's current sign-in code so the client can log in without a second e-mail.
+ */
+export async function completeReset(db: Db, data: ResetInput, siteUrl: string): Promise<{ user: UserRow; emailVerificationToken: string }> {
+  const token = typeof data.token === 'string' ? fromUrlSafe(data.token) : '';
+  const parts = token ? tokenParts(token) : null;
+  if (!parts) throw corrupt();
+  const lockKey = `${parts.email.toLowerCase()}+${parts.expires}`;
+  if ((await currentCount(db, LIMITERS.resetToken, '', lockKey)) >= TOKEN_LOCK_AFTER) throw errors.noPermission('Token locked');
+  const user = await findUserByEmail(db, parts.email);
+  if (!user) throw errors.notFound('User not found.');
+  const settings = await readSettings(db, ['db_hash', 'title']);
+  const check = checkResetToken(token, settings.get('db_hash') ?? '', user.password);
+  if (!check.ok) {
+    if (check.reason === 'expired') {
+      throw errors.badRequest({ message: 'Cannot reset password.', context: 'Password reset link expired.', help: 'Request a new password reset via the login form.' });
+    }
+    await hit(db, LIMITERS.resetToken, '', lockKey);
+    throw errors.badRequest({ message: 'Cannot reset password.', context: 'Password reset link has already been used.', help: 'Request a new password reset via the login form.' });
+  }
+  const password = String(data.newPassword);
+  assertPasswordPolicy(password, { email: user.email, siteTitle: settings.get('title') ?? undefined, siteUrl });
+  const hash = await hashPassword(password);
+  await db.transaction().execute(async (trx) => {
+    await trx.updateTable('users').set({ password: hash, status: 'active', updated_at: now() }).where('id', '=', user.id).execute();
+    await deleteUserSessions(trx, user.id);
+  });
+  return { user, emailVerificationToken: await currentEmailCode(db, user.id) };
+}
+
+/** Field checks of the reset body, before anything else is looked at. */
+export function checkResetBody(data: ResetInput): void {
+  requireData(data as Record<string, unknown>, ['newPassword', 'ne2Password']);
+  if (data.newPassword !== data.ne2Password) throw errors.validation('Your new passwords do not match');
+}

@@ -1,0 +1,63 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Db } from '../../db/connect.js';
+import type { Mailer } from '../../mail/mailer.js';
+import { firstOfRoot } from '../../http/validate.js';
+import { hit, LIMITERS, reset } from '../../auth/brute.js';
+import { assertSetupState } from '../setup/setup.service.js';
+import { checkResetBody, completeReset, requestReset, type ResetInput } from './authentication.reset.js';
+import { acceptInvitation, assertEmail, checkAcceptBody, type AcceptInput } from './authentication.invitation.js';
+import { hasSentInvite } from '../invites/invites.queries.js';
+import { resetAllPasswords } from './authentication.global-reset.js';
+
+export interface AuthenticationRouteOptions {
+  db: Db;
+  mailer: Mailer;
+  siteUrl: string;
+}
+
+// None of these is one of the five controller verbs: their errors keep their own messages.
+const frame = (method: string) => ({ docName: 'authentication', method });
+const pathOf = (request: FastifyRequest) => request.url.split('?')[0]!;
+
+/** Password reset, invitation acceptance and the global password reset (`/authentication/…`). */
+export function authenticationRoutes(app: FastifyInstance, { db, mailer, siteUrl }: AuthenticationRouteOptions) {
+  app.post('/authentication/password_reset/', { config: { auth: 'public', frame: frame('generateResetToken') } }, async (request) => {
+    const email = (request.body as { password_reset?: { email?: unknown }[] } | null)?.password_reset?.[0]?.email;
+    await hit(db, LIMITERS.globalReset, request.ip, pathOf(request));
+    await hit(db, LIMITERS.userReset, request.ip, `${typeof email === 'string' ? email.toLowerCase() : ''}reset`);
+    await assertSetupState(db, true);
+    await requestReset({ db, mailer, siteUrl }, email);
+    return { password_reset: [{ message: 'Check your email for further instructions.' }] };
+  });
+
+  app.put('/authentication/password_reset/', { config: { auth: 'public', frame: frame('resetPassword') } }, async (request) => {
+    await hit(db, LIMITERS.globalBlock, request.ip, pathOf(request));
+    const data = firstOfRoot<ResetInput>(request.body, 'password_reset');
+    checkResetBody(data);
+    await assertSetupState(db, true);
+    const { emailVerificationToken } = await completeReset(db, data, siteUrl);
+    await reset(db, LIMITERS.userLogin, request.ip, 'user_login');
+    return { password_reset: [{ message: 'Password updated', emailVerificationToken }] };
+  });
+
+  app.get<{ Querystring: { email?: unknown } }>('/authentication/invitation/', { config: { auth: 'public', frame: frame('isInvitation') } }, async (request) => {
+    const email = assertEmail(request.query.email);
+    await assertSetupState(db, true);
+    return { invitation: [{ valid: await hasSentInvite(db, email) }] };
+  });
+
+  app.post('/authentication/invitation/', { config: { auth: 'public', frame: frame('acceptInvitation') } }, async (request) => {
+    const data = firstOfRoot<AcceptInput>(request.body, 'invitation');
+    checkAcceptBody(data);
+    await assertSetupState(db, true);
+    await acceptInvitation(db, data, siteUrl);
+    return { invitation: [{ message: 'Invitation accepted.' }] };
+  });
+
+  app.post('/authentication/global_password_reset/', {
+    config: { frame: frame('resetAllPasswords'), permission: 'authentication.resetAllPasswords' },
+  }, async (_request, reply) => {
+    await resetAllPasswords({ db, mailer, siteUrl });
+    return reply.status(204).send();
+  });
+}

@@ -1,0 +1,44 @@
+import type { FastifyInstance } from 'fastify';
+import type { Db } from '../../db/connect.js';
+import type { Mailer } from '../../mail/mailer.js';
+import { errors } from '../../errors.js';
+import { actorOf } from '../../http/actor.js';
+import { assertIdParam, firstOfRoot } from '../../http/validate.js';
+import { locationOf } from '../../http/location.js';
+import { paginationMeta, parsePageRequest, sqlWindow } from '../../http/pagination.js';
+import { refuseUnsupportedOptions } from '../../http/browse-options.js';
+import { countInvites, findInvite, listInvites } from './invites.queries.js';
+import { presentInvite } from './invites.present.js';
+import { addInvite, type InviteInput } from './invites.service.js';
+
+const frame = (method: string) => ({ docName: 'invites', method });
+
+export function invitesRoutes(app: FastifyInstance, { db, mailer, siteUrl }: { db: Db; mailer: Mailer; siteUrl: string }) {
+  app.get<{ Querystring: Record<string, unknown> }>('/invites/', { config: { frame: frame('browse'), permission: 'invite.browse' } }, async (request) => {
+    refuseUnsupportedOptions(request.query);
+    const page = parsePageRequest(request.query);
+    const [rows, total] = await Promise.all([listInvites(db, sqlWindow(page)), countInvites(db)]);
+    return { invites: rows.map(presentInvite), meta: paginationMeta(page, total) };
+  });
+
+  app.get<{ Params: { id: string } }>('/invites/:id/', { config: { frame: frame('read'), permission: 'invite.read' } }, async (request) => {
+    assertIdParam(request.params.id);
+    const invite = await findInvite(db, request.params.id);
+    if (!invite) throw errors.notFound('Invite not found.');
+    return { invites: [presentInvite(invite)] };
+  });
+
+  // The permission row is checked with the invited role (Ghost's `Invite.permissible`), inside addInvite.
+  app.post('/invites/', { config: { frame: frame('add') } }, async (request, reply) => {
+    const invite = await addInvite(db, mailer, actorOf(request), firstOfRoot<InviteInput>(request.body, 'invites'), siteUrl);
+    reply.status(201).header('Location', locationOf(request, invite.id));
+    return { invites: [presentInvite(invite)] };
+  });
+
+  app.delete<{ Params: { id: string } }>('/invites/:id/', { config: { frame: frame('destroy'), permission: 'invite.destroy' } }, async (request, reply) => {
+    assertIdParam(request.params.id);
+    const { numDeletedRows } = await db.deleteFrom('invites').where('id', '=', request.params.id).executeTakeFirst();
+    if (numDeletedRows === 0n) throw errors.notFound();
+    return reply.status(204).send();
+  });
+}

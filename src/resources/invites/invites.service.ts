@@ -1,0 +1,66 @@
+import validator from 'validator';
+import type { Db } from '../../db/connect.js';
+import type { InviteRow } from '../../db/schema.js';
+import type { Actor } from '../../http/actor.js';
+import type { Mailer } from '../../mail/mailer.js';
+import { errors } from '../../errors.js';
+import { now, objectId } from '../../db/ids.js';
+import { canInviteRole } from '../../auth/staff-rules.js';
+import { inviteToken, tokenHash, urlSafe } from '../../auth/tokens.js';
+import { invitation } from '../../mail/templates.js';
+import { readSettings } from '../settings/settings.queries.js';
+import { emailTaken } from '../users/users.queries.js';
+import { requireData } from '../users/users.service.js';
+
+const INVITE_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
+
+export interface InviteInput {
+  email?: unknown;
+  role_id?: unknown;
+}
+
+/**
+ * `POST /invites/`: checks in Ghost's order (fields, registered e-mail, role rules, e-mail format), then
+ * the e-mail, then one transaction replacing any earlier invitation to that address. Sending first means
+ * a refused message leaves the earlier invitation (and the database) as it was.
+ */
+export async function addInvite(db: Db, mailer: Mailer, actor: Actor, input: InviteInput, siteUrl: string): Promise<InviteRow> {
+  requireData(input as Record<string, unknown>, ['role_id', 'email']);
+  const email = String(input.email);
+  if (await emailTaken(db, email)) throw errors.validation('User is already registered.');
+  const role = typeof input.role_id === 'string' ? await db.selectFrom('roles').selectAll().where('id', '=', input.role_id).executeTakeFirst() : undefined;
+  if (!role) throw errors.notFound('Role not found');
+  if (!canInviteRole(actor, role.name)) throw errors.noPermission('You do not have permission to add invites');
+  if ([...email].length > 191) throw errors.validation({ message: 'Value in [invites.email] exceeds maximum length of 191 characters.', context: 'invites.email' });
+  if (!validator.isEmail(email)) throw errors.validation({ message: 'Validation (isEmail) failed for email', context: 'invites.email' });
+
+  const settings = await readSettings(db, ['title', 'db_hash']);
+  const title = settings.get('title') ?? '';
+  const expires = Date.now() + INVITE_LIFETIME_MS;
+  const token = inviteToken(email, expires, settings.get('db_hash') ?? '');
+  const mail = invitation({
+    siteTitle: title, siteUrl, inviterName: actor.user?.name ?? null, inviterEmail: actor.user?.email ?? null,
+    link: `${siteUrl}ghost/signup/${urlSafe(token)}/`, email,
+  });
+  try {
+    await mailer.send({ to: email, replyTo: actor.user?.email, fromName: title || undefined, ...mail });
+  } catch (err) {
+    throw errors.email({
+      message: `Error sending email: Failed to send email. Reason: ${(err as Error).message}. Please check your email settings and resend the invitation.`,
+      help: 'Please see https://ghost.org/docs/config/#mail for instructions on configuring email.',
+      cause: err,
+    });
+  }
+
+  const at = now();
+  const actorId = actor.user?.id ?? actor.apiKey!.id;
+  const invite: InviteRow = {
+    id: objectId(), role_id: role.id, status: 'sent', token_hash: tokenHash(token), email, expires,
+    created_at: at, created_by: actorId, updated_at: at, updated_by: actorId,
+  };
+  await db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('invites').where((eb) => eb(eb.fn('lower', ['email']), '=', email.toLowerCase())).execute();
+    await trx.insertInto('invites').values(invite).execute();
+  });
+  return invite;
+}

@@ -1,0 +1,120 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../app.js';
+import { ADMIN, ORIGIN, OWNER, adminAuth, bootstrap, ghostError, startTestApp, type TestApp } from '../../../test/support.js';
+import { addStaffUser, lastMailTo, loginAs } from '../../../test/staff-support.js';
+
+let t: TestApp;
+let owner: Record<string, string>;
+let adminKey: string;
+let roleIds: Map<string, string>;
+beforeAll(async () => {
+  t = await startTestApp();
+  const boot = await bootstrap(t.app);
+  owner = { cookie: boot.cookie, origin: ORIGIN };
+  adminKey = boot.adminKey;
+  roleIds = new Map((await t.connection.db.selectFrom('roles').select(['id', 'name']).execute()).map((r) => [r.name, r.id]));
+});
+afterAll(async () => t.close());
+
+const invite = (email: string, role: string, headers: Record<string, string> = owner) =>
+  t.app.inject({ method: 'POST', url: `${ADMIN}/invites/`, headers, payload: { invites: [{ email, role_id: roleIds.get(role) ?? role }] } });
+
+describe('POST /invites/', () => {
+  it('creates a sent invitation, mails the link and never shows the token', async () => {
+    const res = await invite('new.person@example.com', 'Author');
+    expect(res.statusCode).toBe(201);
+    const [created] = res.json().invites;
+    expect(Object.keys(created)).toEqual(['id', 'role_id', 'status', 'email', 'expires', 'created_at', 'updated_at']);
+    expect(created).toMatchObject({ role_id: roleIds.get('Author'), status: 'sent', email: 'new.person@example.com' });
+    expect(created.expires - Date.now()).toBeGreaterThan(7 * 24 * 3600 * 1000 - 60_000);
+    expect(res.headers.location).toBe(`http://localhost:80${ADMIN}/invites/${created.id}/`);
+    const mail = lastMailTo(t, 'new.person@example.com')!;
+    expect(mail.subject).toBe(`${OWNER.name} has invited you to join ${OWNER.blogTitle}`);
+    expect(mail.replyTo).toBe(OWNER.email);
+    expect(mail.text).toMatch(/http:\/\/127\.0\.0\.1:2368\/ghost\/signup\/[A-Za-z0-9_-]+\//);
+  });
+
+  it('replaces an earlier invitation to the same address', async () => {
+    const first = (await invite('again@example.com', 'Author')).json().invites[0];
+    const second = (await invite('again@example.com', 'Editor')).json().invites[0];
+    const list = (await t.app.inject({ url: `${ADMIN}/invites/?limit=all`, headers: owner })).json().invites;
+    expect(list.map((i: { id: string }) => i.id)).toContain(second.id);
+    expect(list.map((i: { id: string }) => i.id)).not.toContain(first.id);
+  });
+
+  it('lets an integration invite (mail from nobody in particular), but not Administrators', async () => {
+    const res = await invite('from-api@example.com', 'Editor', adminAuth(adminKey));
+    expect(res.statusCode).toBe(201);
+    expect(lastMailTo(t, 'from-api@example.com')!.subject).toBe(`You have been invited to join ${OWNER.blogTitle}`);
+    const refused = await invite('admin-from-api@example.com', 'Administrator', adminAuth(adminKey));
+    expect(refused.statusCode).toBe(403);
+    expect(ghostError(refused)).toMatchObject({ type: 'NoPermissionError', message: 'Permission error, cannot save invite.', context: 'You do not have permission to add invites' });
+  });
+
+  it('applies the role rules: nobody invites an Owner, Editors only Authors and Contributors', async () => {
+    const editor = { cookie: await loginAs(t.app, (await addStaffUser(t, 'Editor')).email), origin: ORIGIN };
+    for (const [role, headers] of [['Owner', owner], ['Administrator', editor], ['Editor', editor]] as const) {
+      const res = await invite(`${role.toLowerCase()}-x@example.com`, role, headers);
+      expect(res.statusCode, role).toBe(403);
+      expect(ghostError(res)).toMatchObject({ type: 'NoPermissionError', message: 'Permission error, cannot save invite.', context: 'You do not have permission to add invites' });
+    }
+    expect((await invite('contrib-x@example.com', 'Contributor', editor)).statusCode).toBe(201);
+  });
+
+  it.each([
+    [{ invitez: [] }, 400, 'BadRequestError', "No root key ('invites') provided."],
+    [{ invites: [{ role_id: 'x' }] }, 422, 'ValidationError', 'Validation (FieldIsRequired) failed for ["email"]'],
+    [{ invites: [{ email: 'a@example.com' }] }, 422, 'ValidationError', 'Validation (FieldIsRequired) failed for ["role_id"]'],
+    [{ invites: [{ email: OWNER.email.toUpperCase(), role_id: 'AUTHOR' }] }, 422, 'ValidationError', 'User is already registered.'],
+    [{ invites: [{ email: 'b@example.com', role_id: 'aaaaaaaaaaaaaaaaaaaaaaaa' }] }, 404, 'NotFoundError', 'Role not found'],
+    [{ invites: [{ email: 'nope', role_id: 'AUTHOR' }] }, 422, 'ValidationError', 'Validation (isEmail) failed for email invites.email'],
+  ])('refuses %j', async (body, status, type, context) => {
+    const payload = JSON.parse(JSON.stringify(body).replace('"AUTHOR"', JSON.stringify(roleIds.get('Author'))));
+    const res = await t.app.inject({ method: 'POST', url: `${ADMIN}/invites/`, headers: owner, payload });
+    expect(res.statusCode).toBe(status);
+    expect(ghostError(res)).toMatchObject({ type, context });
+  });
+
+  it('answers EmailError when the mail is refused, and stores nothing', async () => {
+    const failing = await buildApp({ config: t.config, connection: t.connection, mailer: { send: async () => { throw new Error('Sending failed'); } } });
+    try {
+      const res = await failing.inject({ method: 'POST', url: `${ADMIN}/invites/`, headers: owner, payload: { invites: [{ email: 'unlucky@example.com', role_id: roleIds.get('Author') }] } });
+      expect(res.statusCode).toBe(500);
+      expect(ghostError(res)).toMatchObject({
+        type: 'EmailError', message: 'Error sending email!',
+        context: 'Error sending email: Failed to send email. Reason: Sending failed. Please check your email settings and resend the invitation.',
+      });
+      const stored = await t.connection.db.selectFrom('invites').select('id').where('email', '=', 'unlucky@example.com').execute();
+      expect(stored).toEqual([]);
+    } finally {
+      await failing.close();
+    }
+  });
+});
+
+describe('GET and DELETE /invites/', () => {
+  it('browses with pagination, reads one and deletes it', async () => {
+    const created = (await invite('browse@example.com', 'Contributor')).json().invites[0];
+    const list = await t.app.inject({ url: `${ADMIN}/invites/?limit=2`, headers: owner });
+    expect(list.statusCode).toBe(200);
+    expect(list.json().meta.pagination).toMatchObject({ page: 1, limit: 2 });
+    const read = await t.app.inject({ url: `${ADMIN}/invites/${created.id}/`, headers: owner });
+    expect(read.json().invites[0]).toEqual(created);
+    const del = await t.app.inject({ method: 'DELETE', url: `${ADMIN}/invites/${created.id}/`, headers: owner });
+    expect(del.statusCode).toBe(204);
+    expect(del.body).toBe('');
+    const again = await t.app.inject({ url: `${ADMIN}/invites/${created.id}/`, headers: owner });
+    expect(again.statusCode).toBe(404);
+    expect(ghostError(again)).toMatchObject({ type: 'NotFoundError', message: 'Resource not found error, cannot read invite.', context: 'Invite not found.' });
+    const delAgain = await t.app.inject({ method: 'DELETE', url: `${ADMIN}/invites/${created.id}/`, headers: owner });
+    expect(ghostError(delAgain)).toMatchObject({ type: 'NotFoundError', message: 'Resource not found error, cannot delete invite.', context: 'Resource could not be found.' });
+  });
+
+  it('refuses Authors and integrations', async () => {
+    const author = { cookie: await loginAs(t.app, (await addStaffUser(t, 'Author')).email), origin: ORIGIN };
+    const res = await t.app.inject({ url: `${ADMIN}/invites/`, headers: author });
+    expect(ghostError(res)).toMatchObject({ type: 'NoPermissionError', message: 'Permission error, cannot list invites.', context: 'You do not have permission to browse invites' });
+    const api = await t.app.inject({ url: `${ADMIN}/invites/`, headers: adminAuth(adminKey) });
+    expect(api.statusCode).toBe(501);
+  });
+});

@@ -1,0 +1,81 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN, OWNER, adminAuth, createIntegration, ghostError, login, sessionHeaders, startTestApp, type TestApp } from '../../../test/support.js';
+
+let t: TestApp;
+beforeAll(async () => { t = await startTestApp(); });
+afterAll(async () => t.close());
+
+const status = async () => (await t.app.inject({ url: `${ADMIN}/authentication/setup/` })).json();
+const postSetup = (payload: unknown) => t.app.inject({ method: 'POST', url: `${ADMIN}/authentication/setup/`, payload: payload as object });
+
+describe('first-run setup', () => {
+  it('reports a fresh site as not set up', async () => {
+    expect(await status()).toEqual({ setup: [{ status: false }] });
+  });
+
+  it('refuses a body without the setup root key (not rewritten)', async () => {
+    for (const payload of [{}, { setup: [] }, { setup: [{}] }, { setup: {} }]) {
+      const res = await postSetup(payload);
+      expect(res.statusCode).toBe(400);
+      expect(ghostError(res)).toMatchObject({ type: 'BadRequestError', message: "No root key ('setup') provided.", context: null });
+    }
+  });
+
+  it('validates the owner as Ghost does, leaving the site not set up', async () => {
+    const cases: [object, string, string | null][] = [
+      [{ ...OWNER, password: 'short' }, 'Your password must be at least 10 characters long.', null],
+      [{ ...OWNER, password: undefined }, 'Your password must be at least 10 characters long.', null],
+      [{ ...OWNER, password: 'aaaaaaaaaaaaaaaab' }, 'Sorry, you cannot use an insecure password.', null],
+      [{ ...OWNER, password: 'my-password-123' }, 'Sorry, you cannot use an insecure password.', null],
+      [{ ...OWNER, password: '1234567890' }, 'Sorry, you cannot use an insecure password.', null],
+      [{ ...OWNER, password: OWNER.email }, 'Sorry, you cannot use an insecure password.', null],
+      [{ ...OWNER, name: '' }, 'Value in [users.name] cannot be blank.', null],
+      [{ ...OWNER, email: undefined }, 'Value in [users.email] cannot be blank.', 'users.email'],
+      [{ ...OWNER, email: 'not-an-email' }, 'Validation (isEmail) failed for email', 'users.email'],
+    ];
+    for (const [input, message, context] of cases) {
+      const res = await postSetup({ setup: [input] });
+      expect(res.statusCode, message).toBe(422);
+      expect(ghostError(res)).toMatchObject({ type: 'ValidationError', message, context });
+    }
+    expect(await status()).toEqual({ setup: [{ status: false }] });
+  });
+
+  it('creates the owner with 201, sets the title and invalidates the cache', async () => {
+    const res = await postSetup({ setup: [{ ...OWNER, description: 'About the site' }] });
+    expect(res.statusCode).toBe(201);
+    expect(res.headers['x-cache-invalidate']).toBe('/*');
+    const [user] = res.json().users;
+    expect(user).toMatchObject({ id: '1', name: OWNER.name, slug: 'owner', email: OWNER.email, status: 'active', url: 'http://127.0.0.1:2368/404/' });
+    expect(user).not.toHaveProperty('password');
+    expect(await status()).toEqual({ setup: [{ status: true }] });
+    const site = (await t.app.inject({ url: `${ADMIN}/site/` })).json().site;
+    expect(site).toMatchObject({ title: OWNER.blogTitle, description: 'About the site' });
+  });
+
+  it('refuses to run twice', async () => {
+    const res = await postSetup({ setup: [{ ...OWNER, email: 'second@example.com' }] });
+    expect(res.statusCode).toBe(403);
+    expect(ghostError(res)).toMatchObject({ type: 'NoPermissionError', message: 'Setup has already been completed.' });
+  });
+
+  it('lets the owner update it with PUT', async () => {
+    const cookie = await login(t.app);
+    const res = await t.app.inject({
+      method: 'PUT', url: `${ADMIN}/authentication/setup/`, headers: sessionHeaders(cookie),
+      payload: { setup: [{ ...OWNER, name: 'Renamed Owner', blogTitle: 'New Title' }] },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().users[0].name).toBe('Renamed Owner');
+    expect((await t.app.inject({ url: `${ADMIN}/site/` })).json().site.title).toBe('New Title');
+  });
+
+  it('refuses PUT without authentication and from integrations', async () => {
+    const anonymous = await t.app.inject({ method: 'PUT', url: `${ADMIN}/authentication/setup/`, payload: { setup: [OWNER] } });
+    expect(anonymous.statusCode).toBe(403);
+    expect(ghostError(anonymous).message).toBe('Authorization failed');
+    const { adminKey } = await createIntegration(t.app, await login(t.app));
+    const integration = await t.app.inject({ method: 'PUT', url: `${ADMIN}/authentication/setup/`, headers: adminAuth(adminKey), payload: { setup: [OWNER] } });
+    expect(integration.statusCode).toBe(501);
+  });
+});

@@ -1,0 +1,111 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Db } from '../../db/connect.js';
+import type { Actor } from '../../http/actor.js';
+import { errors } from '../../errors.js';
+import { now, objectId } from '../../db/ids.js';
+import { generateSlug, slugify } from '../../content/slugs.js';
+import { mayDestroyUser } from '../../auth/staff-rules.js';
+import { readSetting } from '../settings/settings.queries.js';
+import { findOwner, findUserById, roleOfUser } from './users.queries.js';
+
+/**
+ * `DELETE /users/:id/` as Ghost's `Users.destroyUser`: first a backup of what the deletion changes, then
+ * in one transaction: revisions lose their author; the user's posts get an internal `#<slug>` tag; posts
+ * pass to the Owner (who becomes primary author where the user was); keys, sessions and the user go.
+ * Returns the backup's file name.
+ */
+export async function destroyUser(db: Db, actor: Actor, id: string, contentDir: string): Promise<string> {
+  const target = await findUserById(db, id);
+  if (!target) throw errors.notFound('User not found');
+  const role = await roleOfUser(db, target.id);
+  if (!mayDestroyUser(actor, { id: target.id, role })) throw errors.noPermission('You do not have permission to destroy users');
+  const filename = await writeBackup(db, target.id, contentDir);
+
+  await db.transaction().execute(async (trx) => {
+    const owner = await findOwner(trx);
+    if (!owner) throw new Error('the site has no Owner');
+    await trx.updateTable('post_revisions').set({ author_id: null }).where('author_id', '=', target.id).execute();
+    const authored = await trx.selectFrom('posts_authors').select(['post_id', 'sort_order']).where('author_id', '=', target.id).execute();
+    if (authored.length > 0) {
+      await tagPosts(trx, authored.map((row) => row.post_id), target.slug, actor.user?.id ?? owner.id);
+      await reassignPosts(trx, authored, target.id, owner.id);
+    }
+    await trx.deleteFrom('api_keys').where('user_id', '=', target.id).execute();
+    await trx.deleteFrom('sessions').where('user_id', '=', target.id).execute();
+    await trx.deleteFrom('roles_users').where('user_id', '=', target.id).execute();
+    await trx.deleteFrom('users').where('id', '=', target.id).execute();
+  });
+  return filename;
+}
+
+/** The internal tag `#<slug>` (slug `hash-<slug>`) on every post of the user, appended after its tags. */
+async function tagPosts(db: Db, postIds: string[], userSlug: string, actorId: string): Promise<void> {
+  let tag = await db.selectFrom('tags').select('id').where('slug', '=', `hash-${userSlug}`).executeTakeFirst();
+  if (!tag) {
+    const at = now();
+    const name = `#${userSlug}`;
+    const slug = await generateSlug(name, {
+      kind: 'tag', taken: async (candidate) => !!(await db.selectFrom('tags').select('id').where('slug', '=', candidate).executeTakeFirst()),
+    });
+    tag = { id: objectId() };
+    await db.insertInto('tags').values({
+      id: tag.id, name, slug, description: null, feature_image: null, parent_id: null, visibility: 'internal',
+      og_image: null, og_title: null, og_description: null, twitter_image: null, twitter_title: null, twitter_description: null,
+      meta_title: null, meta_description: null, codeinjection_head: null, codeinjection_foot: null, canonical_url: null, accent_color: null,
+      created_at: at, created_by: actorId, updated_at: at, updated_by: actorId,
+    }).execute();
+  }
+  const tagId = tag.id;
+  const tagged = new Set((await db.selectFrom('posts_tags').select('post_id').where('tag_id', '=', tagId).where('post_id', 'in', postIds).execute()).map((r) => r.post_id));
+  const untagged = [...new Set(postIds)].filter((postId) => !tagged.has(postId));
+  if (untagged.length === 0) return;
+  const last = await db.selectFrom('posts_tags').select(['post_id', (eb) => eb.fn.max('sort_order').as('max')])
+    .where('post_id', 'in', untagged).groupBy('post_id').execute();
+  const next = new Map(last.map((row) => [row.post_id, Number(row.max) + 1]));
+  await db.insertInto('posts_tags')
+    .values(untagged.map((postId) => ({ id: objectId(), post_id: postId, tag_id: tagId, sort_order: next.get(postId) ?? 0 })))
+    .execute();
+}
+
+/** Ghost's `reassignByAuthor`: posts led by the user are led by the Owner; co-authorships end. */
+async function reassignPosts(db: Db, authored: { post_id: string; sort_order: number }[], userId: string, ownerId: string): Promise<void> {
+  const primary = authored.filter((row) => row.sort_order === 0).map((row) => row.post_id);
+  if (primary.length > 0) {
+    const ownerCoauthored = new Set((await db.selectFrom('posts_authors').select('post_id')
+      .where('author_id', '=', ownerId).where('post_id', 'in', primary).execute()).map((r) => r.post_id));
+    const withOwner = primary.filter((postId) => ownerCoauthored.has(postId));
+    const withoutOwner = primary.filter((postId) => !ownerCoauthored.has(postId));
+    if (withOwner.length > 0) {
+      await db.deleteFrom('posts_authors').where('author_id', '=', userId).where('post_id', 'in', withOwner).execute();
+      await db.updateTable('posts_authors').set({ sort_order: 0 }).where('author_id', '=', ownerId).where('post_id', 'in', withOwner).execute();
+    }
+    if (withoutOwner.length > 0) {
+      await db.updateTable('posts_authors').set({ author_id: ownerId }).where('author_id', '=', userId).where('post_id', 'in', withoutOwner).execute();
+    }
+  }
+  await db.deleteFrom('posts_authors').where('author_id', '=', userId).execute();
+}
+
+/**
+ * What the deletion will change, written to `<CONTENT_DIR>/data/` under Ghost's backup name
+ * (`<site>.ghost.<YYYY-MM-DD-HH-mm-ss>.json`): the user (without password), role, authorship and
+ * revisions, enough to restore them by hand.
+ */
+async function writeBackup(db: Db, userId: string, contentDir: string): Promise<string> {
+  const [user, roles, authorship, revisions, title] = await Promise.all([
+    findUserById(db, userId),
+    db.selectFrom('roles_users').selectAll().where('user_id', '=', userId).execute(),
+    db.selectFrom('posts_authors').selectAll().where('author_id', '=', userId).execute(),
+    db.selectFrom('post_revisions').select(['id', 'post_id']).where('author_id', '=', userId).execute(),
+    readSetting(db, 'title'),
+  ]);
+  const { password: _password, ...safeUser } = user!;
+  const stamp = new Date().toISOString().replace(/T/, '-').replace(/:/g, '-').slice(0, 19);
+  const filename = `${title ? `${slugify(title)}.` : ''}ghost.${stamp}.json`;
+  const dir = path.join(contentDir, 'data');
+  await mkdir(dir, { recursive: true });
+  const data = { meta: { exported_on: Date.now(), reason: 'user deletion' }, data: { users: [safeUser], roles_users: roles, posts_authors: authorship, post_revisions: revisions } };
+  await writeFile(path.join(dir, filename), JSON.stringify(data), { mode: 0o600 });
+  return filename;
+}

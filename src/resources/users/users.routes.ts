@@ -1,0 +1,101 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import validator from 'validator';
+import type { Db } from '../../db/connect.js';
+import type { UserRow } from '../../db/schema.js';
+import { errors } from '../../errors.js';
+import { actorOf } from '../../http/actor.js';
+import { assertIdParam, firstOfRoot } from '../../http/validate.js';
+import { parseInclude } from '../../http/pagination.js';
+import { parseBrowseParams } from '../../http/browse-params.js';
+import { browseRows, pickEach } from '../../filter/browse.js';
+import { USERS_BROWSE } from '../../filter/resources/users.browse.js';
+import type { Engine } from '../../db/engine.js';
+import { refuseUnsupportedOptions } from '../../http/browse-options.js';
+import { findUserByEmail, findUserById, findUserBySlug, rolesOfUsers } from './users.queries.js';
+import { presentStoredUser } from './users.present.js';
+import { presentUsers, USER_INCLUDES } from './users.embed.js';
+import { changePassword, editUser, resolveUserId, transferOwnership, type PasswordInput } from './users.service.js';
+import { destroyUser } from './users.destroy.js';
+import { presentStaffToken, readStaffToken, regenerateStaffToken } from './users.tokens.js';
+
+type Query = Record<string, unknown>;
+const frame = (method: string) => ({ docName: 'users', method });
+
+export interface UsersRouteOptions {
+  db: Db;
+  siteUrl: string;
+  contentDir: string;
+  engine: Engine;
+}
+
+export function usersRoutes(app: FastifyInstance, { db, siteUrl, contentDir, engine }: UsersRouteOptions) {
+  const include = (query: Query) => parseInclude(query.include, USER_INCLUDES);
+  const one = async (request: FastifyRequest<{ Querystring: Query }>, user: UserRow | undefined) => {
+    if (!user) throw errors.notFound('User not found.');
+    return { users: await presentUsers(db, siteUrl, [user], include(request.query)) };
+  };
+
+  app.get<{ Querystring: Query }>('/users/', { config: { frame: frame('browse'), permission: 'user.browse' } }, async (request) => {
+    const params = parseBrowseParams(request.query, { include: USER_INCLUDES });
+    const { rows, meta } = await browseRows<UserRow>(db, engine, USERS_BROWSE, 'admin', params);
+    return { users: pickEach(await presentUsers(db, siteUrl, rows, include(request.query)), params), meta };
+  });
+
+  const read = { config: { frame: frame('read'), permission: 'user.read' } };
+  app.get<{ Params: { id: string }; Querystring: Query }>('/users/:id/', read, async (request) => {
+    refuseUnsupportedOptions(request.query, ['filter', 'fields']);
+    assertIdParam(request.params.id);
+    return one(request, await findUserById(db, resolveUserId(actorOf(request), request.params.id)));
+  });
+
+  app.get<{ Params: { slug: string }; Querystring: Query }>('/users/slug/:slug/', read, async (request) => {
+    refuseUnsupportedOptions(request.query, ['filter', 'fields']);
+    if (!/^[a-z0-9\-_]+$/.test(request.params.slug)) throw errors.validation('Validation (isSlug) failed for slug');
+    return one(request, await findUserBySlug(db, request.params.slug));
+  });
+
+  app.get<{ Params: { email: string }; Querystring: Query }>('/users/email/:email/', read, async (request) => {
+    refuseUnsupportedOptions(request.query, ['filter', 'fields']);
+    if (!validator.isEmail(request.params.email)) throw errors.validation('Validation (isEmail) failed for email');
+    return one(request, await findUserByEmail(db, request.params.email));
+  });
+
+  // Not one of the five controller verbs: errors keep their own message.
+  app.put('/users/password/', { config: { frame: frame('changePassword') } }, async (request) => {
+    await changePassword(db, actorOf(request), firstOfRoot<PasswordInput>(request.body, 'password'), siteUrl);
+    return { password: [{ message: 'Password changed successfully.' }] };
+  });
+
+  app.put('/users/owner/', { config: { frame: frame('transferOwnership') } }, async (request) => {
+    const users = await transferOwnership(db, actorOf(request), firstOfRoot<{ id?: unknown }>(request.body, 'owner'));
+    const roles = await rolesOfUsers(db, users.map((user) => user.id));
+    return { users: users.map((user) => presentStoredUser(user, roles.get(user.id) ?? [])) };
+  });
+
+  app.put<{ Params: { id: string }; Querystring: Query }>('/users/:id/', { config: { frame: frame('edit') } }, async (request, reply) => {
+    assertIdParam(request.params.id);
+    const input = firstOfRoot(request.body, 'users');
+    if (input.id !== undefined && input.id !== request.params.id) throw errors.badRequest('Invalid id provided.');
+    const actor = actorOf(request);
+    const { user, publicChange } = await editUser(db, actor, resolveUserId(actor, request.params.id), input, siteUrl);
+    if (publicChange) reply.header('X-Cache-Invalidate', '/*');
+    return { users: await presentUsers(db, siteUrl, [user], include(request.query)) };
+  });
+
+  app.delete<{ Params: { id: string } }>('/users/:id/', { config: { frame: frame('destroy') } }, async (request, reply) => {
+    assertIdParam(request.params.id);
+    const filename = await destroyUser(db, actorOf(request), request.params.id, contentDir);
+    reply.header('X-Cache-Invalidate', '/*');
+    return { meta: { filename } };
+  });
+
+  app.get<{ Params: { id: string } }>('/users/:id/token/', { config: { frame: frame('readToken') } }, async (request) => {
+    assertIdParam(request.params.id);
+    return { apiKey: presentStaffToken(await readStaffToken(db, actorOf(request), request.params.id)) };
+  });
+
+  app.put<{ Params: { id: string } }>('/users/:id/token/', { config: { frame: frame('regenerateToken') } }, async (request) => {
+    assertIdParam(request.params.id);
+    return { apiKey: presentStaffToken(await regenerateStaffToken(db, actorOf(request), request.params.id)) };
+  });
+}

@@ -1,0 +1,155 @@
+import type { Db } from '../../db/connect.js';
+import type { RoleRow, UserRow } from '../../db/schema.js';
+import type { Actor } from '../../http/actor.js';
+import { errors } from '../../errors.js';
+import { now } from '../../db/ids.js';
+import { generateSlug } from '../../content/slugs.js';
+import { mayEditUser, type RoleTable } from '../../auth/staff-rules.js';
+import { assertPasswordPolicy, hashPassword, passwordMatches } from '../../auth/passwords.js';
+import { deleteUserSessions } from '../../auth/sessions.js';
+import { readSetting } from '../settings/settings.queries.js';
+import { emailTaken, findOwner, findUserById, loadRoles, roleOfUser } from './users.queries.js';
+import { PUBLIC_USER_FIELDS, userChanges } from './users.fields.js';
+
+/** `me` stands for the authenticated user (integrations have none: `me` then finds nobody). */
+export const resolveUserId = (actor: Actor, id: string) => (id === 'me' ? actor.user?.id ?? 'me' : id);
+
+const OBJECT_ID = /^[a-f\d]{24}$/i;
+const invalidRole = () => errors.validation({
+  message: 'Role should be an existing role id or a role name',
+  context: 'Invalid role assigned to the user',
+  help: 'Change the provided role to a role id or use a role name.',
+});
+const NAMED_ROLES = ['Administrator', 'Super Editor', 'Editor', 'Author', 'Contributor'];
+
+/**
+ * The role an edit asks for, as Ghost's `User.edit` resolves it: a role id or one of the assignable role
+ * names; nothing when it is the current role or an unknown id; the Owner role is refused.
+ */
+function roleToAssign(wanted: unknown, current: RoleRow | null, roles: RoleTable): RoleRow | null {
+  const key = typeof wanted === 'object' && wanted !== null ? (wanted as { id?: unknown }).id ?? wanted : wanted;
+  if (current && key === current.id) return null;
+  let role: RoleRow | undefined;
+  if (typeof key === 'string' && NAMED_ROLES.includes(key)) {
+    if (current?.name === key) return null;
+    role = roles.byName.get(key);
+  } else if (typeof key === 'string' && OBJECT_ID.test(key)) {
+    role = roles.byId.get(key);
+  } else {
+    throw invalidRole();
+  }
+  if (role?.name === 'Owner') throw errors.validation('This method does not support assigning the owner role');
+  return role ?? null;
+}
+
+export interface EditResult {
+  user: UserRow;
+  /** A publicly visible field changed: the site's cached pages are stale. */
+  publicChange: boolean;
+}
+
+/** `PUT /users/:id/`: permission rules, then Ghost's checks in its order, then one transaction. */
+export async function editUser(db: Db, actor: Actor, id: string, input: Record<string, unknown>, siteUrl: string): Promise<EditResult> {
+  const target = await findUserById(db, id);
+  if (!target) throw errors.notFound('User not found');
+  const [roles, targetRole, owner] = await Promise.all([loadRoles(db), roleOfUser(db, target.id), findOwner(db)]);
+  if (!mayEditUser(actor, { id: target.id, role: targetRole }, { status: input.status, roles: input.roles }, roles, owner?.id ?? '')) {
+    throw errors.noPermission('You do not have permission to edit users');
+  }
+
+  const wantedRoles = input.roles;
+  if (wantedRoles !== undefined && wantedRoles !== null && !Array.isArray(wantedRoles)) throw invalidRole();
+  if (Array.isArray(wantedRoles) && wantedRoles.length > 1) throw errors.validation('Only one role per user is supported at the moment.');
+  if (typeof input.email === 'string' && input.email && (await emailTaken(db, input.email, target.id))) throw errors.validation('Email is already in use');
+  const changes = userChanges(input, target, siteUrl);
+  const newRole = Array.isArray(wantedRoles) && wantedRoles.length === 1 ? roleToAssign(wantedRoles[0], targetRole, roles) : null;
+
+  return db.transaction().execute(async (trx) => {
+    const slug = 'slug' in input ? await newSlug(trx, target, input.slug, changes.name ?? target.name) : undefined;
+    const values = { ...changes, ...(slug !== undefined ? { slug } : {}) };
+    const changed = Object.keys(values);
+    if (changed.length > 0) {
+      await trx.updateTable('users').set({ ...values, updated_at: now(), updated_by: actor.user?.id ?? target.id }).where('id', '=', target.id).execute();
+    }
+    if (newRole) await trx.updateTable('roles_users').set({ role_id: newRole.id }).where('user_id', '=', target.id).execute();
+    return { user: (await findUserById(trx, target.id))!, publicChange: changed.some((key) => PUBLIC_USER_FIELDS.has(key)) };
+  });
+}
+
+/** A changed or emptied slug is regenerated (an empty one from the name); the user's own slug stays. */
+async function newSlug(db: Db, target: UserRow, wanted: unknown, name: string): Promise<string | undefined> {
+  const given = typeof wanted === 'string' || typeof wanted === 'number' ? String(wanted) : '';
+  if (given === target.slug) return undefined;
+  const slug = await generateSlug(given || name, {
+    kind: 'user',
+    shortSlug: !given,
+    taken: async (candidate) => !!(await db.selectFrom('users').select('id').where('slug', '=', candidate).where('id', '!=', target.id).executeTakeFirst()),
+  });
+  return slug === target.slug ? undefined : slug;
+}
+
+export interface PasswordInput {
+  user_id?: unknown;
+  oldPassword?: unknown;
+  newPassword?: unknown;
+  ne2Password?: unknown;
+}
+
+/** The api-framework's required-data check: every missing key listed, then every null one. */
+export function requireData(data: Record<string, unknown>, keys: readonly string[]): void {
+  const missing = keys.filter((key) => data[key] === undefined);
+  if (missing.length) throw errors.validation(`Validation (FieldIsRequired) failed for ${JSON.stringify(missing)}`);
+  const nulls = keys.filter((key) => data[key] === null);
+  if (nulls.length) throw errors.validation(`Validation (FieldIsInvalid) failed for ${JSON.stringify(nulls)}`);
+}
+
+/**
+ * `PUT /users/password/`: your own password needs the old one; someone else's needs the right to edit
+ * them. Every other session of that user ends (the caller's own stays).
+ */
+export async function changePassword(db: Db, actor: Actor, data: PasswordInput, siteUrl: string): Promise<void> {
+  requireData(data as Record<string, unknown>, ['newPassword', 'ne2Password', 'user_id']);
+  if (data.newPassword !== data.ne2Password) throw errors.validation('Your new passwords do not match');
+  const userId = String(data.user_id);
+  const target = await findUserById(db, userId);
+  if (!target) throw errors.notFound('User not found');
+  const [roles, targetRole, owner] = await Promise.all([loadRoles(db), roleOfUser(db, target.id), findOwner(db)]);
+  if (!mayEditUser(actor, { id: target.id, role: targetRole }, {}, roles, owner?.id ?? '')) {
+    throw errors.noPermission('You do not have permission to edit user');
+  }
+  if (actor.user?.id === target.id) {
+    if (typeof data.oldPassword !== 'string' || !data.oldPassword) throw errors.validation('Password is required for this operation');
+    if (!(await passwordMatches(data.oldPassword, target.password))) {
+      throw errors.validation({
+        message: 'Your password is incorrect.', context: 'Your password is incorrect.',
+        help: 'Visit and save your profile after logging in to check for problems.', code: 'PASSWORD_INCORRECT',
+      });
+    }
+  }
+  const password = String(data.newPassword);
+  assertPasswordPolicy(password, { email: target.email, siteTitle: (await readSetting(db, 'title')) ?? undefined, siteUrl });
+  const hash = await hashPassword(password);
+  await db.transaction().execute(async (trx) => {
+    await trx.updateTable('users').set({ password: hash, updated_at: now(), updated_by: actor.user?.id ?? target.id }).where('id', '=', target.id).execute();
+    await deleteUserSessions(trx, target.id, actor.session?.id);
+  });
+}
+
+/** `PUT /users/owner/`: the Owner hands the role to an active Administrator and becomes one. */
+export async function transferOwnership(db: Db, actor: Actor, data: { id?: unknown }): Promise<[UserRow, UserRow]> {
+  if (!actor.user || actor.role !== 'Owner') throw errors.noPermission('You do not have permission to perform this action');
+  const target = typeof data.id === 'string' ? await findUserById(db, data.id) : undefined;
+  if (!target) throw errors.notFound('User not found');
+  const roles = await loadRoles(db);
+  if ((await roleOfUser(db, target.id))?.name !== 'Administrator') throw errors.validation('Only administrators can be assigned the owner role.');
+  if (target.status !== 'active') throw errors.validation('Only active administrators can be assigned the owner role.');
+  const ownerUser = actor.user;
+  await db.transaction().execute(async (trx) => {
+    // Compare-and-set: of two transfers racing, only the first finds the caller still Owner.
+    const { numUpdatedRows } = await trx.updateTable('roles_users').set({ role_id: roles.byName.get('Administrator')!.id })
+      .where('user_id', '=', ownerUser.id).where('role_id', '=', roles.byName.get('Owner')!.id).executeTakeFirst();
+    if (numUpdatedRows === 0n) throw errors.noPermission('You do not have permission to perform this action');
+    await trx.updateTable('roles_users').set({ role_id: roles.byName.get('Owner')!.id }).where('user_id', '=', target.id).execute();
+  });
+  return [(await findUserById(db, ownerUser.id))!, (await findUserById(db, target.id))!];
+}

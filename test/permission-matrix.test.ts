@@ -1,0 +1,195 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { InjectOptions } from 'fastify';
+import { ADMIN, OWNER, bootstrap, createIntegration, ghostError, startTestApp, type TestApp } from './support.js';
+import { addStaffUser, call, makeCallers, type Caller } from './staff-support.js';
+
+/**
+ * Who may call each Admin endpoint (reference/endpoints.md): every staff role by session and by staff
+ * token, and an integration key. One row per endpoint: `allowed` lists the roles holding the permission
+ * (O A E Au C SE, and I for the integration); an integration outside Ghost's allow-list gets 501; staff
+ * tokens carry their user's role. Rows for endpoints added later are one line each.
+ */
+interface Ctx {
+  t: TestApp;
+  cookie: string;
+  roleId(name: string): Promise<string>;
+}
+
+interface Expect {
+  status: number;
+  type?: string;
+  message?: string;
+}
+
+interface Row {
+  method: NonNullable<InjectOptions['method']>;
+  path: string;
+  /** Builds the path and body for one call (fresh targets for writes). */
+  prepare?: (ctx: Ctx) => Promise<{ path?: string; body?: unknown }>;
+  body?: unknown;
+  allowed: string;
+  status: number;
+  /** `listed`: integrations pass Ghost's allow-list and get `allowed`'s answer; `not listed`: 501. */
+  integration: 'listed' | 'not listed';
+  /** The refusal for a role without the permission (default 403 NoPermissionError). */
+  refused?: Expect;
+  /** Answers that differ from the row's rule for one kind of caller. */
+  exceptions?: Partial<Record<'session' | 'staff' | 'integration', Expect>>;
+  /** Puts things back after an allowed call (a logout, a global reset, an ownership transfer). */
+  after?: (ctx: Ctx, caller: Caller, callers: Caller[]) => Promise<void>;
+}
+
+const LETTERS: Record<string, string> = {
+  Owner: 'O', Administrator: 'A', Editor: 'E', Author: 'Au', Contributor: 'C', 'Super Editor': 'SE', 'Admin Integration': 'I',
+};
+const NO_PERMISSION = (message?: string): Expect => ({ status: 403, type: 'NoPermissionError', message });
+const STAFF_TOKEN_BLOCKED: Expect = { status: 403, type: 'NoPermissionError', message: 'Staff tokens are not allowed to access this endpoint' };
+const NOT_IMPLEMENTED: Expect = { status: 501, type: 'NotImplementedError' };
+
+let fresh = 0;
+const unique = (prefix: string) => `${prefix}-${++fresh}-${Date.now()}`;
+const freshAuthor = async ({ t }: Ctx) => addStaffUser(t, 'Author');
+const freshIntegration = async ({ t, cookie }: Ctx) => {
+  const keys = await createIntegration(t.app, cookie, unique('integration'));
+  const res = await t.app.inject({ url: `${ADMIN}/integrations/${keys.integrationId}/?include=api_keys`, headers: { cookie, origin: 'http://127.0.0.1:2368' } });
+  return res.json().integrations[0] as { id: string; api_keys: { id: string }[] };
+};
+const freshInvite = async (ctx: Ctx) => {
+  const res = await ctx.t.app.inject({
+    method: 'POST', url: `${ADMIN}/invites/`, headers: { cookie: ctx.cookie, origin: 'http://127.0.0.1:2368' },
+    payload: { invites: [{ email: `${unique('invitee')}@example.com`, role_id: await ctx.roleId('Author') }] },
+  });
+  return res.json().invites[0].id as string;
+};
+
+const ALL_STAFF = 'O A E Au C SE';
+const ALL = 'O A E Au C SE I';
+
+const ROWS: Row[] = [
+  { method: 'GET', path: '/site/', allowed: ALL, status: 200, integration: 'listed' },
+
+  { method: 'GET', path: '/integrations/', allowed: 'O A', status: 200, integration: 'not listed' },
+  { method: 'GET', path: '/integrations/:id/', prepare: async (c) => ({ path: `/integrations/${(await freshIntegration(c)).id}/` }), allowed: 'O A', status: 200, integration: 'not listed' },
+  { method: 'POST', path: '/integrations/', prepare: async () => ({ body: { integrations: [{ name: unique('made') }] } }), allowed: 'O A', status: 201, integration: 'not listed' },
+  { method: 'PUT', path: '/integrations/:id/', prepare: async (c) => ({ path: `/integrations/${(await freshIntegration(c)).id}/`, body: { integrations: [{ name: unique('renamed') }] } }), allowed: 'O A', status: 200, integration: 'not listed' },
+  {
+    method: 'POST', path: '/integrations/:id/api_key/:keyid/refresh/',
+    prepare: async (c) => { const i = await freshIntegration(c); return { path: `/integrations/${i.id}/api_key/${i.api_keys[0]!.id}/refresh/`, body: { integrations: [{ id: i.id }] } }; },
+    allowed: 'O A', status: 200, integration: 'not listed',
+  },
+  { method: 'DELETE', path: '/integrations/:id/', prepare: async (c) => ({ path: `/integrations/${(await freshIntegration(c)).id}/` }), allowed: 'O A', status: 204, integration: 'not listed' },
+
+  { method: 'GET', path: '/users/', allowed: ALL, status: 200, integration: 'listed' },
+  { method: 'GET', path: '/users/1/', allowed: ALL, status: 200, integration: 'listed' },
+  { method: 'GET', path: '/users/slug/owner/', allowed: ALL, status: 200, integration: 'listed' },
+  { method: 'GET', path: `/users/email/${OWNER.email}/`, allowed: ALL, status: 200, integration: 'listed' },
+  // An integration has no user to be `me` (Ghost: 404 User not found.).
+  { method: 'GET', path: '/users/me/', allowed: ALL, status: 200, integration: 'listed', exceptions: { integration: { status: 404, type: 'NotFoundError' } } },
+  // Ghost answers 500 here for an integration (it dereferences a missing user); Quire refuses with 403.
+  { method: 'GET', path: '/users/me/token/', allowed: ALL, status: 200, integration: 'listed', exceptions: { integration: NO_PERMISSION('You do not have permission to perform this action') } },
+  {
+    method: 'PUT', path: '/users/me/token/', allowed: ALL_STAFF, status: 200, integration: 'not listed',
+    after: async (_c, caller, callers) => { for (const other of callers) if (other.user?.id === caller.user?.id && other.kind === 'staff') await other.renew(); },
+  },
+  {
+    method: 'PUT', path: '/users/password/',
+    prepare: async (c) => ({ body: { password: [{ user_id: (await freshAuthor(c)).id, newPassword: 'Another-secret-1', ne2Password: 'Another-secret-1' }] } }),
+    allowed: 'O A E SE', status: 200, integration: 'not listed', refused: NO_PERMISSION('You do not have permission to edit user'),
+  },
+  {
+    method: 'PUT', path: '/users/owner/',
+    prepare: async (c) => ({ body: { owner: [{ id: (await addStaffUser(c.t, 'Administrator')).id }] } }),
+    allowed: 'O', status: 200, integration: 'not listed', refused: NO_PERMISSION('You do not have permission to perform this action'),
+    exceptions: { staff: STAFF_TOKEN_BLOCKED },
+    after: async ({ t, roleId }, caller, callers) => {
+      // Hand ownership back so the Owner callers stay the Owner.
+      const { db } = t.connection;
+      await db.updateTable('roles_users').set({ role_id: await roleId('Administrator') }).where('role_id', '=', await roleId('Owner')).execute();
+      await db.updateTable('roles_users').set({ role_id: await roleId('Owner') }).where('user_id', '=', caller.user!.id).execute();
+      void callers;
+    },
+  },
+  {
+    method: 'PUT', path: '/users/:id/', prepare: async (c) => ({ path: `/users/${(await freshAuthor(c)).id}/`, body: { users: [{ bio: 'Edited' }] } }),
+    allowed: 'O A E SE', status: 200, integration: 'not listed', refused: NO_PERMISSION('Permission error, cannot edit user.'),
+  },
+  {
+    method: 'DELETE', path: '/users/:id/', prepare: async (c) => ({ path: `/users/${(await freshAuthor(c)).id}/` }),
+    allowed: 'O A E SE', status: 200, integration: 'not listed', refused: NO_PERMISSION('Permission error, cannot delete user.'),
+  },
+
+  { method: 'GET', path: '/roles/', allowed: ALL, status: 200, integration: 'listed' },
+  { method: 'GET', path: '/roles/?permissions=assign', allowed: ALL, status: 200, integration: 'listed' },
+
+  { method: 'GET', path: '/invites/', allowed: 'O A E SE', status: 200, integration: 'not listed', refused: NO_PERMISSION('Permission error, cannot list invites.') },
+  { method: 'GET', path: '/invites/:id/', prepare: async (c) => ({ path: `/invites/${await freshInvite(c)}/` }), allowed: 'O A E SE', status: 200, integration: 'not listed', refused: NO_PERMISSION('Permission error, cannot read invite.') },
+  {
+    method: 'POST', path: '/invites/', prepare: async (c) => ({ body: { invites: [{ email: `${unique('new')}@example.com`, role_id: await c.roleId('Author') }] } }),
+    allowed: 'O A E SE I', status: 201, integration: 'listed', refused: NO_PERMISSION('Permission error, cannot save invite.'),
+  },
+  { method: 'DELETE', path: '/invites/:id/', prepare: async (c) => ({ path: `/invites/${await freshInvite(c)}/` }), allowed: 'O A E SE', status: 204, integration: 'not listed', refused: NO_PERMISSION('Permission error, cannot delete invite.') },
+
+  { method: 'GET', path: '/session/', allowed: ALL_STAFF, status: 200, integration: 'not listed' },
+  { method: 'DELETE', path: '/session/', allowed: ALL_STAFF, status: 204, integration: 'not listed', after: async (_c, caller) => caller.renew() },
+
+  {
+    method: 'PUT', path: '/authentication/setup/', body: { setup: [{ name: OWNER.name, email: OWNER.email, password: OWNER.password, blogTitle: OWNER.blogTitle }] },
+    allowed: 'O', status: 200, integration: 'not listed', refused: NO_PERMISSION('You are not the site owner.'),
+  },
+  {
+    method: 'POST', path: '/authentication/global_password_reset/', allowed: 'O A', status: 204, integration: 'not listed',
+    refused: NO_PERMISSION('You do not have permission to resetAllPasswords authentication'),
+    after: async ({ t }, _caller, callers) => {
+      // Everyone was locked out and logged out: unlock and sign everyone in again.
+      await t.connection.db.updateTable('users').set({ status: 'active' }).execute();
+      for (const caller of callers) await caller.renew();
+    },
+  },
+
+  // Beyond Ghost: a user's own authenticator app, for people at a browser only.
+  { method: 'GET', path: '/authenticator/', allowed: ALL_STAFF, status: 200, integration: 'not listed', exceptions: { staff: STAFF_TOKEN_BLOCKED } },
+];
+
+function expected(row: Row, caller: Caller): Expect {
+  const exception = row.exceptions?.[caller.kind];
+  if (exception) return exception;
+  if (caller.kind === 'integration' && row.integration === 'not listed') return NOT_IMPLEMENTED;
+  const allowed = row.allowed.split(' ').includes(LETTERS[caller.role]!);
+  return allowed ? { status: row.status } : row.refused ?? NO_PERMISSION();
+}
+
+let t: TestApp;
+let ctx: Ctx;
+let callers: Caller[];
+beforeAll(async () => {
+  t = await startTestApp();
+  const { cookie, adminKey } = await bootstrap(t.app);
+  const roleIds = new Map((await t.connection.db.selectFrom('roles').select(['id', 'name']).execute()).map((r) => [r.name, r.id]));
+  ctx = { t, cookie, roleId: async (name) => roleIds.get(name)! };
+  callers = await makeCallers(t, adminKey);
+  // The owner session of `ctx` must survive the matrix's own logouts: use a second one for fixtures.
+  ctx.cookie = cookie;
+}, 120_000);
+afterAll(async () => t.close());
+
+describe.each(ROWS.map((row) => [`${row.method} ${row.path}`, row] as const))('%s', (_name, row) => {
+  it('answers each caller as Ghost does', async () => {
+    const outcomes: string[] = [];
+    const wanted: string[] = [];
+    for (const caller of callers) {
+      const prepared = row.prepare ? await row.prepare(ctx) : {};
+      const res = await call(t.app, caller, row.method, prepared.path ?? row.path, prepared.body ?? row.body);
+      const want = expected(row, caller);
+      const got: Expect = { status: res.statusCode };
+      if (res.statusCode >= 400) {
+        const error = ghostError(res);
+        got.type = error.type as string;
+        if (want.message !== undefined) got.message = error.message as string;
+      }
+      outcomes.push(`${caller.label}: ${JSON.stringify(got)}`);
+      wanted.push(`${caller.label}: ${JSON.stringify({ status: want.status, ...(want.type ? { type: want.type } : {}), ...(want.message !== undefined && res.statusCode >= 400 ? { message: want.message } : {}) })}`);
+      if (res.statusCode < 400 && row.after) await row.after(ctx, caller, callers);
+    }
+    expect(outcomes).toEqual(wanted);
+  }, 60_000);
+});

@@ -1,0 +1,154 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { objectId, now } from '../src/db/ids.js';
+import { hashPassword } from '../src/auth/passwords.js';
+import { emailCode } from '../src/auth/otp.js';
+import { readSetting } from '../src/resources/settings/settings.queries.js';
+import type { RoleName } from '../src/auth/roles.js';
+import { ADMIN, ORIGIN, OWNER, adminAuth, login, type TestApp } from './support.js';
+
+export const STAFF_PASSWORD = 'Staff-secret-pass-1';
+let passwordHash: Promise<string> | undefined;
+
+export interface StaffUser {
+  id: string;
+  email: string;
+  name: string;
+  slug: string;
+}
+
+/**
+ * A staff user written straight to the database (never logged in, so a first login needs no code):
+ * test fixtures; the flows under test go through HTTP.
+ */
+export async function addStaffUser(t: TestApp, role: RoleName, name?: string): Promise<StaffUser> {
+  const id = objectId();
+  const slug = `${role.toLowerCase().replace(/\s/g, '-')}-${id.slice(-6)}`;
+  const user = { id, email: `${slug}@example.com`, name: name ?? `${role} ${id.slice(-6)}`, slug };
+  const at = now();
+  passwordHash ??= hashPassword(STAFF_PASSWORD);
+  const { db } = t.connection;
+  const roleRow = await db.selectFrom('roles').select('id').where('name', '=', role).executeTakeFirstOrThrow();
+  await db.insertInto('users').values({
+    ...user, password: await passwordHash, status: 'active', visibility: 'public', created_at: at, created_by: '1', updated_at: at, updated_by: '1',
+  } as never).execute();
+  await db.insertInto('roles_users').values({ id: objectId(), role_id: roleRow.id, user_id: id }).execute();
+  return user;
+}
+
+export const loginAs = (app: FastifyInstance, email: string, password = STAFF_PASSWORD) => login(app, email, password);
+
+/** `<id>:<secret>` of the user's staff token, read through the API with their session. */
+export async function staffKey(app: FastifyInstance, cookie: string): Promise<string> {
+  const res = await app.inject({ url: `${ADMIN}/users/me/token/`, headers: { cookie, origin: ORIGIN } });
+  if (res.statusCode !== 200) throw new Error(`token read failed: ${res.statusCode} ${res.body}`);
+  const { id, secret } = res.json().apiKey;
+  return `${id}:${secret}`;
+}
+
+/** The e-mailed sign-in code a user would receive now (Ghost's TOTP), computed from the site's secret. */
+export async function currentCode(t: TestApp, userId: string, at = Date.now()): Promise<string> {
+  return emailCode((await readSetting(t.connection.db, 'admin_session_secret'))!, userId, at);
+}
+
+export type ActorKind = 'session' | 'staff' | 'integration';
+
+/** Someone calling the Admin API: a role's session or staff token, or an integration's key. */
+export interface Caller {
+  label: string;
+  kind: ActorKind;
+  role: RoleName | 'Admin Integration';
+  user: StaffUser | null;
+  headers(): Record<string, string>;
+  /** Logs in again (session) or re-reads the key (staff token) after a test ended or renewed it. */
+  renew(): Promise<void>;
+}
+
+export const STAFF_ROLES: RoleName[] = ['Owner', 'Administrator', 'Editor', 'Author', 'Contributor', 'Super Editor'];
+
+/** Session and staff-token callers for each staff role, and the integration: thirteen in all. */
+export async function makeCallers(t: TestApp, integrationKey: string): Promise<Caller[]> {
+  const callers: Caller[] = [];
+  for (const role of STAFF_ROLES) {
+    const user = role === 'Owner' ? { id: '1', email: OWNER.email, name: OWNER.name, slug: 'owner' } : await addStaffUser(t, role);
+    const password = role === 'Owner' ? OWNER.password : STAFF_PASSWORD;
+    const state = { cookie: await loginAs(t.app, user.email, password), key: '' };
+    state.key = await staffKey(t.app, state.cookie);
+    callers.push({
+      label: `${role} session`, kind: 'session', role, user, headers: () => ({ cookie: state.cookie, origin: ORIGIN }),
+      renew: async () => { state.cookie = await loginAs(t.app, user.email, password); },
+    });
+    callers.push({
+      label: `${role} staff token`, kind: 'staff', role, user, headers: () => adminAuth(state.key),
+      renew: async () => { state.key = await staffKey(t.app, await loginAs(t.app, user.email, password)); },
+    });
+  }
+  callers.push({ label: 'integration', kind: 'integration', role: 'Admin Integration', user: null, headers: () => adminAuth(integrationKey), renew: async () => {} });
+  return callers;
+}
+
+export function call(app: FastifyInstance, caller: Caller, method: InjectOptions['method'], path: string, payload?: unknown): Promise<LightMyRequestResponse> {
+  return app.inject({ method, url: `${ADMIN}${path}`, headers: caller.headers(), ...(payload === undefined ? {} : { payload: payload as object }) });
+}
+
+/** A post written straight to the database with its authors in order (fixture for authorship rules). */
+export async function addPost(t: TestApp, authors: string[], options: { status?: string; tags?: string[]; title?: string } = {}): Promise<string> {
+  const id = objectId();
+  const at = now();
+  const { db } = t.connection;
+  await db.insertInto('posts').values({
+    id, uuid: crypto.randomUUID(), title: options.title ?? `Post ${id.slice(-6)}`, slug: `post-${id}`, mobiledoc: null, lexical: null, html: null,
+    comment_id: id, plaintext: null, feature_image: null, featured: false, type: 'post', status: options.status ?? 'draft', locale: null,
+    visibility: 'public', email_recipient_filter: 'all', created_at: at, created_by: authors[0]!, updated_at: at, updated_by: authors[0]!,
+    published_at: options.status === 'published' ? at : null, published_by: null, custom_excerpt: null, codeinjection_head: null,
+    codeinjection_foot: null, custom_template: null, canonical_url: null, newsletter_id: null, show_title_and_feature_image: true,
+  }).execute();
+  if (authors.length) await db.insertInto('posts_authors').values(authors.map((author, sort_order) => ({ id: objectId(), post_id: id, author_id: author, sort_order }))).execute();
+  if (options.tags?.length) await db.insertInto('posts_tags').values(options.tags.map((tag_id, sort_order) => ({ id: objectId(), post_id: id, tag_id, sort_order }))).execute();
+  return id;
+}
+
+export interface ReceivedMail {
+  to: string;
+  subject: string;
+  replyTo: string | null;
+  text: string;
+}
+
+function decodePart(body: string, encoding: string | undefined): string {
+  if (/base64/i.test(encoding ?? '')) return Buffer.from(body.replace(/\s/g, ''), 'base64').toString('utf8');
+  if (/quoted-printable/i.test(encoding ?? '')) {
+    return Buffer.from(body.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/gi, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16))), 'latin1').toString('utf8');
+  }
+  return body;
+}
+
+const header = (head: string, name: string) => new RegExp(`^${name}:\\s*(.*(?:\\r?\\n[ \\t].*)*)`, 'im').exec(head)?.[1]?.replace(/\r?\n[ \t]+/g, ' ').trim();
+
+/** The parts of an RFC 822 message the tests read: recipients, subject and the text/plain body. */
+export function parseMail(raw: string): ReceivedMail {
+  const split = raw.search(/\r?\n\r?\n/);
+  const head = raw.slice(0, split);
+  const body = raw.slice(split).replace(/^\r?\n\r?\n/, '');
+  const type = header(head, 'Content-Type') ?? 'text/plain';
+  let text = decodePart(body, header(head, 'Content-Transfer-Encoding'));
+  const boundary = /boundary="?([^";]+)"?/.exec(type)?.[1];
+  if (boundary) {
+    for (const part of body.split(`--${boundary}`)) {
+      const at = part.search(/\r?\n\r?\n/);
+      const partHead = part.slice(0, at);
+      if (/content-type:\s*text\/plain/i.test(partHead)) text = decodePart(part.slice(at).replace(/^\r?\n\r?\n/, ''), header(partHead, 'Content-Transfer-Encoding'));
+    }
+  }
+  return { to: header(head, 'To') ?? '', subject: header(head, 'Subject') ?? '', replyTo: header(head, 'Reply-To') ?? null, text };
+}
+
+/** Messages the file fallback wrote to `CONTENT_DIR/mail/`, oldest first. */
+export function outbox(t: TestApp): ReceivedMail[] {
+  const dir = path.join(t.config.contentDir, 'mail');
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir).sort().map((file) => parseMail(readFileSync(path.join(dir, file), 'utf8')));
+}
+
+export const lastMailTo = (t: TestApp, email: string) => outbox(t).filter((mail) => mail.to.toLowerCase().includes(email.toLowerCase())).pop();
