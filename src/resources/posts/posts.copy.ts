@@ -38,7 +38,7 @@ export async function copyPost(ctx: WriteContext, type: PostType, id: string): P
         await trx.insertInto('posts_meta').values({ ...copied, id: objectId(), post_id: newId, email_subject: null, email_only: false }).execute();
       }
     }
-    if (!row.mobiledoc) await recordRevision(trx, snapshot(row, meta ?? {}, userId, ctx.siteUrl), { previousStatus: null, force: false });
+    if (!row.mobiledoc) await recordRevision(trx, snapshot(row, meta ?? {}, userId, ctx.siteUrl), { previousStatus: null, force: false, fresh: true });
     return { id: newId, cacheInvalidate: null };
   });
 }

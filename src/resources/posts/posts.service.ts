@@ -132,7 +132,7 @@ export async function addPost(ctx: WriteContext, type: PostType, body: unknown, 
     if (changes.tags) await writeTags(trx, row.id, await resolveTags(trx, changes.tags, userId), true);
     await writeAuthors(trx, row.id, authorIds, true);
     await writeMeta(trx, row.id, null, changes);
-    if (!row.mobiledoc) await recordRevision(trx, snapshot(row, changes.meta, userId, ctx.siteUrl), { previousStatus: null, force: !!options.saveRevision });
+    if (!row.mobiledoc) await recordRevision(trx, snapshot(row, changes.meta, userId, ctx.siteUrl), { previousStatus: null, force: !!options.saveRevision, fresh: true });
     return { id: row.id, cacheInvalidate: row.status === 'published' ? '/*' : null };
   });
 }
