@@ -1,8 +1,6 @@
-import { sql, type ExpressionBuilder } from 'kysely';
-import type { TextSql } from '../../db/engine.js';
+import type { ExpressionBuilder } from 'kysely';
 import type { Db } from '../../db/connect.js';
 import type { Database, UserRow } from '../../db/schema.js';
-import type { Where } from '../../filter/render.js';
 
 /** Users attached to at least one published post or page: the Content API's authors. */
 function hasPublishedPosts(eb: ExpressionBuilder<Database, 'users'>) {
@@ -15,26 +13,12 @@ function hasPublishedPosts(eb: ExpressionBuilder<Database, 'users'>) {
   );
 }
 
-function publicAuthors(db: Db, where: Where | null) {
-  let query = db.selectFrom('users').where((eb) => hasPublishedPosts(eb));
-  if (where) query = query.where(where);
-  return query;
-}
-
-/** By name, byte-wise on every engine (Ghost's order on SQLite). */
-export function listPublicAuthors(db: Db, where: Where | null, window: { offset: number; limit: number | null }, text: TextSql): Promise<UserRow[]> {
-  let query = publicAuthors(db, where).selectAll('users').orderBy(text.binary(sql.ref('users.name')), 'asc').orderBy('users.id', 'asc');
-  if (window.limit !== null) query = query.limit(window.limit).offset(window.offset);
-  return query.execute();
-}
-
-export async function countPublicAuthors(db: Db, where: Where | null): Promise<number> {
-  const row = await publicAuthors(db, where).select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
-  return Number(row.total);
+function publicAuthors(db: Db) {
+  return db.selectFrom('users').where((eb) => hasPublishedPosts(eb));
 }
 
 export function findPublicAuthor(db: Db, by: { id: string } | { slug: string }): Promise<UserRow | undefined> {
-  const query = publicAuthors(db, null).selectAll('users');
+  const query = publicAuthors(db).selectAll('users');
   return ('id' in by ? query.where('users.id', '=', by.id) : query.where('users.slug', '=', by.slug)).executeTakeFirst();
 }
 

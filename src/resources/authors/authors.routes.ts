@@ -9,7 +9,7 @@ import { parseBrowseParams } from '../../http/browse-params.js';
 import { browseRows, pickEach } from '../../filter/browse.js';
 import { USERS_BROWSE } from '../../filter/resources/users.browse.js';
 import { authorUrl } from '../posts/posts.render.js';
-import { assertSlugParam } from '../posts/posts.options.js';
+import { assertSlugParam, pickRead } from '../posts/posts.options.js';
 import { findPublicAuthor, publishedPostCounts } from './authors.queries.js';
 import { presentContentAuthor } from './authors.present.js';
 
@@ -38,7 +38,7 @@ export function authorsContentRoutes(app: FastifyInstance, { db, siteUrl, engine
   const read = async (request: FastifyRequest<{ Querystring: Query }>, by: { id: string } | { slug: string }) => {
     const row = await findPublicAuthor(db, by);
     if (!row) throw errors.notFound('Author not found.');
-    return { authors: await present([row], request.query) };
+    return { authors: pickRead(await present([row], request.query), request.query, 'id' in by ? 'id' : 'slug', []) };
   };
   app.get<{ Params: Params; Querystring: Query }>('/authors/:id/', { config: { frame: frame('read') } }, async (request) => {
     assertIdParam(request.params.id);

@@ -5,11 +5,9 @@ import { parseBrowseParams } from '../../http/browse-params.js';
 import { browseRows, pickEach } from '../../filter/browse.js';
 import { POST_TYPES_BROWSE } from '../../filter/resources/posts.browse.js';
 import type { PostRow } from '../../db/schema.js';
-import { filterWhere } from '../../filter/filter.js';
-import { POSTS_FILTER } from '../../filter/resources/posts.filter.js';
 import { CONTENT_INCLUDES, DOC_NAME, FORMATS, type Format, type PostType } from './posts.schemas.js';
-import { assertSlugParam, parseFormats } from './posts.options.js';
-import { countPosts, findPost, listPosts, type PostKey, type PostWhere } from './posts.queries.js';
+import { assertSlugParam, parseFormats, pickRead } from './posts.options.js';
+import { findPost, type PostKey } from './posts.queries.js';
 import { contentPosts } from './posts.responses.js';
 import { includesOf, type PostRoutesDeps } from './posts.routes.js';
 
@@ -23,9 +21,6 @@ function contentFormats(raw: unknown): Set<Format> {
   return new Set(requested.filter((format) => format === 'html' || format === 'plaintext'));
 }
 
-/** Private author fields cannot be filtered on through the Content API (the statements are dropped). */
-const privateAuthorField = (key: string) => /^authors\.(password|email)/i.test(key);
-
 /**
  * Content API posts and pages: published only (a client's `status` filter cannot widen that), newest
  * first for posts and by title for pages.
@@ -34,9 +29,6 @@ export function postsContentRoutes(app: FastifyInstance, type: PostType, { db, s
   const docName = DOC_NAME[type];
   const frame = (method: string) => ({ docName, method });
   const view = (query: Query) => ({ siteUrl, include: includesOf(query.include, CONTENT_INCLUDES, []), formats: contentFormats(query.formats) });
-  const where = (filter: unknown): PostWhere | null => filterWhere(POSTS_FILTER, engine, typeof filter === 'string' && filter !== '' ? filter : undefined, {
-    enforced: 'status:published', wrap: true, reject: privateAuthorField,
-  });
 
   app.get<{ Querystring: Query }>(`/${docName}/`, { config: { frame: frame('browse') } }, async (request) => {
     const v = view(request.query);
@@ -49,7 +41,7 @@ export function postsContentRoutes(app: FastifyInstance, type: PostType, { db, s
     const v = view(request.query);
     const row = await findPost(db, key, { type, published: true });
     if (!row) throw errors.notFound(type === 'post' ? 'Post not found.' : 'Page not found.');
-    return { [docName]: await contentPosts(db, [row], v) };
+    return { [docName]: pickRead(await contentPosts(db, [row], v), request.query, 'slug' in key ? 'slug' : 'id', v.include, parseFormats(request.query.formats, { validate: true })) };
   };
   app.get<{ Params: Params; Querystring: Query }>(`/${docName}/:id/`, { config: { frame: frame('read') } }, async (request) => {
     assertIdParam(request.params.id);

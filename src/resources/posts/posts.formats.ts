@@ -1,6 +1,6 @@
 import { errors } from '../../errors.js';
 import {
-  htmlToLexical, htmlToPlaintext, htmlToStorage, lexicalToStorage, mobiledocToStorage, plaintextToStorage, renderLexical, renderMobiledoc,
+  htmlToLexical, htmlToMobiledoc, htmlToPlaintext, htmlToStorage, lexicalToStorage, mobiledocToStorage, plaintextToStorage, renderLexical, renderMobiledoc,
 } from './posts.render.js';
 
 /** What an empty editor holds; posts without any content get it. */
@@ -17,6 +17,15 @@ export interface StoredContent {
   lexical: string | null;
   html: string | null;
   plaintext: string | null;
+}
+
+/** `?source=html` on an existing mobiledoc post: it stays mobiledoc, converted from the html. */
+export async function mobiledocFromHtml(html: string): Promise<string> {
+  try {
+    return await htmlToMobiledoc(html);
+  } catch (err) {
+    throw errors.validation({ message: 'Failed to convert HTML to Mobiledoc', cause: err });
+  }
 }
 
 /** `?source=html`: the html is converted to lexical (Ghost also makes mobiledoc, then keeps lexical). */

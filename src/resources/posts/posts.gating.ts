@@ -46,32 +46,3 @@ export function gateForAnonymous(out: Fields, access: boolean, customExcerpt: st
     recompute(out, customExcerpt);
   }
 }
-
-const BLOCKED_REF_HOSTS = new Set(['facebook.com', 'www.facebook.com', 'web.archive.org', 'archive.org', 'www.federalreserve.gov', 'www.chicagomag.com']);
-
-function decodeEntities(value: string): string {
-  return value.replace(/&(amp|lt|gt|quot|#39|apos);/g, (_m, name: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'", apos: "'" })[name]!);
-}
-
-/**
- * `outbound_link_tagging`: every external http(s) link in an `<a href="…">` gets `ref=<site host>`
- * unless it already names a source; links to the site itself are only normalised (Ghost's LinkReplacer).
- */
-export function tagOutboundLinks(html: string, siteUrl: string): string {
-  const site = new URL(siteUrl);
-  const ref = site.hostname.replace(/^www\./, '');
-  return html.replace(/<a\s[^>]*>/gi, (tag) => tag.replace(/(\shref=)"([^"]*)"/i, (match, prefix: string, raw: string) => {
-    let url: URL;
-    try {
-      url = new URL(decodeEntities(raw));
-    } catch {
-      return match;
-    }
-    const isSite = url.host === site.host && url.pathname.startsWith(site.pathname);
-    if (!isSite && url.protocol.startsWith('http') && !BLOCKED_REF_HOSTS.has(url.hostname)
-      && !url.searchParams.has('ref') && !url.searchParams.has('utm_source') && !url.searchParams.has('source')) {
-      url.searchParams.append('ref', ref);
-    }
-    return `${prefix}"${url.toString()}"`;
-  }));
-}

@@ -104,8 +104,3 @@ export function parsePostBody(type: PostType, body: unknown, mode: 'add' | 'edit
   }
   return changes;
 }
-
-/** The unchanged-if-absent merge of the write onto the stored values. */
-export function hasKey<T extends object>(object: T, key: PropertyKey): key is keyof T {
-  return Object.prototype.hasOwnProperty.call(object, key);
-}

@@ -78,3 +78,13 @@ export function nextMeta(existing: PostMetaRow | null, changes: Partial<PostMeta
 }
 
 export const sameTime = (a: Date | null, b: Date | null) => (a === null || b === null ? a === b : a.getTime() === b.getTime());
+
+/** Ghost's cache rule for edits: live changes purge the site, draft and scheduled edits only their previews. */
+export function editInvalidation(siteUrl: string, previousStatus: string, next: PostRow, wasChanged: boolean): string | null {
+  if ((next.status === 'published' && wasChanged) || (next.status === 'draft' && previousStatus === 'published')) return '/*';
+  if (next.status === 'draft' || (next.status === 'scheduled' && wasChanged)) {
+    const base = `${new URL(siteUrl).pathname}p/${next.uuid}/`;
+    return [base, `${base}?member_status=anonymous`, `${base}?member_status=free`, `${base}?member_status=paid`].join(', ');
+  }
+  return null;
+}

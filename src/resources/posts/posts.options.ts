@@ -43,3 +43,20 @@ export function parseSource(raw: unknown): 'html' | null {
 
 /** Boolean query options (`force_rerender`, `save_revision`, `convert_to_lexical`). */
 export const flag = (raw: unknown) => raw === 'true' || raw === true;
+
+/**
+ * `fields` on a read endpoint (Ghost's read serialisers): the requested fields, with the key the record
+ * was looked up by (`id` or `slug`) first. Relations and formats asked for stay.
+ */
+export function pickRead<T extends Record<string, unknown>>(
+  objects: T[], query: Record<string, unknown>, key: 'id' | 'slug', include: readonly string[], formats: readonly string[] | null = null,
+): Record<string, unknown>[] {
+  const fields = list(query.fields);
+  if (!fields || fields.length === 0) return objects;
+  const keep = new Set([key, ...fields, ...include.filter((name) => !name.startsWith('count.')).map((name) => name.split('.')[0]!), ...(formats ?? [])]);
+  return objects.map((object) => {
+    const out: Record<string, unknown> = { [key]: object[key] };
+    for (const [name, value] of Object.entries(object)) if (keep.has(name) && name !== key) out[name] = value;
+    return out;
+  });
+}

@@ -4,12 +4,12 @@ import { presentAdminTag, presentContentTag } from '../tags/tags.present.js';
 import { presentContentAuthor, presentPostAuthor } from '../authors/authors.present.js';
 import { presentAdminUser } from '../users/users.present.js';
 import {
-  authorUrl, fromStorageUrl, htmlFromStorage, lexicalFromStorage, mobiledocFromStorage, readingTime, tagUrl,
+  authorUrl, fromStorageUrl, htmlFromStorage, lexicalFromStorage, mobiledocFromStorage, readingTime, tagOutboundLinks, tagUrl,
 } from './posts.render.js';
 import { zonedIso } from './posts.dates.js';
 import type { PostRecord } from './posts.queries.js';
 import type { Format } from './posts.schemas.js';
-import { gateForAnonymous, tagOutboundLinks } from './posts.gating.js';
+import { gateForAnonymous } from './posts.gating.js';
 import { shownVisibility } from './posts.model.js';
 
 /** Everything a presenter needs besides the record: looked up once per response, never per post. */
@@ -28,6 +28,25 @@ export interface ContentPresentContext extends PresentContext {
   /** `outbound_link_tagging`: external links get `?ref=<site host>`. */
   tagLinks: boolean;
   commentsEnabled: boolean;
+}
+
+/**
+ * Outbound link tagging parses the html: the same stored html is tagged once and remembered (keyed by the
+ * html itself, so an edit can never be served stale). Bounded, oldest first out.
+ */
+const taggedHtml = new Map<string, string>();
+const TAGGED_HTML_ENTRIES = 200;
+
+function withOutboundRefs(html: string, siteUrl: string): string {
+  if (!html.includes('<a')) return html;
+  const key = `${siteUrl}\n${html}`;
+  let tagged = taggedHtml.get(key);
+  if (tagged === undefined) {
+    tagged = tagOutboundLinks(html, siteUrl);
+    if (taggedHtml.size >= TAGGED_HTML_ENTRIES) taggedHtml.delete(taggedHtml.keys().next().value!);
+    taggedHtml.set(key, tagged);
+  }
+  return tagged;
 }
 
 const META_KEYS = ['og_image', 'og_title', 'og_description', 'twitter_image', 'twitter_title', 'twitter_description', 'meta_title', 'meta_description'] as const;
@@ -194,7 +213,7 @@ export function presentContentPost(record: PostRecord, ctx: ContentPresentContex
   if (html) out.reading_time = row.reading_time ?? readingTime({ html, feature_image: featureImage });
   out.access = access;
   gateForAnonymous(out, access, row.custom_excerpt);
-  if (typeof out.html === 'string' && out.html && ctx.tagLinks) out.html = tagOutboundLinks(out.html, ctx.siteUrl);
+  if (typeof out.html === 'string' && out.html && ctx.tagLinks) out.html = withOutboundRefs(out.html, ctx.siteUrl);
   out.comments = access && ctx.commentsEnabled;
   for (const key of META_KEYS) out[key] = key.endsWith('image') ? abs(meta?.[key] ?? null, ctx.siteUrl) : meta?.[key] || null;
   if (isPost) out.email_subject = meta?.email_subject || null;

@@ -1,5 +1,4 @@
-import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
-import type { TextSql } from '../../db/engine.js';
+import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
 import type { Db } from '../../db/connect.js';
 import type { Database, PostMetaRow, PostRevisionRow, PostRow, TagRow, UserRow } from '../../db/schema.js';
 import type { PostType } from './posts.schemas.js';
@@ -65,33 +64,6 @@ export async function findPost(db: Db, key: PostKey, query: PostQuery): Promise<
 /** Any post or page by id, whatever its type (edit/delete look up before checking the type). */
 export async function findAnyPost(db: Db, id: string): Promise<PostRow | undefined> {
   return db.selectFrom('posts').selectAll().where('id', '=', id).executeTakeFirst();
-}
-
-export type PostOrder = 'admin' | 'published_at' | 'title';
-
-/** `text` orders titles byte-wise on every engine, as Ghost on SQLite does. */
-export async function listPosts(db: Db, query: PostQuery, order: PostOrder, window: { offset: number; limit: number | null }, text?: TextSql): Promise<PostRow[]> {
-  let select = withColumns(db, query);
-  if (order === 'admin') {
-    // Scheduled first, then drafts, then the rest; newest first within each group (Ghost's orderDefaultRaw).
-    select = select
-      .orderBy(sql`CASE WHEN posts.status = 'scheduled' THEN 1 WHEN posts.status = 'draft' THEN 2 ELSE 3 END`, 'asc')
-      .orderBy(sql`CASE WHEN posts.status != 'draft' THEN posts.published_at END`, 'desc')
-      .orderBy('posts.updated_at', 'desc')
-      .orderBy('posts.id', 'desc');
-  } else if (order === 'published_at') {
-    // Ghost orders by published_at alone; an id tie-breaker would make SQLite sort every published post.
-    select = select.orderBy('posts.published_at', 'desc');
-  } else {
-    select = select.orderBy(text ? text.binary(sql.ref('posts.title')) : sql.ref('posts.title'), 'asc').orderBy('posts.id', 'asc');
-  }
-  if (window.limit !== null) select = select.limit(window.limit).offset(window.offset);
-  return (await select.execute()).map(asRow);
-}
-
-export async function countPosts(db: Db, query: PostQuery): Promise<number> {
-  const row = await base(db, query).select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
-  return Number(row.total);
 }
 
 export async function postIdsMatching(db: Db, query: PostQuery): Promise<string[]> {

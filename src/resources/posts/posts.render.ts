@@ -4,7 +4,8 @@
  */
 import { renderLexical as renderLexicalWith, renderMobiledoc as renderMobiledocWith } from '../../content/render.js';
 
-export { htmlToLexical, warmRenderers } from '../../content/render.js';
+export { htmlToLexical, htmlToMobiledoc, warmRenderers } from '../../content/render.js';
+export { tagOutboundLinks } from '../../content/outbound-links.js';
 export { htmlToPlaintext, readingTime } from '../../content/text.js';
 export {
   toStorageUrl, fromStorageUrl, htmlToStorage, htmlFromStorage, plaintextToStorage, plaintextFromStorage,

@@ -22,6 +22,8 @@ export interface RevisionOptions {
   previousStatus: string | null;
   /** `?save_revision=true`: the editor's explicit save. */
   force: boolean;
+  /** A post created in this transaction: it has no revisions to compare with or trim. */
+  fresh?: boolean;
 }
 
 /**
@@ -46,7 +48,7 @@ export function revisionReason(current: RevisionSnapshot, latest: PostRevisionRo
  * have no revisions (Ghost keeps them only for lexical content).
  */
 export async function recordRevision(db: Db, current: RevisionSnapshot, options: RevisionOptions): Promise<void> {
-  const latest = await db
+  const latest = options.fresh ? undefined : await db
     .selectFrom('post_revisions')
     .selectAll()
     .where('post_id', '=', current.postId)
@@ -71,6 +73,7 @@ export async function recordRevision(db: Db, current: RevisionSnapshot, options:
     feature_image_caption: current.featureImageCaption,
     custom_excerpt: current.customExcerpt,
   }).execute();
+  if (options.fresh) return;
   const stale = await db
     .selectFrom('post_revisions')
     .select('id')

@@ -13,10 +13,11 @@ import { OWNER_USER_ID } from '../../auth/roles.js';
 import { filterWhere } from '../../filter/filter.js';
 import { POSTS_FILTER } from '../../filter/resources/posts.filter.js';
 import { ADMIN_DEFAULT_INCLUDES, ADMIN_INCLUDES, DOC_NAME, FORMATS, type Format, type PostType } from './posts.schemas.js';
-import { assertSlugParam, flag, parseFormats, parseSource } from './posts.options.js';
-import { countPosts, findPost, listPosts, type PostKey, type PostWhere } from './posts.queries.js';
+import { assertSlugParam, flag, parseFormats, parseSource, pickRead } from './posts.options.js';
+import { findPost, type PostKey, type PostWhere } from './posts.queries.js';
 import { adminPosts } from './posts.responses.js';
-import { addPost, copyPost, destroyPost, editPost, type WriteOptions } from './posts.service.js';
+import { addPost, destroyPost, editPost, type WriteOptions } from './posts.service.js';
+import { copyPost } from './posts.copy.js';
 import { bulkDestroy, bulkEdit } from './posts.bulk.js';
 
 type Query = Record<string, unknown>;
@@ -86,7 +87,8 @@ export function postsAdminRoutes(app: FastifyInstance, type: PostType, { db, sit
     const v = view(request.query, true);
     const row = await findPost(db, key, { type });
     if (!row) throw notFound();
-    return { [docName]: await adminPosts(db, [row], v) };
+    const include = typeof request.query.include === 'string' ? v.include : [];
+    return { [docName]: pickRead(await adminPosts(db, [row], v), request.query, 'slug' in key ? 'slug' : 'id', include, parseFormats(request.query.formats, { validate: true })) };
   };
   app.get<{ Params: Params; Querystring: Query }>(`/${docName}/:id/`, { config: { frame: frame('read'), permission: 'post.read' } }, async (request) => {
     assertIdParam(request.params.id);

@@ -8,12 +8,12 @@ import { generateSlug } from '../../content/slugs.js';
 import { parseNql } from '../../filter/nql.js';
 import { checkPostPermission, type UnsafeAttrs } from './posts.permissions.js';
 import { parsePostBody, type PostChanges } from './posts.input.js';
-import { lexicalFromHtml, renderForStorage, resolveSources, sourcesForStorage, type ContentState } from './posts.formats.js';
+import { lexicalFromHtml, mobiledocFromHtml, renderForStorage, resolveSources, sourcesForStorage, type ContentState } from './posts.formats.js';
 import {
   authorIdsOf, ownerUserId, resolveAuthors, resolveTags, sameList, tagIdsOf, writeAuthors, writeTags,
 } from './posts.relations.js';
 import {
-  checkColumns, checkFeatureImageAlt, checkSchedule, cleanTitle, effectiveStatus, nextMeta, sameTime, storedVisibility,
+  checkColumns, checkFeatureImageAlt, checkSchedule, cleanTitle, editInvalidation, effectiveStatus, nextMeta, sameTime, storedVisibility,
 } from './posts.model.js';
 import { recordRevision } from './posts.revisions.js';
 import { findAnyPost, postSlugTaken } from './posts.queries.js';
@@ -50,7 +50,7 @@ const NOT_COLLIDING = new Set(['created_at', 'updated_at', 'id', 'published_by',
 /** Stored next to the html so reads never count words. */
 const readingTimeOf = (row: Pick<PostRow, 'html' | 'feature_image'>) => (row.html ? readingTime({ html: row.html, feature_image: row.feature_image }) : null);
 
-const actorUserId = async (ctx: WriteContext) => ctx.actor.user?.id ?? (await ownerUserId(ctx.db));
+export const actorUserId = async (ctx: WriteContext) => ctx.actor.user?.id ?? (await ownerUserId(ctx.db));
 
 function unsafeOf(changes: PostChanges): UnsafeAttrs {
   return {
@@ -102,7 +102,7 @@ async function prepare(ctx: WriteContext, type: PostType, body: unknown, mode: '
   return changes;
 }
 
-function uniqueSlug(db: Db, base: string, exceptId?: string): Promise<string> {
+export function uniqueSlug(db: Db, base: string, exceptId?: string): Promise<string> {
   return generateSlug(base, { kind: 'post', taken: (candidate) => postSlugTaken(db, candidate, exceptId) });
 }
 
@@ -132,7 +132,7 @@ export async function addPost(ctx: WriteContext, type: PostType, body: unknown, 
     if (changes.tags) await writeTags(trx, row.id, await resolveTags(trx, changes.tags, userId), true);
     await writeAuthors(trx, row.id, authorIds, true);
     await writeMeta(trx, row.id, null, changes);
-    if (!row.mobiledoc) await recordRevision(trx, snapshot(row, changes.meta, userId, ctx.siteUrl), { previousStatus: null, force: !!options.saveRevision });
+    if (!row.mobiledoc) await recordRevision(trx, snapshot(row, changes.meta, userId, ctx.siteUrl), { previousStatus: null, force: !!options.saveRevision, fresh: true });
     return { id: row.id, cacheInvalidate: row.status === 'published' ? '/*' : null };
   });
 }
@@ -168,7 +168,7 @@ function contentFromStorage(mobiledoc: string | null, lexical: string | null, si
   };
 }
 
-function snapshot(row: PostRow, meta: Partial<PostMetaRow>, authorId: string, siteUrl: string) {
+export function snapshot(row: PostRow, meta: Partial<PostMetaRow>, authorId: string, siteUrl: string) {
   return {
     postId: row.id,
     lexical: row.lexical ? lexicalFromStorage(row.lexical, siteUrl) : null,
@@ -257,9 +257,9 @@ async function buildEditedRow(
 
   const previous = contentFromStorage(existing.mobiledoc, existing.lexical, ctx.siteUrl);
   const requested = contentFromStorage('mobiledoc' in p ? p.mobiledoc ?? null : existing.mobiledoc, 'lexical' in p ? p.lexical ?? null : existing.lexical, ctx.siteUrl);
-  // `?source=html` and `?convert_to_lexical=true` turn a mobiledoc post into a lexical one.
-  const converting = options.source === 'html' && !!changes.html;
-  let sources = resolveSources(requested, converting ? null : previous);
+  // `?source=html` on a mobiledoc post keeps it mobiledoc, as Ghost does (the html converted to mobiledoc).
+  if (options.source === 'html' && changes.html && existing.mobiledoc) requested.mobiledoc = await mobiledocFromHtml(changes.html);
+  let sources = resolveSources(requested, previous);
   if (options.convertToLexical && sources.mobiledoc) {
     // Without Ghost's kg-converters the conversion goes through the rendered html.
     sources = { mobiledoc: null, lexical: await lexicalFromHtml(renderMobiledoc(sources.mobiledoc, ctx.siteUrl)) };
@@ -291,16 +291,6 @@ async function buildEditedRow(
   return next;
 }
 
-/** Ghost's cache rule for edits: live changes purge the site, draft and scheduled edits only their previews. */
-function editInvalidation(siteUrl: string, previousStatus: string, next: PostRow, wasChanged: boolean): string | null {
-  if ((next.status === 'published' && wasChanged) || (next.status === 'draft' && previousStatus === 'published')) return '/*';
-  if (next.status === 'draft' || (next.status === 'scheduled' && wasChanged)) {
-    const base = `${new URL(siteUrl).pathname}p/${next.uuid}/`;
-    return [base, `${base}?member_status=anonymous`, `${base}?member_status=free`, `${base}?member_status=paid`].join(', ');
-  }
-  return null;
-}
-
 /** `DELETE /posts/:id/`. */
 export async function destroyPost(ctx: WriteContext, type: PostType, id: string): Promise<void> {
   await ctx.db.transaction().execute(async (trx) => {
@@ -318,38 +308,4 @@ export async function deletePosts(db: Db, ids: readonly string[]): Promise<void>
     await db.deleteFrom(table).where('post_id', 'in', ids).execute();
   }
   await db.deleteFrom('posts').where('id', 'in', ids).execute();
-}
-
-/**
- * `POST /posts/:id/copy/`: a draft titled `<title> (Copy)` with the same content, tags, authors and SEO
- * fields (not its e-mail settings, canonical URL or dates).
- */
-export async function copyPost(ctx: WriteContext, type: PostType, id: string): Promise<WriteResult> {
-  checkPostPermission(ctx.actor, 'add', {}, null);
-  const userId = await actorUserId(ctx);
-  return ctx.db.transaction().execute(async (trx) => {
-    const source = await findAnyPost(trx, id);
-    if (!source || source.type !== type) throw errors.notFound('Post not found.');
-    const meta = (await trx.selectFrom('posts_meta').selectAll().where('post_id', '=', id).executeTakeFirst()) ?? null;
-    const newId = objectId();
-    const at = now();
-    const title = `${source.title} (Copy)`;
-    const row: PostRow = {
-      ...source, id: newId, uuid: uuid(), title, slug: await uniqueSlug(trx, title), comment_id: newId, status: 'draft',
-      created_at: at, created_by: userId, updated_at: at, updated_by: userId, published_at: null, published_by: null,
-      canonical_url: null, newsletter_id: null, show_title_and_feature_image: true,
-    };
-    checkColumns(row);
-    await trx.insertInto('posts').values(row).execute();
-    await writeTags(trx, newId, await tagIdsOf(trx, id), true);
-    await writeAuthors(trx, newId, await authorIdsOf(trx, id), true);
-    if (meta) {
-      const { id: _metaId, post_id: _postId, email_subject: _subject, email_only: _emailOnly, ...copied } = meta;
-      if (Object.values(copied).some(Boolean)) {
-        await trx.insertInto('posts_meta').values({ ...copied, id: objectId(), post_id: newId, email_subject: null, email_only: false }).execute();
-      }
-    }
-    if (!row.mobiledoc) await recordRevision(trx, snapshot(row, meta ?? {}, userId, ctx.siteUrl), { previousStatus: null, force: false });
-    return { id: newId, cacheInvalidate: null };
-  });
 }

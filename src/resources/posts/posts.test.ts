@@ -91,6 +91,20 @@ describe('Admin posts: add and read', () => {
     expect(post).toMatchObject({ mobiledoc, lexical: null, html: '<p>Old school</p>' });
   });
 
+  it('?source=html on a mobiledoc post keeps it mobiledoc, as Ghost does', async () => {
+    const mobiledoc = JSON.stringify({ version: '0.3.1', atoms: [], cards: [], markups: [], sections: [[1, 'p', [[0, [], 0, 'Before']]]] });
+    const post = first(await addPost({ title: 'Legacy html edit', mobiledoc }), 'posts');
+    const res = await editPost(post.id, { html: '<p>After <em>edit</em></p>', updated_at: post.updated_at }, '?source=html&formats=mobiledoc,html');
+    expect(first(res, 'posts')).toMatchObject({ lexical: null, html: '<p>After <em>edit</em></p>' });
+    expect(JSON.parse(first(res, 'posts').mobiledoc).version).toBe('0.3.1');
+  });
+
+  it('fields on a read keep the lookup key first', async () => {
+    const post = first(await addPost({ title: 'Fielded' }), 'posts');
+    expect(first(await api.admin('GET', `/posts/${post.id}/?fields=title,url`), 'posts')).toEqual({ id: post.id, title: 'Fielded', url: post.url });
+    expect(Object.keys(first(await api.admin('GET', '/posts/slug/fielded/?fields=title'), 'posts'))).toEqual(['slug', 'title']);
+  });
+
   it('slugs are generated from the title and de-duplicated across posts and pages', async () => {
     expect(first(await addPost({ title: 'Same Title' }), 'posts').slug).toBe('same-title');
     expect(first(await api.admin('POST', '/pages/', { pages: [{ title: 'Same Title' }] }), 'pages').slug).toBe('same-title-2');

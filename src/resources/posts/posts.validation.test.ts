@@ -116,6 +116,21 @@ describe('Admin posts: edit validation and collisions', () => {
   });
 });
 
+describe('Admin posts: concurrent edits', () => {
+  it('two edits made from the same updated_at: one wins, the other gets the 409', async () => {
+    const post = first(await api.admin('POST', '/posts/', { posts: [{ title: 'Raced' }] }), 'posts');
+    // Timestamps have whole seconds: start from an older one so the winning edit visibly moves it.
+    const seen = new Date(Date.now() - 60_000);
+    seen.setMilliseconds(0);
+    await t.connection.db.updateTable('posts').set({ updated_at: seen }).where('id', '=', post.id).execute();
+    const edit = (title: string) => api.admin('PUT', `/posts/${post.id}/`, { posts: [{ title, updated_at: seen.toISOString() }] });
+    const results = await Promise.all([edit('First'), edit('Second')]);
+    expect(results.map((res) => res.statusCode).sort()).toEqual([200, 409]);
+    const winner = first(results.find((res) => res.statusCode === 200)!, 'posts');
+    expect(first(await api.admin('GET', `/posts/${post.id}/`), 'posts').title).toBe(winner.title);
+  });
+});
+
 describe('Admin posts and pages: not found and malformed ids', () => {
   it.each([
     ['GET', `/posts/${UNKNOWN}/`, 'Resource not found error, cannot read post.', 'Post not found.'],

@@ -1,5 +1,4 @@
-import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
-import type { TextSql } from '../../db/engine.js';
+import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
 import type { Db } from '../../db/connect.js';
 import type { Database, TagRow } from '../../db/schema.js';
 
@@ -20,34 +19,6 @@ function withPublishedPosts(eb: ExpressionBuilder<Database, 'tags'>) {
       .whereRef('posts_tags.tag_id', '=', 'tags.id')
       .where('posts.status', '=', 'published'),
   );
-}
-
-export interface TagListOptions {
-  where?: TagWhere;
-  /** Content API: only tags attached to something published. */
-  publishedOnly?: boolean;
-  /** Content API orders by name (byte-wise on every engine); the Admin API keeps insertion order. */
-  orderByName?: TextSql;
-  window: { offset: number; limit: number | null };
-}
-
-function filtered(db: Db, options: Pick<TagListOptions, 'where' | 'publishedOnly'>) {
-  let query = db.selectFrom('tags');
-  if (options.where) query = query.where(options.where);
-  if (options.publishedOnly) query = query.where((eb) => withPublishedPosts(eb));
-  return query;
-}
-
-export function listTags(db: Db, options: TagListOptions): Promise<TagRow[]> {
-  let query = filtered(db, options).selectAll();
-  query = options.orderByName ? query.orderBy(options.orderByName.binary(sql.ref('tags.name')), 'asc').orderBy('id', 'asc') : query.orderBy('id', 'asc');
-  if (options.window.limit !== null) query = query.limit(options.window.limit).offset(options.window.offset);
-  return query.execute();
-}
-
-export async function countTags(db: Db, options: Pick<TagListOptions, 'where' | 'publishedOnly'>): Promise<number> {
-  const row = await filtered(db, options).select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
-  return Number(row.total);
 }
 
 /**

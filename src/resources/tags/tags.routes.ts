@@ -11,7 +11,7 @@ import { browseRows, pickEach } from '../../filter/browse.js';
 import { TAGS_BROWSE } from '../../filter/resources/tags.browse.js';
 import { OWNER_USER_ID } from '../../auth/roles.js';
 import { tagUrl } from '../posts/posts.render.js';
-import { assertSlugParam } from '../posts/posts.options.js';
+import { assertSlugParam, pickRead } from '../posts/posts.options.js';
 import { findTag, postCountsOfTags, tagsWithPublishedPosts } from './tags.queries.js';
 import { presentAdminTag, presentContentTag } from './tags.present.js';
 import { addTag, deleteTag, editTag } from './tags.service.js';
@@ -27,6 +27,9 @@ interface Deps {
 }
 
 const frame = (method: string) => ({ docName: 'tags', method });
+/** `fields` on a tag read; with `count.posts` Ghost reads every column and ignores them. */
+const pickTag = (tags: Record<string, unknown>[], query: Query, by: { id: string } | { slug: string }) =>
+  parseInclude(query.include, TAG_INCLUDES).size > 0 ? tags : pickRead(tags, query, 'id' in by ? 'id' : 'slug', []);
 const actorId = (request: FastifyRequest) => actorOf(request).user?.id ?? OWNER_USER_ID;
 
 /** Presents tags with their `url` (and `count.posts` when asked), in as few queries as the page needs. */
@@ -55,7 +58,7 @@ export function tagsAdminRoutes(app: FastifyInstance, { db, siteUrl, engine }: D
   const read = async (request: FastifyRequest<{ Params: Params; Querystring: Query }>, by: { id: string } | { slug: string }) => {
     const row = await findTag(db, by);
     if (!row) throw errors.notFound('Tag not found.');
-    return { tags: await presentTags(db, siteUrl, [row], request.query, 'admin') };
+    return { tags: pickTag(await presentTags(db, siteUrl, [row], request.query, 'admin'), request.query, by) };
   };
   app.get<{ Params: Params; Querystring: Query }>('/tags/:id/', { config: { frame: frame('read'), permission: 'tag.read' } }, async (request) => {
     assertIdParam(request.params.id);
@@ -97,7 +100,7 @@ export function tagsContentRoutes(app: FastifyInstance, { db, siteUrl, engine }:
     const row = await findTag(db, by);
     const published = row ? await tagsWithPublishedPosts(db, [row.id]) : new Set<string>();
     if (!row || !published.has(row.id)) throw errors.notFound('Tag not found.');
-    return { tags: await presentTags(db, siteUrl, [row], request.query, 'content') };
+    return { tags: pickTag(await presentTags(db, siteUrl, [row], request.query, 'content'), request.query, by) };
   };
   app.get<{ Params: Params; Querystring: Query }>('/tags/:id/', { config: { frame: frame('read') } }, async (request) => {
     assertIdParam(request.params.id);

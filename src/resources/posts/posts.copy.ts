@@ -1,0 +1,44 @@
+import type { PostRow } from '../../db/schema.js';
+import { errors } from '../../errors.js';
+import { now, objectId, uuid } from '../../db/ids.js';
+import { checkPostPermission } from './posts.permissions.js';
+import { authorIdsOf, tagIdsOf, writeAuthors, writeTags } from './posts.relations.js';
+import { checkColumns } from './posts.model.js';
+import { recordRevision } from './posts.revisions.js';
+import { findAnyPost } from './posts.queries.js';
+import type { PostType } from './posts.schemas.js';
+import { actorUserId, snapshot, uniqueSlug, type WriteContext, type WriteResult } from './posts.service.js';
+
+/**
+ * `POST /posts/:id/copy/`: a draft titled `<title> (Copy)` with the same content, tags, authors and SEO
+ * fields (not its e-mail settings, canonical URL or dates).
+ */
+export async function copyPost(ctx: WriteContext, type: PostType, id: string): Promise<WriteResult> {
+  checkPostPermission(ctx.actor, 'add', {}, null);
+  const userId = await actorUserId(ctx);
+  return ctx.db.transaction().execute(async (trx) => {
+    const source = await findAnyPost(trx, id);
+    if (!source || source.type !== type) throw errors.notFound('Post not found.');
+    const meta = (await trx.selectFrom('posts_meta').selectAll().where('post_id', '=', id).executeTakeFirst()) ?? null;
+    const newId = objectId();
+    const at = now();
+    const title = `${source.title} (Copy)`;
+    const row: PostRow = {
+      ...source, id: newId, uuid: uuid(), title, slug: await uniqueSlug(trx, title), comment_id: newId, status: 'draft',
+      created_at: at, created_by: userId, updated_at: at, updated_by: userId, published_at: null, published_by: null,
+      canonical_url: null, newsletter_id: null, show_title_and_feature_image: true,
+    };
+    checkColumns(row);
+    await trx.insertInto('posts').values(row).execute();
+    await writeTags(trx, newId, await tagIdsOf(trx, id), true);
+    await writeAuthors(trx, newId, await authorIdsOf(trx, id), true);
+    if (meta) {
+      const { id: _metaId, post_id: _postId, email_subject: _subject, email_only: _emailOnly, ...copied } = meta;
+      if (Object.values(copied).some(Boolean)) {
+        await trx.insertInto('posts_meta').values({ ...copied, id: objectId(), post_id: newId, email_subject: null, email_only: false }).execute();
+      }
+    }
+    if (!row.mobiledoc) await recordRevision(trx, snapshot(row, meta ?? {}, userId, ctx.siteUrl), { previousStatus: null, force: false, fresh: true });
+    return { id: newId, cacheInvalidate: null };
+  });
+}
