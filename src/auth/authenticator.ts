@@ -14,10 +14,6 @@ export function findAuthenticator(db: Db, userId: string): Promise<StaffAuthenti
   return db.selectFrom('staff_authenticators').selectAll().where('user_id', '=', userId).executeTakeFirst();
 }
 
-export async function hasEnabledAuthenticator(db: Db, userId: string): Promise<boolean> {
-  return (await findAuthenticator(db, userId))?.enabled === true;
-}
-
 /** Starts (or restarts) a set-up: a new secret, not yet enabled. */
 export async function beginSetup(db: Db, userId: string): Promise<string> {
   const secret = newAppSecret();

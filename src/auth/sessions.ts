@@ -62,10 +62,6 @@ export async function deleteSession(db: Db, sessionId: string): Promise<void> {
   await db.deleteFrom('sessions').where('id', '=', sessionId).execute();
 }
 
-export async function deleteAllSessions(db: Db): Promise<void> {
-  await db.deleteFrom('sessions').execute();
-}
-
 export async function deleteUserSessions(db: Db, userId: string, exceptSessionId?: string): Promise<void> {
   let query = db.deleteFrom('sessions').where('user_id', '=', userId);
   if (exceptSessionId) query = query.where('id', '!=', exceptSessionId);

@@ -7,8 +7,6 @@ export interface Engine {
   readonly kind: 'sqlite' | 'postgres' | 'mysql';
   /** Column types for migrations. */
   readonly types: ColumnTypes;
-  /** `LIKE` is case-insensitive on this engine's default collation (SQLite ASCII, MySQL *_ci); PostgreSQL needs ILIKE. */
-  readonly likeIsCaseInsensitive: boolean;
   /** Text comparison and sorting that agree on every engine (used by filters and `order`). */
   readonly text: TextSql;
   /** Driver error code of a query naming an unknown column (Ghost reports it in `code`). */
@@ -61,7 +59,7 @@ const MYSQL_TEXT: TextSql = {
 };
 
 export const ENGINES: Record<Engine['kind'], Engine> = {
-  sqlite: { kind: 'sqlite', likeIsCaseInsensitive: true, text: SQLITE_TEXT, unknownColumnCode: 'SQLITE_ERROR', types: { timestamp: 'timestamp', boolean: 'boolean', longText: 'text', text: 'text' } },
-  postgres: { kind: 'postgres', likeIsCaseInsensitive: false, text: POSTGRES_TEXT, unknownColumnCode: '42703', types: { timestamp: 'timestamptz', boolean: 'boolean', longText: 'text', text: 'text' } },
-  mysql: { kind: 'mysql', likeIsCaseInsensitive: true, text: MYSQL_TEXT, unknownColumnCode: 'ER_BAD_FIELD_ERROR', types: { timestamp: 'datetime(3)', boolean: 'boolean', longText: sql`longtext`, text: 'text' } },
+  sqlite: { kind: 'sqlite', text: SQLITE_TEXT, unknownColumnCode: 'SQLITE_ERROR', types: { timestamp: 'timestamp', boolean: 'boolean', longText: 'text', text: 'text' } },
+  postgres: { kind: 'postgres', text: POSTGRES_TEXT, unknownColumnCode: '42703', types: { timestamp: 'timestamptz', boolean: 'boolean', longText: 'text', text: 'text' } },
+  mysql: { kind: 'mysql', text: MYSQL_TEXT, unknownColumnCode: 'ER_BAD_FIELD_ERROR', types: { timestamp: 'datetime(3)', boolean: 'boolean', longText: sql`longtext`, text: 'text' } },
 };

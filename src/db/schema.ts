@@ -1,4 +1,3 @@
-import type { Generated } from 'kysely';
 import type { PostTables } from './schema-posts.js';
 import type { StaffTables } from './schema-staff.js';
 
@@ -129,6 +128,5 @@ export interface ApiKeyRow {
   updated_by: string | null;
 }
 
-export type { Generated };
 export type * from './schema-posts.js';
 export type * from './schema-staff.js';

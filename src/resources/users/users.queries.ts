@@ -46,27 +46,6 @@ export async function roleIdByName(db: Db, name: RoleName): Promise<string> {
  * A condition on `users` for browse: the filter compiler (NQL) plugs in here; none means every user,
  * which is Ghost's admin default (all statuses).
  */
-export type UserWhere = (eb: ExpressionBuilder<Database, 'users'>) => Expression<SqlBool>;
-
-export async function countUsers(db: Db, where?: UserWhere): Promise<number> {
-  let query = db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('total'));
-  if (where) query = query.where(where);
-  return Number((await query.executeTakeFirstOrThrow()).total);
-}
-
-/** Ghost's default order: most recently seen first (never-seen last, on every engine), then name, newest. */
-export function listUsers(db: Db, window: { offset: number; limit: number | null }, where?: UserWhere): Promise<UserRow[]> {
-  let query = db.selectFrom('users').selectAll()
-    .orderBy((eb) => eb('last_seen', 'is', null), 'asc')
-    .orderBy('last_seen', 'desc')
-    .orderBy('name', 'asc')
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'asc');
-  if (where) query = query.where(where);
-  if (window.limit !== null) query = query.limit(window.limit).offset(window.offset);
-  return query.execute();
-}
-
 export function findUserBySlug(db: Db, slug: string): Promise<UserRow | undefined> {
   return db.selectFrom('users').selectAll().where('slug', '=', slug).executeTakeFirst();
 }
