@@ -84,7 +84,7 @@ export async function buildApp({ config, connection, logger = false, mailer: giv
     postsAdminRoutes(admin, 'page', { db, siteUrl, engine: connection.engine });
     usersRoutes(admin, { db, siteUrl, contentDir: config.contentDir, engine: connection.engine });
     rolesRoutes(admin, { db });
-    invitesRoutes(admin, { db, mailer, siteUrl });
+    invitesRoutes(admin, { db, engine: connection.engine, mailer, siteUrl });
     authenticationRoutes(admin, { db, mailer, siteUrl });
     authenticatorRoutes(admin, { db, siteUrl });
   }, { prefix: adminRoot.slice(0, -1) });

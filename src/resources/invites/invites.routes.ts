@@ -5,20 +5,22 @@ import { errors } from '../../errors.js';
 import { actorOf } from '../../http/actor.js';
 import { assertIdParam, firstOfRoot } from '../../http/validate.js';
 import { locationOf } from '../../http/location.js';
-import { paginationMeta, parsePageRequest, sqlWindow } from '../../http/pagination.js';
-import { refuseUnsupportedOptions } from '../../http/browse-options.js';
-import { countInvites, findInvite, listInvites } from './invites.queries.js';
+import { parseBrowseParams } from '../../http/browse-params.js';
+import { browseRows, pickEach } from '../../filter/browse.js';
+import { INVITES_BROWSE } from '../../filter/resources/invites.browse.js';
+import type { Engine } from '../../db/engine.js';
+import type { InviteRow } from '../../db/schema.js';
+import { findInvite } from './invites.queries.js';
 import { presentInvite } from './invites.present.js';
 import { addInvite, type InviteInput } from './invites.service.js';
 
 const frame = (method: string) => ({ docName: 'invites', method });
 
-export function invitesRoutes(app: FastifyInstance, { db, mailer, siteUrl }: { db: Db; mailer: Mailer; siteUrl: string }) {
+export function invitesRoutes(app: FastifyInstance, { db, engine, mailer, siteUrl }: { db: Db; engine: Engine; mailer: Mailer; siteUrl: string }) {
   app.get<{ Querystring: Record<string, unknown> }>('/invites/', { config: { frame: frame('browse'), permission: 'invite.browse' } }, async (request) => {
-    refuseUnsupportedOptions(request.query);
-    const page = parsePageRequest(request.query);
-    const [rows, total] = await Promise.all([listInvites(db, sqlWindow(page)), countInvites(db)]);
-    return { invites: rows.map(presentInvite), meta: paginationMeta(page, total) };
+    const params = parseBrowseParams(request.query);
+    const { rows, meta } = await browseRows<InviteRow>(db, engine, INVITES_BROWSE, 'admin', params);
+    return { invites: pickEach(rows.map(presentInvite), params), meta };
   });
 
   app.get<{ Params: { id: string } }>('/invites/:id/', { config: { frame: frame('read'), permission: 'invite.read' } }, async (request) => {

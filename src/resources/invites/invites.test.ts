@@ -110,6 +110,21 @@ describe('GET and DELETE /invites/', () => {
     expect(ghostError(delAgain)).toMatchObject({ type: 'NotFoundError', message: 'Resource not found error, cannot delete invite.', context: 'Resource could not be found.' });
   });
 
+  it('filters, orders and restricts fields with the browse machinery; the token cannot be probed', async () => {
+    await invite('filter-a@example.com', 'Author');
+    await invite('filter-b@example.com', 'Editor');
+    const byRole = await t.app.inject({ url: `${ADMIN}/invites/?filter=${encodeURIComponent(`role_id:'${roleIds.get('Editor')}'+email:~'filter-'`)}`, headers: owner });
+    expect(byRole.statusCode).toBe(200);
+    expect(byRole.json().invites.map((i: { email: string }) => i.email)).toEqual(['filter-b@example.com']);
+    const ordered = await t.app.inject({ url: `${ADMIN}/invites/?filter=email:~'filter-'&order=email%20desc&fields=email`, headers: owner });
+    expect(ordered.json().invites).toEqual([{ email: 'filter-b@example.com' }, { email: 'filter-a@example.com' }]);
+    const probe = await t.app.inject({ url: `${ADMIN}/invites/?filter=${encodeURIComponent("token_hash:'x'+email:~'filter-'")}`, headers: owner });
+    expect(probe.json().invites).toHaveLength(2);
+    const bad = await t.app.inject({ url: `${ADMIN}/invites/?filter=email:(`, headers: owner });
+    expect(bad.statusCode).toBe(400);
+    expect(ghostError(bad)).toMatchObject({ type: 'BadRequestError', message: 'Request not understood error, cannot list invites.', context: 'Error parsing filter' });
+  });
+
   it('refuses Authors and integrations', async () => {
     const author = { cookie: await loginAs(t.app, (await addStaffUser(t, 'Author')).email), origin: ORIGIN };
     const res = await t.app.inject({ url: `${ADMIN}/invites/`, headers: author });
