@@ -33,7 +33,8 @@ export interface BrowseParamRules {
 
 type Query = Record<string, unknown>;
 
-function list(raw: unknown): string[] | null {
+/** A comma list as the api-framework reads it (repeated parameters joined): trimmed, lower-cased; null when absent. */
+export function queryList(raw: unknown): string[] | null {
   if (raw === undefined || raw === null) return null;
   const text = (Array.isArray(raw) ? raw.join(',') : String(raw)).trim().toLowerCase();
   return text.split(',').map((value) => value.trim()).filter(Boolean);
@@ -42,15 +43,15 @@ function list(raw: unknown): string[] | null {
 export function parseBrowseParams(query: Query, rules: BrowseParamRules = {}): BrowseParams {
   const page = parsePageRequest(query, { maxLimit: rules.maxLimit });
   if (query.order !== undefined) assertOrderParam(query.order);
-  const formats = rules.formats ? list(query.formats) : null;
+  const formats = rules.formats ? queryList(query.formats) : null;
   if (formats && formats.some((format) => !rules.formats!.includes(format))) throw errors.validation('Validation (AllowedValues) failed for formats');
-  const fields = list(query.fields);
+  const fields = queryList(query.fields);
   return {
     filter: filterText(query.filter),
     order: query.order === undefined || query.order === '' ? null : (query.order as string | string[]),
     page,
     fields: fields && fields.length ? fields : null,
-    include: (list(query.include) ?? []).filter((value, index, all) => rules.include?.includes(value) && all.indexOf(value) === index),
+    include: (queryList(query.include) ?? []).filter((value, index, all) => rules.include?.includes(value) && all.indexOf(value) === index),
     formats,
   };
 }

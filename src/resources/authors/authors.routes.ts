@@ -9,7 +9,7 @@ import { parseBrowseParams } from '../../http/browse-params.js';
 import { browseRows, pickEach } from '../../filter/browse.js';
 import { USERS_BROWSE } from '../../filter/resources/users.browse.js';
 import { authorUrl } from '../posts/posts.render.js';
-import { assertSlugParam, pickRead } from '../posts/posts.options.js';
+import { assertSlugParam, pickRead } from '../../http/read-params.js';
 import { findPublicAuthor, publishedPostCounts } from './authors.queries.js';
 import { presentContentAuthor } from './authors.present.js';
 

@@ -11,7 +11,7 @@ import { browseRows, pickEach } from '../../filter/browse.js';
 import { TAGS_BROWSE } from '../../filter/resources/tags.browse.js';
 import { OWNER_USER_ID } from '../../auth/roles.js';
 import { tagUrl } from '../posts/posts.render.js';
-import { assertSlugParam, pickRead } from '../posts/posts.options.js';
+import { assertSlugParam, pickRead } from '../../http/read-params.js';
 import { findTag, postCountsOfTags, tagsWithPublishedPosts } from './tags.queries.js';
 import { presentAdminTag, presentContentTag } from './tags.present.js';
 import { addTag, deleteTag, editTag } from './tags.service.js';

@@ -10,7 +10,7 @@ import { parseBrowseParams } from '../../http/browse-params.js';
 import { browseRows, pickEach } from '../../filter/browse.js';
 import { USERS_BROWSE } from '../../filter/resources/users.browse.js';
 import type { Engine } from '../../db/engine.js';
-import { refuseUnsupportedOptions } from '../../http/browse-options.js';
+import { assertSlugParam, pickRead } from '../../http/read-params.js';
 import { findUserByEmail, findUserById, findUserBySlug, rolesOfUsers } from './users.queries.js';
 import { presentStoredUser } from './users.present.js';
 import { presentUsers, USER_INCLUDES } from './users.embed.js';
@@ -30,9 +30,11 @@ export interface UsersRouteOptions {
 
 export function usersRoutes(app: FastifyInstance, { db, siteUrl, contentDir, engine }: UsersRouteOptions) {
   const include = (query: Query) => parseInclude(query.include, USER_INCLUDES);
-  const one = async (request: FastifyRequest<{ Querystring: Query }>, user: UserRow | undefined) => {
+  // `filter` on a read is accepted and ignored, as in Ghost; `fields` applies, lookup key first.
+  const one = async (request: FastifyRequest<{ Querystring: Query }>, user: UserRow | undefined, key: 'id' | 'slug' | 'email') => {
     if (!user) throw errors.notFound('User not found.');
-    return { users: await presentUsers(db, siteUrl, [user], include(request.query)) };
+    const includes = include(request.query);
+    return { users: pickRead(await presentUsers(db, siteUrl, [user], includes), request.query, key, [...includes]) };
   };
 
   app.get<{ Querystring: Query }>('/users/', { config: { frame: frame('browse'), permission: 'user.browse' } }, async (request) => {
@@ -43,21 +45,18 @@ export function usersRoutes(app: FastifyInstance, { db, siteUrl, contentDir, eng
 
   const read = { config: { frame: frame('read'), permission: 'user.read' } };
   app.get<{ Params: { id: string }; Querystring: Query }>('/users/:id/', read, async (request) => {
-    refuseUnsupportedOptions(request.query, ['filter', 'fields']);
     assertIdParam(request.params.id);
-    return one(request, await findUserById(db, resolveUserId(actorOf(request), request.params.id)));
+    return one(request, await findUserById(db, resolveUserId(actorOf(request), request.params.id)), 'id');
   });
 
   app.get<{ Params: { slug: string }; Querystring: Query }>('/users/slug/:slug/', read, async (request) => {
-    refuseUnsupportedOptions(request.query, ['filter', 'fields']);
-    if (!/^[a-z0-9\-_]+$/.test(request.params.slug)) throw errors.validation('Validation (isSlug) failed for slug');
-    return one(request, await findUserBySlug(db, request.params.slug));
+    assertSlugParam(request.params.slug);
+    return one(request, await findUserBySlug(db, request.params.slug), 'slug');
   });
 
   app.get<{ Params: { email: string }; Querystring: Query }>('/users/email/:email/', read, async (request) => {
-    refuseUnsupportedOptions(request.query, ['filter', 'fields']);
-    if (!validator.isEmail(request.params.email)) throw errors.validation('Validation (isEmail) failed for email');
-    return one(request, await findUserByEmail(db, request.params.email));
+    if (!validator.isEmail(request.params.email)) throw errors.validation({ message: 'Validation (isEmail) failed for email', context: 'undefined.email' });
+    return one(request, await findUserByEmail(db, request.params.email), 'email');
   });
 
   // Not one of the five controller verbs: errors keep their own message.

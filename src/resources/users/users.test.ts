@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, ORIGIN, adminAuth, bootstrap, ghostError, login, startTestApp, type TestApp } from '../../../test/support.js';
+import { ADMIN, ORIGIN, OWNER, adminAuth, bootstrap, ghostError, login, startTestApp, type TestApp } from '../../../test/support.js';
 import { addPost, addStaffUser, loginAs, staffKey, STAFF_PASSWORD, type StaffUser } from '../../../test/staff-support.js';
 
 let t: TestApp;
@@ -120,8 +120,17 @@ describe('GET /users/:id/, /slug/, /email/, /me/', () => {
     }
   });
 
+  it('applies fields on reads, lookup key first, and ignores filter as Ghost does', async () => {
+    const byId = await t.app.inject({ url: `${ADMIN}/users/1/?fields=name,slug&filter=slug:nobody`, headers: owner });
+    expect(byId.json().users).toEqual([{ id: '1', name: OWNER.name, slug: 'owner' }]);
+    const bySlug = await t.app.inject({ url: `${ADMIN}/users/slug/owner/?fields=name`, headers: owner });
+    expect(bySlug.json().users).toEqual([{ slug: 'owner', name: OWNER.name }]);
+    const byEmail = await t.app.inject({ url: `${ADMIN}/users/email/${OWNER.email}/?fields=name`, headers: owner });
+    expect(byEmail.json().users).toEqual([{ email: OWNER.email, name: OWNER.name }]);
+  });
+
   it('validates the id, slug and e-mail in the URL', async () => {
-    for (const [url, context] of [['/users/xyz/', 'Validation (matches) failed for id undefined.id'], ['/users/slug/Owner/', 'Validation (isSlug) failed for slug'], ['/users/email/not-an-email/', 'Validation (isEmail) failed for email']]) {
+    for (const [url, context] of [['/users/xyz/', 'Validation (matches) failed for id undefined.id'], ['/users/slug/Owner/', 'Validation (isSlug) failed for slug undefined.slug'], ['/users/email/not-an-email/', 'Validation (isEmail) failed for email undefined.email']]) {
       const res = await get(url!);
       expect(res.statusCode).toBe(422);
       expect(ghostError(res)).toMatchObject({ type: 'ValidationError', message: 'Validation error, cannot read user.', context });
