@@ -41,7 +41,17 @@ export async function createTestDatabase(): Promise<TestDatabase> {
       drop: async () => {
         const client = new pg.Client({ connectionString: server });
         await client.connect();
-        await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+        // The app's pool may still be closing its sockets: wait for them rather than kill them (killed
+        // connections raise errors in the closing pool). FORCE only as a last resort.
+        for (let attempt = 0; ; attempt++) {
+          try {
+            await client.query(`DROP DATABASE IF EXISTS ${name}${attempt >= 50 ? ' WITH (FORCE)' : ''}`);
+            break;
+          } catch (err) {
+            if ((err as { code?: string }).code !== '55006' || attempt >= 50) throw err;
+            await new Promise((resolve) => setTimeout(resolve, 100));
+          }
+        }
         await client.end();
       },
     };

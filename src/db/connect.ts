@@ -35,7 +35,11 @@ function dialectFor(databaseUrl: string, poolSize: number): { dialect: Dialect; 
       pg.types.setTypeParser(1114, (value: string) => new Date(value.replace(' ', 'T') + 'Z'));
       // COUNT(*) and bigint ids arrive as strings by default; counts here always fit a JS number.
       pg.types.setTypeParser(20, (value: string) => Number(value));
-      return new pg.Pool({ connectionString: databaseUrl, max: poolSize });
+      const pool = new pg.Pool({ connectionString: databaseUrl, max: poolSize });
+      // An idle connection dropped by the server (restart, failover) must not crash the process; the pool
+      // replaces it on the next query.
+      pool.on('error', (err) => console.error(`quire: idle database connection lost: ${err.message}`));
+      return pool;
     };
     return { engine: ENGINES.postgres, dialect: new PostgresDialect({ pool }) };
   }
