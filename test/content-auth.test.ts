@@ -29,9 +29,10 @@ it('refuses a request without a key with 403', async () => {
   }
 });
 
-it('refuses an unknown key with 401 UNKNOWN_CONTENT_API_KEY', async () => {
+it('refuses an unknown key with 401 UNKNOWN_CONTENT_API_KEY, never cacheable', async () => {
   const res = await get('?key=0123456789abcdef0123456789');
   expect(res.statusCode).toBe(401);
+  expect(res.headers['cache-control']).toBe('no-cache, private, no-store, must-revalidate, max-stale=0, post-check=0, pre-check=0');
   expect(ghostError(res)).toMatchObject({ type: 'UnauthorizedError', message: 'Unknown Content API Key', code: 'UNKNOWN_CONTENT_API_KEY' });
 });
 
@@ -52,4 +53,10 @@ it('answers a preflight without a key', async () => {
   expect(res.statusCode).toBe(204);
   expect(res.headers['access-control-allow-origin']).toBe('*');
   expect(res.headers['access-control-max-age']).toBe('86400');
+});
+
+it('marks a Content API miss with Ghost\'s 404 cache header', async () => {
+  const res = await t.app.inject({ url: `${CONTENT}/posts/0123456789abcdef01234567/?key=${keys.contentKey}` });
+  expect(res.statusCode).toBe(404);
+  expect(res.headers['cache-control']).toBe('no-cache, max-age=0, no-store, must-revalidate, max-stale=0, post-check=0, pre-check=0');
 });

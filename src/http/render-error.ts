@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { GhostError, errors } from '../errors.js';
 import { frameOf } from './frame.js';
 import { ConstraintError } from '../db/errors.js';
+import { NO_CACHE, NOT_FOUND_NO_CACHE } from './api-headers.js';
 
 const REWRITES: Record<string, string> = {
   InternalServerError: 'Internal server error, cannot {action}.',
@@ -74,8 +75,18 @@ export function toGhostError(err: unknown, request: FastifyRequest): GhostError 
   return errors.internal({ message: 'An unexpected error occurred, please try again.', code: 'UNEXPECTED_ERROR' });
 }
 
+/**
+ * Errors are never cached: Ghost's default no-cache header, or for an anonymous GET 404 (a Content API miss)
+ * its `max-age=0` variant, whatever a success on the same route would have said.
+ */
+function errorCacheControl(request: FastifyRequest, status: number): string {
+  const anonymous = !request.headers.cookie && !request.headers.authorization;
+  return request.method === 'GET' && status === 404 && anonymous ? NOT_FOUND_NO_CACHE : NO_CACHE;
+}
+
 export function renderError(err: unknown, request: FastifyRequest, reply: FastifyReply) {
   const error = rewrite(toGhostError(err, request), request);
+  reply.header('Cache-Control', errorCacheControl(request, error.status));
   if (error.status >= 500 && err instanceof GhostError && error.type === 'InternalServerError') request.log.error({ err }, 'internal error');
   const body = {
     errors: [{
