@@ -14,6 +14,7 @@ import { contentAuthHook } from './http/content-auth.js';
 import { actorOf, assertPermission } from './http/actor.js';
 import { adminCorsOrigin } from './http/cors.js';
 import { OneLinePerRequest } from './http/request-log.js';
+import { legacyUrlRewriter } from './http/legacy-versions.js';
 import { siteRoutes } from './resources/site/site.routes.js';
 import { setupRoutes } from './resources/setup/setup.routes.js';
 import { sessionRoutes } from './resources/session/session.routes.js';
@@ -51,6 +52,7 @@ export async function buildApp({ config, connection, logger = false, mailer: giv
     trustProxy: config.trustProxy,
     routerOptions: { ignoreTrailingSlash: true },
     logController: new OneLinePerRequest(),
+    rewriteUrl: legacyUrlRewriter(apiRoot),
   });
   await app.register(cookie);
   const mailer = givenMailer ?? createMailer(config, app.log);

@@ -146,3 +146,24 @@ describe('admin API key tokens', () => {
     keys.adminKey = newKey;
   });
 });
+
+describe('legacy versioned paths', () => {
+  it('serve /ghost/api/v4/admin/ from the current routes with a deprecation notice and the versioned audience', async () => {
+    const ok = await t.app.inject({ url: '/ghost/api/v4/admin/users/?limit=1', headers: { authorization: `Ghost ${signAdminToken(keys.adminKey, { aud: '/v4/admin/' })}` } });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.headers.deprecation).toBe('version="v4"');
+    expect(ok.headers.link).toBe('<http://localhost:80/ghost/api/admin/users/?limit=1>; rel="latest-version"');
+    const wrongAudience = await t.app.inject({ url: '/ghost/api/v4/admin/users/', headers: { authorization: `Ghost ${signAdminToken(keys.adminKey)}` } });
+    expectError(wrongAudience, 401, 'UnauthorizedError', 'Invalid token: jwt audience invalid. expected: /\\/?v4\\/admin\\/?$/', 'INVALID_JWT');
+  });
+
+  it('serve canary and v3 Content API paths, canary reported as v4', async () => {
+    const canary = await t.app.inject({ url: `/ghost/api/canary/content/posts/?key=${keys.contentKey}` });
+    expect(canary.statusCode).toBe(200);
+    expect(canary.headers.deprecation).toBe('version="v4"');
+    const v3 = await t.app.inject({ url: `/ghost/api/v3/content/tags/?key=${keys.contentKey}` });
+    expect(v3.statusCode).toBe(200);
+    expect(v3.headers.deprecation).toBe('version="v3"');
+    expect((await t.app.inject({ url: `/ghost/api/v9/content/tags/?key=${keys.contentKey}` })).statusCode).toBe(404);
+  });
+});

@@ -8,8 +8,8 @@ import { requestOrigin } from './origin.js';
 import type { Actor } from './actor.js';
 import type { RoleName } from '../auth/roles.js';
 import { now } from '../db/ids.js';
+import { adminAudience } from './legacy-versions.js';
 
-const ADMIN_AUDIENCE = /\/?admin\/?$/;
 const LAST_SEEN_REFRESH_MS = 60 * 60 * 1000;
 const DISABLED_STATUSES = new Set(['inactive', 'locked']);
 
@@ -47,7 +47,7 @@ export function adminAuthHook({ db, siteUrl, adminRoot }: AdminAuthOptions) {
   return async function authenticateAdmin(request: FastifyRequest, _reply: FastifyReply) {
     if (request.routeOptions.config.auth === 'public') return;
     if (request.headers.authorization !== undefined) {
-      request.actor = await actorFromToken(db, request.headers.authorization);
+      request.actor = await actorFromToken(db, request.headers.authorization, adminAudience(request));
     } else if (request.headers.cookie !== undefined) {
       request.actor = await actorFromSession(db, request, siteUrl);
     }
@@ -71,7 +71,7 @@ export function adminAuthHook({ db, siteUrl, adminRoot }: AdminAuthOptions) {
   };
 }
 
-async function actorFromToken(db: Db, header: string): Promise<Actor> {
+async function actorFromToken(db: Db, header: string, audience: RegExp): Promise<Actor> {
   const [scheme, token] = header.split(' ');
   if (!scheme || !/^(ghost|service)$/i.test(scheme) || !token) {
     throw errors.unauthorized({ message: 'Authorization header format is "Authorization: Ghost [token]"', code: 'INVALID_AUTH_HEADER' });
@@ -83,7 +83,7 @@ async function actorFromToken(db: Db, header: string): Promise<Actor> {
   const apiKey = typeof kid === 'string' ? await db.selectFrom('api_keys').selectAll().where('id', '=', kid).executeTakeFirst() : undefined;
   if (!apiKey) throw errors.unauthorized({ message: 'Unknown Admin API Key', code: 'UNKNOWN_ADMIN_API_KEY' });
   if (apiKey.type !== 'admin') throw errors.unauthorized({ message: 'Invalid API Key type', code: 'INVALID_API_KEY_TYPE' });
-  verifyAdminToken(decoded, apiKey.secret, ADMIN_AUDIENCE);
+  verifyAdminToken(decoded, apiKey.secret, audience);
 
   if (apiKey.user_id) {
     const user = await findUserById(db, apiKey.user_id);
