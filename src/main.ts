@@ -4,6 +4,8 @@ import { migrateToLatest } from './db/migrate.js';
 import { buildApp } from './app.js';
 import { warmRenderers } from './content/render.js';
 
+const RENDERER_WARM_DELAY_MS = 2000;
+
 function readConfig(): Config {
   try {
     return loadConfig();
@@ -23,8 +25,11 @@ async function main() {
   const app = await buildApp({ config, connection, logger: { level: config.logLevel } });
   await app.listen({ port: config.port, host: config.host });
   app.log.info({ siteUrl: config.siteUrl, database: config.databaseUrl.replace(/\/\/[^@/]*@/, '//***@') }, 'quire is ready');
-  // The renderers' first use costs ~0.5 s (jsdom): pay it now, off the start-up path and before a write needs it.
-  warmRenderers().catch((err: unknown) => app.log.warn({ err }, 'warming the content renderers failed'));
+  // The renderers' first use costs ~0.5 s of blocked event loop (jsdom). Paid right after listen it would
+  // delay the first answers (health checks, the first reads); a moment later it is off every critical path.
+  setTimeout(() => {
+    warmRenderers().catch((err: unknown) => app.log.warn({ err }, 'warming the content renderers failed'));
+  }, RENDERER_WARM_DELAY_MS).unref();
 
   const stop = async (signal: string) => {
     app.log.info({ signal }, 'shutting down');

@@ -3,7 +3,7 @@ import { errors } from '../errors.js';
 
 const require = createRequire(import.meta.url);
 // Ghost's own grammar (jison). Its ESM entry does not load on Node 20, hence require.
-const nqlLang = require('@tryghost/nql-lang') as { parse(input: string): unknown };
+let nqlLang: { parse(input: string): unknown } | null = null;
 
 /**
  * The Mongo-like JSON that nql-lang produces: one key per object, `$and`/`$or` arrays, comparison objects
@@ -35,6 +35,8 @@ export function parseNql(input: string, options: { wrap?: boolean } = {}): NqlNo
   const text = options.wrap ? `(${input})` : input;
   let parsed: unknown;
   try {
+    // Loaded on the first filter rather than at start-up.
+    nqlLang ??= require('@tryghost/nql-lang') as { parse(input: string): unknown };
     parsed = nqlLang.parse(text);
   } catch (err) {
     throw parseError(err);

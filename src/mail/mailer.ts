@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
 import { objectId } from '../db/ids.js';
@@ -25,6 +25,12 @@ export interface Mailer {
  * `.eml` file, to `<CONTENT_DIR>/mail/` and logged, so a fresh install can still read its sign-in codes
  * and invitation links.
  */
+/** nodemailer is loaded with the first mail, not at start-up (it is a good part of the start-up time). */
+function lazyTransport(options: Parameters<typeof import('nodemailer').createTransport>[0]): () => Promise<Transporter> {
+  let transport: Promise<Transporter> | null = null;
+  return () => (transport ??= import('nodemailer').then(({ default: nodemailer }) => nodemailer.createTransport(options)));
+}
+
 export function createMailer(config: Config, log: FastifyBaseLogger): Mailer {
   const address = config.mail.from ?? `noreply@${new URL(config.siteUrl).hostname.replace(/^www\./, '')}`;
   const from = (name?: string) => (name ? { name, address } : address);
@@ -33,11 +39,11 @@ export function createMailer(config: Config, log: FastifyBaseLogger): Mailer {
   });
 
   if (config.mail.smtpUrl) {
-    const transport = nodemailer.createTransport(config.mail.smtpUrl);
+    const transport = lazyTransport(config.mail.smtpUrl);
     return {
       async send(mail) {
         try {
-          await transport.sendMail(message(mail));
+          await (await transport()).sendMail(message(mail));
         } catch (err) {
           log.error({ err, mail: { to: mail.to } }, 'mail could not be sent');
           throw err;
@@ -49,10 +55,10 @@ export function createMailer(config: Config, log: FastifyBaseLogger): Mailer {
   }
 
   const outbox = path.join(config.contentDir, 'mail');
-  const render = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  const render = lazyTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   return {
     async send(mail) {
-      const info = await render.sendMail(message(mail));
+      const info = await (await render()).sendMail(message(mail));
       await mkdir(outbox, { recursive: true });
       const file = path.join(outbox, `${new Date().toISOString().replace(/[:.]/g, '-')}-${objectId()}.eml`);
       await writeFile(file, info.message as Buffer, { mode: 0o600 });
