@@ -62,6 +62,28 @@ const freshInvite = async (ctx: Ctx) => {
   return res.json().invites[0].id as string;
 };
 
+/** A post or page by the Owner, and a tag, made through the API as targets for one call. */
+const freshPost = async ({ t, cookie }: Ctx, type: 'posts' | 'pages') => {
+  const res = await t.app.inject({ method: 'POST', url: `${ADMIN}/${type}/`, headers: { cookie, origin: 'http://127.0.0.1:2368' }, payload: { [type]: [{ title: unique('target') }] } });
+  return res.json()[type][0] as { id: string; updated_at: string };
+};
+const freshTag = async ({ t, cookie }: Ctx) => {
+  const res = await t.app.inject({ method: 'POST', url: `${ADMIN}/tags/`, headers: { cookie, origin: 'http://127.0.0.1:2368' }, payload: { tags: [{ name: unique('tag') }] } });
+  return res.json().tags[0].id as string;
+};
+
+/** Rows for posts and pages: reads for everyone; writes to the Owner's post refused to Authors and Contributors (endpoints.md §3). */
+function postRows(type: 'posts' | 'pages', one: 'post' | 'page'): Row[] {
+  return [
+    { method: 'GET', path: `/${type}/`, allowed: ALL, status: 200, integration: 'listed' },
+    { method: 'GET', path: `/${type}/:id/`, prepare: async (c) => ({ path: `/${type}/${(await freshPost(c, type)).id}/` }), allowed: ALL, status: 200, integration: 'listed' },
+    // Authors and Contributors must name themselves as the first author; this body names nobody.
+    { method: 'POST', path: `/${type}/`, prepare: async () => ({ body: { [type]: [{ title: unique('new') }] } }), allowed: 'O A E SE I', status: 201, integration: 'listed', refused: NO_PERMISSION(`Permission error, cannot save ${one}.`) },
+    { method: 'PUT', path: `/${type}/:id/`, prepare: async (c) => { const post = await freshPost(c, type); return { path: `/${type}/${post.id}/`, body: { [type]: [{ title: unique('edited'), updated_at: post.updated_at }] } }; }, allowed: 'O A E SE I', status: 200, integration: 'listed', refused: NO_PERMISSION(`Permission error, cannot edit ${one}.`) },
+    { method: 'DELETE', path: `/${type}/:id/`, prepare: async (c) => ({ path: `/${type}/${(await freshPost(c, type)).id}/` }), allowed: 'O A E SE I', status: 204, integration: 'listed', refused: NO_PERMISSION(`Permission error, cannot delete ${one}.`) },
+  ];
+}
+
 const ALL_STAFF = 'O A E Au C SE';
 const ALL = 'O A E Au C SE I';
 
@@ -117,6 +139,15 @@ const ROWS: Row[] = [
     method: 'DELETE', path: '/users/:id/', prepare: async (c) => ({ path: `/users/${(await freshAuthor(c)).id}/` }),
     allowed: 'O A E SE', status: 200, integration: 'not listed', refused: NO_PERMISSION('Permission error, cannot delete user.'),
   },
+
+  ...postRows('posts', 'post'),
+  ...postRows('pages', 'page'),
+
+  { method: 'GET', path: '/tags/', allowed: ALL, status: 200, integration: 'listed' },
+  { method: 'GET', path: '/tags/:id/', prepare: async (c) => ({ path: `/tags/${await freshTag(c)}/` }), allowed: ALL, status: 200, integration: 'listed' },
+  { method: 'POST', path: '/tags/', prepare: async () => ({ body: { tags: [{ name: unique('made-tag') }] } }), allowed: 'O A E Au SE I', status: 201, integration: 'listed', refused: NO_PERMISSION('Permission error, cannot save tag.') },
+  { method: 'PUT', path: '/tags/:id/', prepare: async (c) => ({ path: `/tags/${await freshTag(c)}/`, body: { tags: [{ description: 'Edited' }] } }), allowed: 'O A E SE I', status: 200, integration: 'listed', refused: NO_PERMISSION('Permission error, cannot edit tag.') },
+  { method: 'DELETE', path: '/tags/:id/', prepare: async (c) => ({ path: `/tags/${await freshTag(c)}/` }), allowed: 'O A E SE I', status: 204, integration: 'listed', refused: NO_PERMISSION('Permission error, cannot delete tag.') },
 
   { method: 'GET', path: '/roles/', allowed: ALL, status: 200, integration: 'listed' },
   { method: 'GET', path: '/roles/?permissions=assign', allowed: ALL, status: 200, integration: 'listed' },
