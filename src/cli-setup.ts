@@ -1,0 +1,46 @@
+import { randomBytes } from 'node:crypto';
+import type { Config } from './config.js';
+import { connect } from './db/connect.js';
+import { migrateToLatest } from './db/migrate.js';
+import { OWNER_USER_ID } from './auth/roles.js';
+import { applySetup, isSetup } from './resources/setup/setup.service.js';
+import { addIntegration } from './resources/integrations/integrations.service.js';
+import { apiKeysOf } from './resources/integrations/integrations.queries.js';
+import { presentApiKey } from './resources/integrations/integrations.present.js';
+
+export interface SetupOptions {
+  name: string;
+  email: string;
+  password?: string;
+  title: string;
+  integration: string;
+}
+
+/**
+ * `quire setup`: the owner on a fresh site (skipped once the site is set up), then a custom integration.
+ * Returns `KEY=value` lines for scripts: the owner's e-mail (and password when one was generated), the
+ * admin and content keys, the site URL.
+ */
+export async function runSetup(config: Config, options: SetupOptions): Promise<string[]> {
+  const connection = connect(config.databaseUrl, { poolSize: 1 });
+  const lines: string[] = [];
+  try {
+    await migrateToLatest(connection);
+    const { db } = connection;
+    if (!(await isSetup(db))) {
+      const password = options.password ?? randomBytes(12).toString('base64url');
+      await applySetup(db, { name: options.name, email: options.email, password, blogTitle: options.title }, config.siteUrl, true);
+      lines.push(`OWNER_EMAIL=${options.email}`);
+      if (!options.password) lines.push(`OWNER_PASSWORD=${password}`);
+    }
+    const integration = await addIntegration(db, { name: options.integration }, OWNER_USER_ID);
+    const keys = (await apiKeysOf(db, [integration.id])).get(integration.id) ?? [];
+    for (const type of ['admin', 'content'] as const) {
+      for (const key of keys.filter((k) => k.type === type)) lines.push(`${type.toUpperCase()}_KEY=${presentApiKey(key).secret}`);
+    }
+    lines.push(`ADMIN_API_URL=${config.siteUrl}`);
+    return lines;
+  } finally {
+    await connection.close();
+  }
+}
