@@ -15,6 +15,7 @@ import { actorOf, assertPermission } from './http/actor.js';
 import { adminCorsOrigin } from './http/cors.js';
 import { OneLinePerRequest } from './http/request-log.js';
 import { legacyUrlRewriter } from './http/legacy-versions.js';
+import { checkVersionMatch } from './http/version-match.js';
 import { siteRoutes } from './resources/site/site.routes.js';
 import { setupRoutes } from './resources/setup/setup.routes.js';
 import { sessionRoutes } from './resources/session/session.routes.js';
@@ -68,6 +69,7 @@ export async function buildApp({ config, connection, logger = false, mailer: giv
   await app.register(async (admin) => {
     admin.addHook('onRequest', async (request, reply) => apiHeaders(request, reply));
     await admin.register(cors, { origin: adminCorsOrigin(siteUrl), maxAge: 86400, methods: 'GET,HEAD,PUT,PATCH,POST,DELETE' });
+    admin.addHook('onRequest', checkVersionMatch);
     admin.addHook('onRequest', adminAuthHook({ db, siteUrl, adminRoot }));
     // From here on errors belong to the controller and get Ghost's "cannot <verb> <resource>" message.
     admin.addHook('preValidation', async (request) => {

@@ -74,6 +74,28 @@ describe('Accept-Version on unmatched routes', () => {
   });
 });
 
+describe('X-Ghost-Version', () => {
+  const site = (version: string) => t.app.inject({ url: `${ADMIN}/site/`, headers: { 'x-ghost-version': version } });
+
+  it('accepts clients on the same or an earlier minor version', async () => {
+    for (const version of ['5.130', '5.0', '5']) expect((await site(version)).statusCode).toBe(200);
+  });
+
+  it('refuses a later minor or another major with 400 VersionMismatchError', async () => {
+    for (const version of ['5.131', '6.0', '4.48']) {
+      const res = await site(version);
+      expect(res.statusCode).toBe(400);
+      expect(ghostError(res)).toMatchObject({ type: 'VersionMismatchError', message: `Client request for ${version} does not match server version 5.130.6.` });
+    }
+  });
+
+  it('refuses an unreadable version with 400', async () => {
+    const res = await site('banana');
+    expect(res.statusCode).toBe(400);
+    expect(ghostError(res)).toMatchObject({ type: 'BadRequestError', message: 'Client request for banana is invalid.' });
+  });
+});
+
 describe('pretty URLs', () => {
   it('redirects GET without a trailing slash with 301, keeping the query', async () => {
     const res = await t.app.inject({ url: `${ADMIN}/integrations?limit=1` });
