@@ -5,6 +5,7 @@ import { now, objectId, randomHex } from '../../db/ids.js';
 import { generateSlug } from '../../content/slugs.js';
 import { roleIdByName } from '../users/users.queries.js';
 import { findListedIntegration } from './integrations.queries.js';
+import { retryingTransaction } from '../../db/transactions.js';
 
 export interface IntegrationInput {
   id?: unknown;
@@ -43,7 +44,7 @@ function fields(input: IntegrationInput, adding: boolean): Partial<Pick<Integrat
 
 export async function addIntegration(db: Db, input: IntegrationInput, actorId: string): Promise<IntegrationRow> {
   const values = fields(input, true);
-  return db.transaction().execute(async (trx) => {
+  return retryingTransaction(db, async (trx) => {
     const at = now();
     const slug = await generateSlug(values.name!, {
       kind: 'integration',

@@ -8,6 +8,7 @@ import { recordRevision } from './posts.revisions.js';
 import { findAnyPost } from './posts.queries.js';
 import type { PostType } from './posts.schemas.js';
 import { actorUserId, snapshot, uniqueSlug, type WriteContext, type WriteResult } from './posts.service.js';
+import { retryingTransaction } from '../../db/transactions.js';
 
 /**
  * `POST /posts/:id/copy/`: a draft titled `<title> (Copy)` with the same content, tags, authors and SEO
@@ -16,7 +17,7 @@ import { actorUserId, snapshot, uniqueSlug, type WriteContext, type WriteResult 
 export async function copyPost(ctx: WriteContext, type: PostType, id: string): Promise<WriteResult> {
   checkPostPermission(ctx.actor, 'add', {}, null);
   const userId = await actorUserId(ctx);
-  return ctx.db.transaction().execute(async (trx) => {
+  return retryingTransaction(ctx.db, async (trx) => {
     const source = await findAnyPost(trx, id);
     if (!source || source.type !== type) throw errors.notFound('Post not found.');
     const meta = (await trx.selectFrom('posts_meta').selectAll().where('post_id', '=', id).executeTakeFirst()) ?? null;

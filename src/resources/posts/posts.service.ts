@@ -19,6 +19,7 @@ import { recordRevision } from './posts.revisions.js';
 import { findAnyPost, postSlugTaken } from './posts.queries.js';
 import { lexicalFromStorage, mobiledocFromStorage, htmlToStorage, readingTime, renderMobiledoc, toStorageUrl } from './posts.render.js';
 import type { PostType } from './posts.schemas.js';
+import { retryingTransaction } from '../../db/transactions.js';
 
 export interface WriteContext {
   db: Db;
@@ -122,7 +123,7 @@ export async function addPost(ctx: WriteContext, type: PostType, body: unknown, 
   if (allowed.dropAuthors) delete changes.authors;
   const userId = await actorUserId(ctx);
 
-  return ctx.db.transaction().execute(async (trx) => {
+  return retryingTransaction(ctx.db, async (trx) => {
     const authorIds = changes.authors ? await resolveAuthors(trx, changes.authors) : [userId];
     const row = await buildNewRow(trx, ctx, type, changes, userId);
     const alt = changes.meta.feature_image_alt;
@@ -198,7 +199,7 @@ export async function existingPost(db: Db, type: PostType, id: string): Promise<
 export async function editPost(ctx: WriteContext, type: PostType, id: string, body: unknown, options: WriteOptions): Promise<WriteResult> {
   const changes = await prepare(ctx, type, body, 'edit', options, id);
   const userId = await actorUserId(ctx);
-  return ctx.db.transaction().execute(async (trx) => {
+  return retryingTransaction(ctx.db, async (trx) => {
     await lockPost(trx, id);
     const existing = await existingPost(trx, type, id);
     const existingAuthors = await authorIdsOf(trx, id);

@@ -7,6 +7,7 @@ import { generateSlug } from '../../content/slugs.js';
 import { absoluteImageUrl, htmlToStorage, toStorageUrl } from '../posts/posts.render.js';
 import { findTag, slugTaken } from './tags.queries.js';
 import { TAG_ADD_SCHEMA, TAG_EDIT_SCHEMA, TAG_HTML_FIELDS, TAG_URL_FIELDS, TAG_WRITABLE, type TagWritable } from './tags.schemas.js';
+import { retryingTransaction } from '../../db/transactions.js';
 
 export interface TagWriteContext {
   db: Db;
@@ -61,14 +62,14 @@ export async function insertTag(db: Db, values: TagValues, actorId: string): Pro
 export async function addTag(ctx: TagWriteContext, body: unknown): Promise<TagRow> {
   assertBodySchema(TAG_ADD_SCHEMA, body, 'tags');
   const values = valuesOf((body as { tags: Record<string, unknown>[] }).tags[0]!, ctx.siteUrl);
-  return ctx.db.transaction().execute((trx) => insertTag(trx, values, ctx.actorId));
+  return retryingTransaction(ctx.db, (trx) => insertTag(trx, values, ctx.actorId));
 }
 
 /** Edits a tag; `changed` is false when the body matched what was stored (no write, no cache purge). */
 export async function editTag(ctx: TagWriteContext, id: string, body: unknown): Promise<{ tag: TagRow; changed: boolean }> {
   assertBodySchema(TAG_EDIT_SCHEMA, body, 'tags');
   const values = valuesOf((body as { tags: Record<string, unknown>[] }).tags[0]!, ctx.siteUrl);
-  return ctx.db.transaction().execute(async (trx) => {
+  return retryingTransaction(ctx.db, async (trx) => {
     const existing = await findTag(trx, { id });
     if (!existing) throw errors.notFound();
     const next: TagRow = { ...existing, ...values };
