@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { ApiKeyRow, SessionRow, UserRow } from '../db/schema.js';
-import type { RoleName } from '../auth/roles.js';
+import { OWNER_USER_ID, type RoleName } from '../auth/roles.js';
 import { roleHas } from '../auth/permissions.js';
 import { errors } from '../errors.js';
 
@@ -29,4 +29,12 @@ export function assertPermission(actor: Actor, permission: string, docName: stri
   if (roleHas(actor.role, permission)) return;
   const action = permission.split('.')[1];
   throw errors.noPermission({ message: `You do not have permission to ${action} ${docName}` });
+}
+
+/**
+ * The user a write is recorded against (`created_by`, `updated_by`): the caller, or for an integration the
+ * owner's id `"1"`, as Ghost records it.
+ */
+export function contextUserId(request: FastifyRequest): string {
+  return actorOf(request).user?.id ?? OWNER_USER_ID;
 }

@@ -1,6 +1,7 @@
 import { errors } from '../errors.js';
 import { assertOrderParam } from '../filter/order.js';
 import { parsePageRequest, type PageRequest } from './pagination.js';
+import { queryList } from './query-list.js';
 
 /**
  * The browse options of a list endpoint (browse.md §1), checked as Ghost's api-framework checks them
@@ -33,12 +34,6 @@ export interface BrowseParamRules {
 
 type Query = Record<string, unknown>;
 
-/** A comma list as the api-framework reads it (repeated parameters joined): trimmed, lower-cased; null when absent. */
-export function queryList(raw: unknown): string[] | null {
-  if (raw === undefined || raw === null) return null;
-  const text = (Array.isArray(raw) ? raw.join(',') : String(raw)).trim().toLowerCase();
-  return text.split(',').map((value) => value.trim()).filter(Boolean);
-}
 
 export function parseBrowseParams(query: Query, rules: BrowseParamRules = {}): BrowseParams {
   const page = parsePageRequest(query, { maxLimit: rules.maxLimit });

@@ -1,4 +1,5 @@
 import { errors } from '../errors.js';
+import { queryList } from './query-list.js';
 
 export interface PageRequest {
   page: number;
@@ -53,6 +54,5 @@ export function sqlWindow({ page, limit }: PageRequest): { offset: number; limit
 
 /** `include=a,b` as a set of the values this endpoint accepts; unknown values are dropped silently. */
 export function parseInclude(raw: unknown, allowed: readonly string[]): Set<string> {
-  if (typeof raw !== 'string') return new Set();
-  return new Set(raw.split(',').map((value) => value.trim()).filter((value) => allowed.includes(value)));
+  return new Set((queryList(raw) ?? []).filter((value) => allowed.includes(value)));
 }

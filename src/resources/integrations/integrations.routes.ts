@@ -1,8 +1,8 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/connect.js';
 import type { IntegrationRow } from '../../db/schema.js';
 import { errors } from '../../errors.js';
-import { actorOf } from '../../http/actor.js';
+import { contextUserId } from '../../http/actor.js';
 import { assertIdParam, firstOfRoot } from '../../http/validate.js';
 import { locationOf } from '../../http/location.js';
 import { paginationMeta, parseInclude, parsePageRequest, sqlWindow } from '../../http/pagination.js';
@@ -14,7 +14,6 @@ type Params = { id: string; keyid: string };
 type Query = Record<string, unknown>;
 
 const frame = (method: string) => ({ docName: 'integrations', method });
-const actorId = (request: FastifyRequest) => actorOf(request).user?.id ?? actorOf(request).apiKey!.id;
 
 export function integrationsRoutes(app: FastifyInstance, { db }: { db: Db }) {
   async function present(rows: IntegrationRow[], withKeys: boolean) {
@@ -38,7 +37,7 @@ export function integrationsRoutes(app: FastifyInstance, { db }: { db: Db }) {
 
   app.post<{ Querystring: Query }>('/integrations/', { config: { frame: frame('add'), permission: 'integration.add' } }, async (request, reply) => {
     const input = firstOfRoot<IntegrationInput>(request.body, 'integrations');
-    const row = await addIntegration(db, input, actorId(request));
+    const row = await addIntegration(db, input, contextUserId(request));
     reply.status(201).header('Location', locationOf(request, row.id));
     // The keys were just made: Ghost returns them whatever `include` says.
     return { integrations: await present([row], true) };
@@ -47,14 +46,14 @@ export function integrationsRoutes(app: FastifyInstance, { db }: { db: Db }) {
   app.put<{ Params: Params; Querystring: Query }>('/integrations/:id/', { config: { frame: frame('edit'), permission: 'integration.edit' } }, async (request) => {
     assertIdParam(request.params.id);
     const input = firstOfRoot<IntegrationInput>(request.body, 'integrations');
-    const row = await editIntegration(db, request.params.id, input, actorId(request));
+    const row = await editIntegration(db, request.params.id, input, contextUserId(request));
     return { integrations: await present([row], true) };
   });
 
   app.post<{ Params: Params }>('/integrations/:id/api_key/:keyid/refresh/', { config: { frame: frame('edit'), permission: 'integration.edit' } }, async (request) => {
     assertIdParam(request.params.id);
     firstOfRoot(request.body, 'integrations');
-    const row = await refreshApiKey(db, request.params.id, request.params.keyid, actorId(request));
+    const row = await refreshApiKey(db, request.params.id, request.params.keyid, contextUserId(request));
     return { integrations: await present([row], true) };
   });
 

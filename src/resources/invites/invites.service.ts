@@ -1,3 +1,4 @@
+import { OWNER_USER_ID } from '../../auth/roles.js';
 import validator from 'validator';
 import type { Db } from '../../db/connect.js';
 import type { InviteRow } from '../../db/schema.js';
@@ -53,7 +54,8 @@ export async function addInvite(db: Db, mailer: Mailer, actor: Actor, input: Inv
   }
 
   const at = now();
-  const actorId = actor.user?.id ?? actor.apiKey!.id;
+  // Integrations are recorded as the owner, as in Ghost.
+  const actorId = actor.user?.id ?? OWNER_USER_ID;
   const invite: InviteRow = {
     id: objectId(), role_id: role.id, status: 'sent', token_hash: tokenHash(token), email, expires,
     created_at: at, created_by: actorId, updated_at: at, updated_by: actorId,

@@ -1,5 +1,5 @@
 import { errors } from '../../errors.js';
-import { queryList as list } from '../../http/browse-params.js';
+import { queryList as list } from '../../http/query-list.js';
 import { FORMATS, type Format } from './posts.schemas.js';
 
 /** `formats=…` on browse/read: unknown values are a 422 (`formats=` alone is accepted). */
@@ -10,13 +10,6 @@ export function parseFormats(raw: unknown, options: { validate: boolean }): Form
     throw errors.validation('Validation (AllowedValues) failed for formats');
   }
   return values.filter((value): value is Format => (FORMATS as readonly string[]).includes(value));
-}
-
-/** `include=…`: unknown values are dropped silently; null when the request names none. */
-export function parseIncludes(raw: unknown, allowed: readonly string[]): Set<string> | null {
-  const values = list(raw);
-  if (values === null) return null;
-  return new Set(values.filter((value) => allowed.includes(value)));
 }
 
 /** `source=html` is the only source Ghost converts from. */

@@ -1,10 +1,10 @@
-import type { PostMetaRow, PostRevisionRow, PostRow, RoleRow, TagRow, UserRow } from '../../db/schema.js';
+import type { PostRevisionRow, RoleRow, TagRow, UserRow } from '../../db/schema.js';
 import { isoDate } from '../../content/dates.js';
 import { presentAdminTag, presentContentTag } from '../tags/tags.present.js';
 import { presentContentAuthor, presentPostAuthor } from '../authors/authors.present.js';
 import { presentAdminUser } from '../users/users.present.js';
 import {
-  authorUrl, fromStorageUrl, htmlFromStorage, lexicalFromStorage, mobiledocFromStorage, readingTime, tagOutboundLinks, tagUrl,
+  authorUrl, excerptOf, fromStorageUrl, htmlFromStorage, lexicalFromStorage, mobiledocFromStorage, postUrl, readingTime, tagOutboundLinks, tagUrl,
 } from './posts.render.js';
 import { zonedIso } from './posts.dates.js';
 import type { PostRecord } from './posts.queries.js';
@@ -52,18 +52,6 @@ function withOutboundRefs(html: string, siteUrl: string): string {
 const META_KEYS = ['og_image', 'og_title', 'og_description', 'twitter_image', 'twitter_title', 'twitter_description', 'meta_title', 'meta_description'] as const;
 const abs = (value: string | null, siteUrl: string) => (value ? fromStorageUrl(value, siteUrl) : value);
 const absHtml = (value: string | null, siteUrl: string) => (value ? htmlFromStorage(value, siteUrl) : value);
-
-/** Published posts live at `/<slug>/`; anything else has a preview (or e-mail) URL on the Admin API. */
-export function postUrl(row: PostRow, meta: PostMetaRow | null, siteUrl: string): string {
-  if (row.status === 'published') return `${siteUrl}${row.slug}/`;
-  return `${siteUrl}${meta?.email_only ? 'email' : 'p'}/${row.uuid}/`;
-}
-
-/** `excerpt`: the custom excerpt, else the first 500 UTF-16 units of the plaintext, else null. */
-export function excerptOf(customExcerpt: string | null, plaintext: string | null): string | null {
-  if (customExcerpt !== null) return customExcerpt;
-  return plaintext ? plaintext.substring(0, 500) : null;
-}
 
 function tagsFor(record: PostRecord, ctx: PresentContext, admin: boolean) {
   return record.tags!.map((tag: TagRow) => {
@@ -155,8 +143,8 @@ export function presentAdminPost(record: PostRecord, ctx: PresentContext, revisi
   if (out.authors) out.primary_author = (out.authors as unknown[])[0] ?? null;
   if (out.tags) out.primary_tag = record.tags![0]?.visibility === 'public' ? (out.tags as unknown[])[0] : null;
   if (isPost) out.email_segment = row.email_recipient_filter;
-  out.url = postUrl(row, meta, ctx.siteUrl);
-  out.excerpt = excerptOf(row.custom_excerpt, plaintext);
+  out.url = postUrl(ctx.siteUrl, { ...row, email_only: meta?.email_only });
+  out.excerpt = excerptOf({ custom_excerpt: row.custom_excerpt, plaintext });
   if (html) out.reading_time = row.reading_time ?? readingTime({ html, feature_image: featureImage });
   for (const key of META_KEYS) out[key] = key.endsWith('image') ? abs(meta?.[key] ?? null, ctx.siteUrl) : meta?.[key] || null;
   if (isPost) out.email_subject = meta?.email_subject || null;
@@ -207,8 +195,8 @@ export function presentContentPost(record: PostRecord, ctx: ContentPresentContex
   }
   if (out.authors) out.primary_author = (out.authors as unknown[])[0] ?? null;
   if (out.tags) out.primary_tag = record.tags![0]?.visibility === 'public' ? (out.tags as unknown[])[0] : null;
-  out.url = postUrl(row, meta, ctx.siteUrl);
-  out.excerpt = excerptOf(row.custom_excerpt, plaintext);
+  out.url = postUrl(ctx.siteUrl, { ...row, email_only: meta?.email_only });
+  out.excerpt = excerptOf({ custom_excerpt: row.custom_excerpt, plaintext });
   // Reading time is worked out before gating, from the whole post.
   if (html) out.reading_time = row.reading_time ?? readingTime({ html, feature_image: featureImage });
   out.access = access;

@@ -6,12 +6,12 @@ import { renderLexical as renderLexicalWith, renderMobiledoc as renderMobiledocW
 
 export { htmlToLexical, htmlToMobiledoc, warmRenderers } from '../../content/render.js';
 export { tagOutboundLinks } from '../../content/outbound-links.js';
-export { htmlToPlaintext, readingTime } from '../../content/text.js';
+export { excerptOf, htmlToPlaintext, readingTime } from '../../content/text.js';
 export {
   toStorageUrl, fromStorageUrl, htmlToStorage, htmlFromStorage, plaintextToStorage, plaintextFromStorage,
   lexicalToStorage, lexicalFromStorage, mobiledocToStorage, mobiledocFromStorage,
 } from '../../content/ghost-url.js';
-export { notFoundUrl, tagUrl, authorUrl } from '../../content/urls.js';
+export { notFoundUrl, postUrl, tagUrl, authorUrl } from '../../content/urls.js';
 
 /** Lexical → html with the site URL (local images get Ghost's `srcset`). */
 export const renderLexical = (lexical: string, siteUrl: string) => renderLexicalWith(lexical, { siteUrl });

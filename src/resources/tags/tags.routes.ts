@@ -2,14 +2,13 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Db } from '../../db/connect.js';
 import type { TagRow } from '../../db/schema.js';
 import { errors } from '../../errors.js';
-import { actorOf } from '../../http/actor.js';
+import { contextUserId } from '../../http/actor.js';
 import { assertIdParam } from '../../http/validate.js';
 import { locationOf } from '../../http/location.js';
 import { parseInclude } from '../../http/pagination.js';
 import { parseBrowseParams } from '../../http/browse-params.js';
 import { browseRows, pickEach } from '../../filter/browse.js';
 import { TAGS_BROWSE } from '../../filter/resources/tags.browse.js';
-import { OWNER_USER_ID } from '../../auth/roles.js';
 import { tagUrl } from '../posts/posts.render.js';
 import { assertSlugParam, pickRead } from '../../http/read-params.js';
 import { findTag, postCountsOfTags, tagsWithPublishedPosts } from './tags.queries.js';
@@ -30,7 +29,6 @@ const frame = (method: string) => ({ docName: 'tags', method });
 /** `fields` on a tag read; with `count.posts` Ghost reads every column and ignores them. */
 const pickTag = (tags: Record<string, unknown>[], query: Query, by: { id: string } | { slug: string }) =>
   parseInclude(query.include, TAG_INCLUDES).size > 0 ? tags : pickRead(tags, query, 'id' in by ? 'id' : 'slug', []);
-const actorId = (request: FastifyRequest) => actorOf(request).user?.id ?? OWNER_USER_ID;
 
 /** Presents tags with their `url` (and `count.posts` when asked), in as few queries as the page needs. */
 async function presentTags(db: Db, siteUrl: string, rows: TagRow[], query: Query, audience: 'admin' | 'content') {
@@ -70,14 +68,14 @@ export function tagsAdminRoutes(app: FastifyInstance, { db, siteUrl, engine }: D
   });
 
   app.post<{ Querystring: Query }>('/tags/', { config: { frame: frame('add'), permission: 'tag.add' } }, async (request, reply) => {
-    const row = await addTag({ db, siteUrl, actorId: actorId(request) }, request.body);
+    const row = await addTag({ db, siteUrl, actorId: contextUserId(request) }, request.body);
     reply.status(201).header('Location', locationOf(request, row.id)).header('X-Cache-Invalidate', '/*');
     return { tags: await presentTags(db, siteUrl, [row], request.query, 'admin') };
   });
 
   app.put<{ Params: Params; Querystring: Query }>('/tags/:id/', { config: { frame: frame('edit'), permission: 'tag.edit' } }, async (request, reply) => {
     assertIdParam(request.params.id);
-    const { tag, changed } = await editTag({ db, siteUrl, actorId: actorId(request) }, request.params.id, request.body);
+    const { tag, changed } = await editTag({ db, siteUrl, actorId: contextUserId(request) }, request.params.id, request.body);
     if (changed) reply.header('X-Cache-Invalidate', '/*');
     return { tags: await presentTags(db, siteUrl, [tag], request.query, 'admin') };
   });

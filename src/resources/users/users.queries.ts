@@ -1,6 +1,5 @@
-import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
 import type { Db } from '../../db/connect.js';
-import type { Database, RoleRow, UserRow } from '../../db/schema.js';
+import type { RoleRow, UserRow } from '../../db/schema.js';
 import type { RoleName } from '../../auth/roles.js';
 import type { RoleTable } from '../../auth/staff-rules.js';
 
