@@ -4,7 +4,6 @@ import cors from '@fastify/cors';
 import type { Config } from './config.js';
 import type { Connection } from './db/connect.js';
 import { renderError } from './http/render-error.js';
-import { schemaValidationError } from './http/validate.js';
 import { notFoundHandler } from './http/not-found.js';
 import { apiRedirectHook } from './http/redirects.js';
 import { registerJsonParser } from './http/json-body.js';
@@ -59,10 +58,7 @@ export async function buildApp({ config, connection, logger = false, mailer: giv
   const mailer = givenMailer ?? createMailer(config, app.log);
   registerJsonParser(app);
 
-  app.setErrorHandler((err: FastifyError, request, reply) => {
-    const error = err.validation ? schemaValidationError(err.validation, err.validationContext ?? 'body') : err;
-    return renderError(error, request, reply);
-  });
+  app.setErrorHandler((err: FastifyError, request, reply) => renderError(err, request, reply));
   app.setNotFoundHandler(notFoundHandler);
   app.addHook('onRequest', apiRedirectHook(apiRoot));
 
