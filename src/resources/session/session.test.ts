@@ -58,7 +58,7 @@ describe('POST /session/', () => {
   });
 
   it('refuses a login whose origin cannot be determined', async () => {
-    for (const headers of [{ origin: 'null' }, { referer: 'not a url' }]) {
+    for (const headers of [{ origin: 'null' }, { referer: 'not a url' }] as Record<string, string>[]) {
       const res = await createSession({ username: OWNER.email, password: OWNER.password }, headers);
       expect(res.statusCode).toBe(400);
       expect(ghostError(res)).toMatchObject({ type: 'BadRequestError', message: 'Could not determine origin of request. Please ensure an Origin or Referrer header is present.' });

@@ -4,13 +4,11 @@ import { addPost, addStaffUser, loginAs, staffKey, STAFF_PASSWORD, type StaffUse
 
 let t: TestApp;
 let owner: Record<string, string>;
-let adminKey: string;
 let roleIds: Map<string, string>;
 beforeAll(async () => {
   t = await startTestApp();
   const boot = await bootstrap(t.app);
   owner = { cookie: boot.cookie, origin: ORIGIN };
-  adminKey = boot.adminKey;
   roleIds = new Map((await t.connection.db.selectFrom('roles').select(['id', 'name']).execute()).map((r) => [r.name, r.id]));
 });
 afterAll(async () => t.close());
