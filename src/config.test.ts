@@ -19,6 +19,11 @@ describe('configuration', () => {
     expect(parseConfig({ TRUST_PROXY: 'loopback, 10.0.0.0/8' }).trustProxy).toBe('loopback,10.0.0.0/8');
   });
 
+  it('follows PORT with the site URL when SITE_URL is not set', () => {
+    expect(parseConfig({ PORT: '3001' }).siteUrl).toBe('http://localhost:3001/');
+    expect(parseConfig({ PORT: '3001', SITE_URL: 'https://example.com' }).siteUrl).toBe('https://example.com/');
+  });
+
   it('normalises the site URL to end with a slash, keeping a sub-directory', () => {
     expect(parseConfig({ SITE_URL: 'https://example.com/blog' }).siteUrl).toBe('https://example.com/blog/');
   });

@@ -79,7 +79,8 @@ export function parseConfig(source: Source, cwd = process.cwd()): Config {
   const port = parsePort(source.PORT ?? '2368');
   const host = (source.HOST ?? '127.0.0.1').trim();
   if (!host) throw new ConfigError('HOST: must not be empty');
-  const siteUrl = parseSiteUrl(source.SITE_URL ?? 'http://localhost:2368');
+  // Without SITE_URL the site is where it listens, so `url` fields and the setup output follow PORT.
+  const siteUrl = parseSiteUrl(source.SITE_URL ?? `http://localhost:${port}`);
   const contentDir = path.resolve(cwd, source.CONTENT_DIR ?? './content');
   const databaseUrl = parseDatabaseUrl(source.DATABASE_URL, contentDir);
   const staffDeviceVerification = parseBoolean('STAFF_DEVICE_VERIFICATION', source.STAFF_DEVICE_VERIFICATION ?? 'true');
