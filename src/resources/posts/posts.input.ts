@@ -1,8 +1,6 @@
 import type { PostMetaRow, PostRow } from '../../db/schema.js';
 import { errors } from '../../errors.js';
-import { assertBodySchema } from '../../http/body-schema.js';
-import { firstOfRoot } from '../../http/validate.js';
-import { ADD_SCHEMA, DOC_NAME, EDIT_SCHEMA, type PostType } from './posts.schemas.js';
+import type { PostInput, PostType } from './posts.schemas.js';
 
 /** posts columns a client may write (everything else is derived or read-only). */
 export const POST_FIELDS = [
@@ -50,19 +48,10 @@ const NOT_NULLABLE: ReadonlySet<string> = new Set(['title', 'slug', 'featured', 
 const toDate = (value: string) => new Date(Math.floor(new Date(value).getTime() / 1000) * 1000);
 
 /**
- * The api-framework's steps before the model: the body root check (pages only; posts go straight to the
- * schema), the JSON schema (unknown fields dropped), the single-content-source rule, then the input
- * serializer's shorthand expansion of tags and authors.
+ * A validated body (`POST_ADD`/`POST_EDIT`) as the model takes it: the single-content-source rule, then the
+ * input serializer's shorthand expansion of tags and authors.
  */
-export function parsePostBody(type: PostType, body: unknown, mode: 'add' | 'edit', urlId?: string): PostChanges {
-  const docName = DOC_NAME[type];
-  if (type === 'page') {
-    const first = firstOfRoot<Record<string, unknown>>(body, docName);
-    if (mode === 'edit' && urlId && first.id && first.id !== urlId) throw errors.badRequest('Invalid id provided.');
-  }
-  assertBodySchema(mode === 'add' ? ADD_SCHEMA[type] : EDIT_SCHEMA[type], body, docName);
-  const input = (body as Record<string, Record<string, unknown>[]>)[docName]![0]!;
-
+export function postChanges(type: PostType, input: PostInput): PostChanges {
   if (input.mobiledoc && input.lexical) {
     throw errors.validation({
       message: `${type === 'post' ? 'Posts' : 'Pages'} can have either a mobiledoc or a lexical property, never both.`,
@@ -77,7 +66,7 @@ export function parsePostBody(type: PostType, body: unknown, mode: 'add' | 'edit
   const meta = changes.meta as Record<string, unknown>;
   for (const key of POST_FIELDS) {
     if (!(key in input)) continue;
-    let value = input[key];
+    let value: unknown = input[key];
     // A null or empty visibility keeps the default rather than breaking the NOT NULL column.
     if (key === 'visibility' && (value === null || value === '')) continue;
     if (value === '' && !NOT_NULLABLE.has(key)) value = null;
@@ -89,18 +78,16 @@ export function parsePostBody(type: PostType, body: unknown, mode: 'add' | 'edit
     const value = input[key];
     meta[key] = value === '' ? null : value;
   }
-  if ('updated_at' in input) changes.updatedAt = input.updated_at as string | null;
-  if ('html' in input) changes.html = input.html as string | null;
-  if ('visibility_filter' in input) changes.visibilityFilter = input.visibility_filter as string | null;
-  if (Array.isArray(input.tags)) {
-    changes.tags = input.tags.map((tag: unknown) => {
+  if (input.updated_at !== undefined) changes.updatedAt = input.updated_at;
+  if (input.html !== undefined) changes.html = input.html;
+  if (input.visibility_filter !== undefined) changes.visibilityFilter = input.visibility_filter;
+  if (input.tags) {
+    changes.tags = input.tags.map((tag) => {
       if (typeof tag === 'string') return { name: tag };
-      const { id, name, slug } = tag as TagRef;
+      const { id, name, slug } = tag;
       return { ...(id !== undefined ? { id } : {}), ...(name !== undefined ? { name } : {}), ...(slug !== undefined ? { slug } : {}) };
     });
   }
-  if (Array.isArray(input.authors)) {
-    changes.authors = input.authors.map((author: unknown) => (typeof author === 'string' ? { email: author } : author as AuthorRef));
-  }
+  if (input.authors) changes.authors = input.authors.map((author) => (typeof author === 'string' ? { email: author } : author));
   return changes;
 }

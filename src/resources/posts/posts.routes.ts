@@ -12,7 +12,8 @@ import type { PostRow } from '../../db/schema.js';
 import { OWNER_USER_ID } from '../../auth/roles.js';
 import { filterWhere } from '../../filter/filter.js';
 import { POSTS_FILTER } from '../../filter/resources/posts.filter.js';
-import { ADMIN_DEFAULT_INCLUDES, ADMIN_INCLUDES, DOC_NAME, FORMATS, type Format, type PostType } from './posts.schemas.js';
+import { ADMIN_DEFAULT_INCLUDES, ADMIN_INCLUDES, DOC_NAME, FORMATS, POST_ADD, POST_EDIT, type Format, type PostType } from './posts.schemas.js';
+import { parseBody } from '../../http/parse-body.js';
 import { flag, parseFormats, parseSource } from './posts.options.js';
 import { assertSlugParam, pickRead } from '../../http/read-params.js';
 import { findPost, type PostKey, type PostWhere } from './posts.queries.js';
@@ -101,7 +102,7 @@ export function postsAdminRoutes(app: FastifyInstance, type: PostType, { db, sit
   });
 
   app.post<{ Querystring: Query }>(`/${docName}/`, { config: { frame: frame('add'), permission: 'post.add' } }, async (request, reply) => {
-    const result = await addPost(ctx(request), type, request.body, writeOptions(request.query));
+    const result = await addPost(ctx(request), type, parseBody(request, POST_ADD[type]), writeOptions(request.query));
     reply.status(201).header('Location', locationOf(request, result.id));
     cache(reply, result.cacheInvalidate);
     return respond(result.id, request.query);
@@ -109,7 +110,7 @@ export function postsAdminRoutes(app: FastifyInstance, type: PostType, { db, sit
 
   app.put<{ Params: Params; Querystring: Query }>(`/${docName}/:id/`, { config: { frame: frame('edit'), permission: 'post.edit' } }, async (request, reply) => {
     assertIdParam(request.params.id);
-    const result = await editPost(ctx(request), type, request.params.id, request.body, writeOptions(request.query));
+    const result = await editPost(ctx(request), type, request.params.id, parseBody(request, POST_EDIT[type]), writeOptions(request.query));
     cache(reply, result.cacheInvalidate);
     return respond(result.id, request.query);
   });

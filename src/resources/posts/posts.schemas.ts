@@ -1,94 +1,87 @@
-import { nullableString, nullableUri, type Schema } from '../../http/body-schema.js';
+import { nullableDateTime, nullableJsonString, nullableString, nullableUri, requiring, stringEnum, Type, type Static, type TSchema } from '../../http/schema.js';
+import { schemaBody } from '../../http/parse-body.js';
 
 export type PostType = 'post' | 'page';
 
 /** The docName of each type: the body root key, the envelope key and the word in error messages. */
 export const DOC_NAME: Record<PostType, 'posts' | 'pages'> = { post: 'posts', page: 'pages' };
 
-function relationItems(base: string, keys: Record<string, Schema>, alternatives: string[]): Schema {
-  return {
-    $base: base,
-    type: 'array',
-    items: {
-      anyOf: [
-        { type: 'object', properties: keys, anyOf: alternatives.map((key) => ({ required: [key] })) },
-        { type: 'string', maxLength: 191 },
-      ],
-    },
-  };
+/** Tags, authors, tiers: objects naming one of `keys`, or a bare string. */
+function relationItems<P extends Record<string, TSchema>>(base: string, keys: P, alternatives: (keyof P & string)[]) {
+  const named = Type.Partial(Type.Object(keys), { anyOf: alternatives.map((key) => ({ required: [key] })) });
+  return Type.Array(Type.Union([named, Type.String({ maxLength: 191 })]), { $base: base });
 }
+
+const ID = Type.String({ maxLength: 24 });
+const NAME = Type.String({ maxLength: 191 });
 
 /**
  * The writable fields of a post or page, in the order of `@tryghost/admin-api-schema` 4.5.10 (the order
- * decides which failure is reported first). Anything else in the body is dropped.
+ * decides which failure is reported first). Anything else in the body is dropped. Posts and pages differ in
+ * the `status` values, `email_subject`/`email_only`/`collections` (posts) and `show_title_and_feature_image` (pages).
  */
-function postDefinition(type: PostType): Schema {
-  const single = type === 'post' ? 'post' : 'page';
-  const properties: Record<string, Schema> = {
-    title: { type: 'string', maxLength: 2000 },
-    slug: { type: 'string', maxLength: 191 },
-    mobiledoc: { type: ['string', 'null'], format: 'json-string', maxLength: 1000000000 },
-    lexical: { type: ['string', 'null'], format: 'json-string', maxLength: 1000000000 },
-    html: { type: ['string', 'null'], maxLength: 1000000000 },
-    feature_image: nullableUri(2000),
-    feature_image_alt: nullableString(65535),
-    feature_image_caption: nullableString(65535),
-    featured: { type: 'boolean' },
-    status: { type: 'string', enum: type === 'post' ? ['published', 'draft', 'scheduled', 'sent'] : ['published', 'draft', 'scheduled'] },
-    locale: nullableString(6),
-    visibility: nullableString(),
-    visibility_filter: nullableString(),
-    tiers: relationItems(`#/definitions/${single}-products`, {
-      id: { type: 'string', maxLength: 24 }, name: { type: 'string', maxLength: 191 }, slug: { type: ['string', 'null'], maxLength: 191 },
-    }, ['id', 'name', 'slug']),
-    meta_title: nullableString(300),
-    meta_description: nullableString(500),
-    updated_at: { type: ['string', 'null'], format: 'date-time' },
-    published_at: { type: ['string', 'null'], format: 'date-time' },
-    custom_excerpt: nullableString(300),
-    codeinjection_head: nullableString(65535),
-    codeinjection_foot: nullableString(65535),
-    og_image: nullableUri(2000),
-    og_title: nullableString(300),
-    og_description: nullableString(500),
-    twitter_image: nullableUri(2000),
-    twitter_title: nullableString(300),
-    twitter_description: nullableString(500),
-    ...(type === 'post' ? { email_subject: nullableString(300) } : {}),
-    custom_template: nullableString(100),
-    canonical_url: nullableUri(2000),
-    ...(type === 'post' ? { email_only: { type: 'boolean' } } : { show_title_and_feature_image: { type: 'boolean' } }),
-    authors: relationItems(`#/definitions/${single}-authors`, {
-      id: { type: 'string', maxLength: 24 }, slug: { type: 'string', maxLength: 191 }, email: { type: 'string', maxLength: 191 },
-    }, ['id', 'slug', 'email']),
-    tags: relationItems(`#/definitions/${single}-tags`, {
-      id: { type: 'string', maxLength: 24 }, name: { type: 'string', maxLength: 191 }, slug: { type: ['string', 'null'], maxLength: 191 },
-    }, ['id', 'name', 'slug']),
-  };
-  if (type === 'post') {
-    properties.collections = {
-      $base: '#/definitions/post-collections',
-      type: 'array',
-      items: { anyOf: [{ type: 'object', properties: { id: { type: 'string', maxLength: 24 } }, required: ['id'] }, { type: 'string', maxLength: 24 }] },
-    };
-  }
-  return { $base: '#', type: 'object', additionalProperties: false, properties };
-}
+const definition = <M extends Record<string, TSchema>, E extends Record<string, TSchema>>(
+  single: 'post' | 'page', statuses: readonly string[], extra: { mid: M; end: E },
+) => ({
+  title: Type.String({ maxLength: 2000 }),
+  slug: Type.String({ maxLength: 191 }),
+  mobiledoc: nullableJsonString(1000000000),
+  lexical: nullableJsonString(1000000000),
+  html: nullableString(1000000000),
+  feature_image: nullableUri(2000),
+  feature_image_alt: nullableString(65535),
+  feature_image_caption: nullableString(65535),
+  featured: Type.Boolean(),
+  status: stringEnum(statuses),
+  locale: nullableString(6),
+  visibility: nullableString(),
+  visibility_filter: nullableString(),
+  tiers: relationItems(`#/definitions/${single}-products`, { id: ID, name: NAME, slug: nullableString(191) }, ['id', 'name', 'slug']),
+  meta_title: nullableString(300),
+  meta_description: nullableString(500),
+  updated_at: nullableDateTime(),
+  published_at: nullableDateTime(),
+  custom_excerpt: nullableString(300),
+  codeinjection_head: nullableString(65535),
+  codeinjection_foot: nullableString(65535),
+  og_image: nullableUri(2000),
+  og_title: nullableString(300),
+  og_description: nullableString(500),
+  twitter_image: nullableUri(2000),
+  twitter_title: nullableString(300),
+  twitter_description: nullableString(500),
+  ...extra.mid,
+  custom_template: nullableString(100),
+  canonical_url: nullableUri(2000),
+  ...extra.end,
+  authors: relationItems(`#/definitions/${single}-authors`, { id: ID, slug: NAME, email: NAME }, ['id', 'slug', 'email']),
+  tags: relationItems(`#/definitions/${single}-tags`, { id: ID, name: NAME, slug: nullableString(191) }, ['id', 'name', 'slug']),
+});
 
-function envelope(type: PostType, required: 'title' | 'updated_at'): Schema {
-  const docName = DOC_NAME[type];
-  return {
-    type: 'object',
-    additionalProperties: false,
-    required: [docName],
-    properties: {
-      [docName]: { type: 'array', minItems: 1, maxItems: 1, items: { type: 'object', required: [required], allOf: [postDefinition(type)] } },
-    },
-  };
-}
+const options = { $base: '#', additionalProperties: false } as const;
 
-export const ADD_SCHEMA: Record<PostType, Schema> = { post: envelope('post', 'title'), page: envelope('page', 'title') };
-export const EDIT_SCHEMA: Record<PostType, Schema> = { post: envelope('post', 'updated_at'), page: envelope('page', 'updated_at') };
+const POST = Type.Partial(Type.Object({
+  ...definition('post', ['published', 'draft', 'scheduled', 'sent'], {
+    mid: { email_subject: nullableString(300) },
+    end: { email_only: Type.Boolean() },
+  }),
+  collections: Type.Array(Type.Union([Type.Object({ id: ID }), ID]), { $base: '#/definitions/post-collections' }),
+}, options));
+
+const PAGE = Type.Partial(Type.Object(definition('page', ['published', 'draft', 'scheduled'], {
+  mid: {},
+  end: { show_title_and_feature_image: Type.Boolean() },
+}), options));
+
+/** One post or page as a client sends it (fields of the other type are simply absent). */
+export type PostInput = Static<typeof POST> & Static<typeof PAGE>;
+
+/** Pages get the api-framework's root and id checks first; posts go straight to the schema, as in Ghost. */
+export const POST_ADD = { post: schemaBody('posts', requiring(POST, ['title'])), page: schemaBody('pages', requiring(PAGE, ['title']), { rootCheck: true }) };
+export const POST_EDIT = {
+  post: schemaBody('posts', requiring(POST, ['updated_at'])),
+  page: schemaBody('pages', requiring(PAGE, ['updated_at']), { rootCheck: true, matchUrlId: true }),
+};
 
 /** Includes each endpoint accepts; others are dropped silently. */
 export const ADMIN_INCLUDES: Record<PostType, readonly string[]> = {

@@ -7,7 +7,7 @@ import { isoDate } from '../../content/dates.js';
 import { generateSlug } from '../../content/slugs.js';
 import { parseNql } from '../../filter/nql.js';
 import { checkPostPermission, type UnsafeAttrs } from './posts.permissions.js';
-import { parsePostBody, type PostChanges } from './posts.input.js';
+import { postChanges, type PostChanges } from './posts.input.js';
 import { lexicalFromHtml, mobiledocFromHtml, renderForStorage, resolveSources, sourcesForStorage, type ContentState } from './posts.formats.js';
 import {
   authorIdsOf, ownerUserId, resolveAuthors, resolveTags, sameList, tagIdsOf, writeAuthors, writeTags,
@@ -18,7 +18,7 @@ import {
 import { recordRevision } from './posts.revisions.js';
 import { findAnyPost, postSlugTaken } from './posts.queries.js';
 import { lexicalFromStorage, mobiledocFromStorage, htmlToStorage, readingTime, renderMobiledoc, toStorageUrl } from './posts.render.js';
-import type { PostType } from './posts.schemas.js';
+import type { PostInput, PostType } from './posts.schemas.js';
 import { retryingTransaction } from '../../db/transactions.js';
 
 export interface WriteContext {
@@ -84,9 +84,9 @@ function toStorage(changes: PostChanges, siteUrl: string): void {
   if (typeof post.visibility === 'string') post.visibility = storedVisibility(post.visibility);
 }
 
-/** Steps shared by add and edit before the transaction: body, visibility, html conversion. */
-async function prepare(ctx: WriteContext, type: PostType, body: unknown, mode: 'add' | 'edit', options: WriteOptions, id?: string) {
-  const changes = parsePostBody(type, body, mode, id);
+/** Steps shared by add and edit before the transaction: input, visibility, html conversion. */
+async function prepare(ctx: WriteContext, type: PostType, input: PostInput, mode: 'add' | 'edit', options: WriteOptions) {
+  const changes = postChanges(type, input);
   checkVisibility(changes);
   if (mode === 'edit' && options.newsletter && options.emailSegment && options.emailSegment !== 'all') {
     try {
@@ -116,8 +116,8 @@ async function writeMeta(db: Db, postId: string, existing: PostMetaRow | null, c
 }
 
 /** Creates a post or page (`POST /posts/`, `POST /pages/`). */
-export async function addPost(ctx: WriteContext, type: PostType, body: unknown, options: WriteOptions): Promise<WriteResult> {
-  const changes = await prepare(ctx, type, body, 'add', options);
+export async function addPost(ctx: WriteContext, type: PostType, input: PostInput, options: WriteOptions): Promise<WriteResult> {
+  const changes = await prepare(ctx, type, input, 'add', options);
   const allowed = checkPostPermission(ctx.actor, 'add', unsafeOf(changes), null);
   if (allowed.dropTags) delete changes.tags;
   if (allowed.dropAuthors) delete changes.authors;
@@ -196,8 +196,8 @@ export async function existingPost(db: Db, type: PostType, id: string): Promise<
 }
 
 /** Edits a post or page (`PUT /posts/:id/`), with Ghost's collision check on `updated_at`. */
-export async function editPost(ctx: WriteContext, type: PostType, id: string, body: unknown, options: WriteOptions): Promise<WriteResult> {
-  const changes = await prepare(ctx, type, body, 'edit', options, id);
+export async function editPost(ctx: WriteContext, type: PostType, id: string, input: PostInput, options: WriteOptions): Promise<WriteResult> {
+  const changes = await prepare(ctx, type, input, 'edit', options);
   const userId = await actorUserId(ctx);
   return retryingTransaction(ctx.db, async (trx) => {
     await lockPost(trx, id);

@@ -14,7 +14,8 @@ import { assertSlugParam, pickRead } from '../../http/read-params.js';
 import { findTag, postCountsOfTags, tagsWithPublishedPosts } from './tags.queries.js';
 import { presentAdminTag, presentContentTag } from './tags.present.js';
 import { addTag, deleteTag, editTag } from './tags.service.js';
-import { TAG_INCLUDES } from './tags.schemas.js';
+import { TAG_ADD, TAG_EDIT, TAG_INCLUDES } from './tags.schemas.js';
+import { parseBody } from '../../http/parse-body.js';
 import type { Engine } from '../../db/engine.js';
 
 type Query = Record<string, unknown>;
@@ -68,14 +69,14 @@ export function tagsAdminRoutes(app: FastifyInstance, { db, siteUrl, engine }: D
   });
 
   app.post<{ Querystring: Query }>('/tags/', { config: { frame: frame('add'), permission: 'tag.add' } }, async (request, reply) => {
-    const row = await addTag({ db, siteUrl, actorId: contextUserId(request) }, request.body);
+    const row = await addTag({ db, siteUrl, actorId: contextUserId(request) }, parseBody(request, TAG_ADD));
     reply.status(201).header('Location', locationOf(request, row.id)).header('X-Cache-Invalidate', '/*');
     return { tags: await presentTags(db, siteUrl, [row], request.query, 'admin') };
   });
 
   app.put<{ Params: Params; Querystring: Query }>('/tags/:id/', { config: { frame: frame('edit'), permission: 'tag.edit' } }, async (request, reply) => {
     assertIdParam(request.params.id);
-    const { tag, changed } = await editTag({ db, siteUrl, actorId: contextUserId(request) }, request.params.id, request.body);
+    const { tag, changed } = await editTag({ db, siteUrl, actorId: contextUserId(request) }, request.params.id, parseBody(request, TAG_EDIT));
     if (changed) reply.header('X-Cache-Invalidate', '/*');
     return { tags: await presentTags(db, siteUrl, [tag], request.query, 'admin') };
   });

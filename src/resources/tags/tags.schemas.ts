@@ -1,44 +1,30 @@
-import { nullableString, nullableUri, type Schema } from '../../http/body-schema.js';
+import { nullableString, nullableUri, requiring, stringEnum, Type, type Static } from '../../http/schema.js';
+import { schemaBody } from '../../http/parse-body.js';
 
 /** The writable tag fields of `@tryghost/admin-api-schema` 4.5.10, in its order; others are dropped. */
-const TAG: Schema = {
-  $base: 'tags#/definitions/tag',
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    name: { type: 'string', minLength: 1, maxLength: 191, pattern: '^([^,]|$)' },
-    slug: nullableString(191),
-    description: nullableString(500),
-    feature_image: nullableUri(2000),
-    visibility: { type: 'string', enum: ['public', 'internal'] },
-    meta_title: nullableString(300),
-    meta_description: nullableString(500),
-    og_image: nullableUri(2000),
-    og_title: nullableString(300),
-    og_description: nullableString(500),
-    twitter_image: nullableUri(2000),
-    twitter_title: nullableString(300),
-    twitter_description: nullableString(500),
-    codeinjection_head: nullableString(65535),
-    codeinjection_foot: nullableString(65535),
-    canonical_url: nullableUri(2000),
-    accent_color: nullableString(50),
-  },
-};
+const TAG = Type.Partial(Type.Object({
+  name: Type.String({ minLength: 1, maxLength: 191, pattern: '^([^,]|$)' }),
+  slug: nullableString(191),
+  description: nullableString(500),
+  feature_image: nullableUri(2000),
+  visibility: stringEnum(['public', 'internal']),
+  meta_title: nullableString(300),
+  meta_description: nullableString(500),
+  og_image: nullableUri(2000),
+  og_title: nullableString(300),
+  og_description: nullableString(500),
+  twitter_image: nullableUri(2000),
+  twitter_title: nullableString(300),
+  twitter_description: nullableString(500),
+  codeinjection_head: nullableString(65535),
+  codeinjection_foot: nullableString(65535),
+  canonical_url: nullableUri(2000),
+  accent_color: nullableString(50),
+}, { $base: 'tags#/definitions/tag', additionalProperties: false }));
 
-export const TAG_ADD_SCHEMA: Schema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['tags'],
-  properties: { tags: { type: 'array', minItems: 1, maxItems: 1, items: { type: 'object', required: ['name'], allOf: [TAG] } } },
-};
-
-export const TAG_EDIT_SCHEMA: Schema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['tags'],
-  properties: { tags: { type: 'array', minItems: 1, maxItems: 1, items: TAG } },
-};
+export const TAG_ADD = schemaBody('tags', requiring(TAG, ['name']));
+export const TAG_EDIT = schemaBody('tags', TAG);
+export type TagInput = Static<typeof TAG>;
 
 /** Columns a client may write, in table order. */
 export const TAG_WRITABLE = [

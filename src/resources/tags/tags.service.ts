@@ -2,11 +2,10 @@ import type { Db } from '../../db/connect.js';
 import type { TagRow } from '../../db/schema.js';
 import { errors } from '../../errors.js';
 import { now, objectId } from '../../db/ids.js';
-import { assertBodySchema } from '../../http/body-schema.js';
 import { generateSlug } from '../../content/slugs.js';
 import { absoluteImageUrl, htmlToStorage, toStorageUrl } from '../posts/posts.render.js';
 import { findTag, slugTaken } from './tags.queries.js';
-import { TAG_ADD_SCHEMA, TAG_EDIT_SCHEMA, TAG_HTML_FIELDS, TAG_URL_FIELDS, TAG_WRITABLE, type TagWritable } from './tags.schemas.js';
+import { TAG_HTML_FIELDS, TAG_URL_FIELDS, TAG_WRITABLE, type TagInput, type TagWritable } from './tags.schemas.js';
 import { retryingTransaction } from '../../db/transactions.js';
 
 export interface TagWriteContext {
@@ -18,7 +17,7 @@ export interface TagWriteContext {
 type TagValues = Partial<Pick<TagRow, TagWritable>>;
 
 /** Body fields as the model stores them: `""` → null, site URLs → `__GHOST_URL__`, relative images made absolute first. */
-function valuesOf(input: Record<string, unknown>, siteUrl: string): TagValues {
+function valuesOf(input: TagInput, siteUrl: string): TagValues {
   const values: Record<string, unknown> = {};
   for (const key of TAG_WRITABLE) {
     if (!(key in input)) continue;
@@ -59,16 +58,14 @@ export async function insertTag(db: Db, values: TagValues, actorId: string): Pro
   return row;
 }
 
-export async function addTag(ctx: TagWriteContext, body: unknown): Promise<TagRow> {
-  assertBodySchema(TAG_ADD_SCHEMA, body, 'tags');
-  const values = valuesOf((body as { tags: Record<string, unknown>[] }).tags[0]!, ctx.siteUrl);
+export async function addTag(ctx: TagWriteContext, input: TagInput): Promise<TagRow> {
+  const values = valuesOf(input, ctx.siteUrl);
   return retryingTransaction(ctx.db, (trx) => insertTag(trx, values, ctx.actorId));
 }
 
 /** Edits a tag; `changed` is false when the body matched what was stored (no write, no cache purge). */
-export async function editTag(ctx: TagWriteContext, id: string, body: unknown): Promise<{ tag: TagRow; changed: boolean }> {
-  assertBodySchema(TAG_EDIT_SCHEMA, body, 'tags');
-  const values = valuesOf((body as { tags: Record<string, unknown>[] }).tags[0]!, ctx.siteUrl);
+export async function editTag(ctx: TagWriteContext, id: string, input: TagInput): Promise<{ tag: TagRow; changed: boolean }> {
+  const values = valuesOf(input, ctx.siteUrl);
   return retryingTransaction(ctx.db, async (trx) => {
     const existing = await findTag(trx, { id });
     if (!existing) throw errors.notFound();

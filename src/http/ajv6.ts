@@ -1,4 +1,4 @@
-import { errors, type GhostError } from '../errors.js';
+import type { TSchema } from '@sinclair/typebox';
 
 /**
  * The subset of JSON Schema that `@tryghost/admin-api-schema` uses, evaluated the way its ajv 6 instance
@@ -6,7 +6,7 @@ import { errors, type GhostError } from '../errors.js';
  * `additionalProperties: false` are removed in place, and every failure is reported with ajv 6's keyword,
  * dataPath, schemaPath, params and message, so error bodies carry the same `details` as Ghost's.
  */
-export interface Schema {
+interface Schema {
   type?: JsonType | readonly JsonType[];
   enum?: readonly string[];
   maxLength?: number;
@@ -129,21 +129,11 @@ function check(schema: Schema, data: unknown, dataPath: string, schemaPath: stri
 }
 
 /**
- * Validates (and strips) `body` against `schema`; throws Ghost's `Validation failed for <key>.` with the
- * key of the first failure (or `rootKey` when the failure is at the root).
+ * The failures of `data` against `schema` in ajv 6's order and wording; unknown properties of objects
+ * that declare `additionalProperties: false` are removed from `data` in place.
  */
-export function assertBodySchema(schema: Schema, body: unknown, rootKey: string): void {
+export function ajv6Errors(schema: TSchema, data: unknown): SchemaErrorDetail[] {
   const details: SchemaErrorDetail[] = [];
-  check(schema, body, '', '#', details);
-  if (details.length === 0) return;
-  throw schemaError(details, rootKey);
+  check(schema as Schema, data, '', '#', details);
+  return details;
 }
-
-function schemaError(details: SchemaErrorDetail[], rootKey: string): GhostError {
-  const key = details[0]!.dataPath ? details[0]!.dataPath.split('.').pop()! : rootKey;
-  return errors.validation({ message: `Validation failed for ${key}.`, property: key, details });
-}
-
-/** Nullable string with a maximum length: the most common field shape. */
-export const nullableString = (maxLength?: number): Schema => ({ type: ['string', 'null'], ...(maxLength ? { maxLength } : {}) });
-export const nullableUri = (maxLength: number): Schema => ({ type: ['string', 'null'], format: 'uri-reference', maxLength });

@@ -1,0 +1,62 @@
+import type { FastifyRequest } from 'fastify';
+import { errors } from '../errors.js';
+import { ajv6Errors } from './ajv6.js';
+import { Type, type Static, type TSchema } from './schema.js';
+
+/**
+ * How one endpoint reads its body. Every route reads its body through `parseBody(request, SPEC)`, which
+ * validates it and returns the typed input; services never see the raw body.
+ */
+export interface BodySpec<T> {
+  readonly read: (body: unknown, urlId: string | undefined) => T;
+}
+
+export function parseBody<T>(request: FastifyRequest, spec: BodySpec<T>): T {
+  return spec.read(request.body, (request.params as { id?: string } | undefined)?.id);
+}
+
+interface EnvelopeOptions {
+  /** api-framework's root check (`No root key (…) provided.`, 400); admin-api-schema posts and tags skip it. */
+  rootCheck?: boolean;
+  /** `edit`: an `id` in the body must be the URL's (`Invalid id provided.`, 400). */
+  matchUrlId?: boolean;
+}
+
+type Item = Record<string, unknown>;
+
+/** The api-framework's root check: `{"<docName>": [ {non-empty object} ]}`. */
+function firstItem(body: unknown, docName: string): Item {
+  const root = (body as Record<string, unknown> | null | undefined)?.[docName];
+  const first = Array.isArray(root) ? root[0] : undefined;
+  if (!first || typeof first !== 'object' || Object.keys(first).length === 0) {
+    throw errors.badRequest(`No root key ('${docName}') provided.`);
+  }
+  return first as Item;
+}
+
+function matchUrlId(item: Item, urlId: string | undefined): void {
+  if (urlId && item.id && item.id !== urlId) throw errors.badRequest('Invalid id provided.');
+}
+
+/**
+ * A body validated by an admin-api-schema JSON schema (posts, pages, tags): `{"<docName>": [item]}` with
+ * exactly one item; unknown fields removed; failures are 422 `Validation failed for <key>.` with ajv 6's
+ * `details`, the key being the first failure's property (the docName when the root itself fails).
+ */
+export function schemaBody<S extends TSchema>(docName: string, item: S, options: EnvelopeOptions = {}): BodySpec<Static<S>> {
+  const envelope = Type.Object({ [docName]: Type.Array(item, { minItems: 1, maxItems: 1 }) }, { additionalProperties: false });
+  return {
+    read(body, urlId) {
+      if (options.rootCheck) {
+        const first = firstItem(body, docName);
+        if (options.matchUrlId) matchUrlId(first, urlId);
+      }
+      const details = ajv6Errors(envelope, body);
+      if (details.length > 0) {
+        const key = details[0]!.dataPath ? details[0]!.dataPath.split('.').pop()! : docName;
+        throw errors.validation({ message: `Validation failed for ${key}.`, property: key, details });
+      }
+      return (body as Record<string, Static<S>[]>)[docName]![0]!;
+    },
+  };
+}
