@@ -11,6 +11,11 @@ export async function passwordMatches(plain: string, hash: string): Promise<bool
   return bcrypt.compare(plain, hash);
 }
 
+/** Changing or resetting a password: the new one typed twice alike. */
+export function assertSamePasswords(data: { newPassword: unknown; ne2Password: unknown }): void {
+  if (data.newPassword !== data.ne2Password) throw errors.validation('Your new passwords do not match');
+}
+
 const INSECURE_SEQUENCES = ['1234567890', 'qwertyuiop', 'qwertzuiop', 'asdfghjkl;', 'abcdefghij', '0987654321', '1q2w3e4r5t', '12345asdfg'];
 
 /**

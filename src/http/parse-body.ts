@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { errors } from '../errors.js';
 import { ajv6Errors } from './ajv6.js';
-import { Type, type Static, type TSchema } from './schema.js';
+import { Type, type Static, type TObject, type TSchema } from './schema.js';
 
 /**
  * How one endpoint reads its body. Every route reads its body through `parseBody(request, SPEC)`, which
@@ -10,6 +10,9 @@ import { Type, type Static, type TSchema } from './schema.js';
 export interface BodySpec<T> {
   readonly read: (body: unknown, urlId: string | undefined) => T;
 }
+
+/** The input type a spec gives: what the route passes on to the service. */
+export type BodyOf<B> = B extends BodySpec<infer T> ? T : never;
 
 export function parseBody<T>(request: FastifyRequest, spec: BodySpec<T>): T {
   return spec.read(request.body, (request.params as { id?: string } | undefined)?.id);
@@ -57,6 +60,47 @@ export function schemaBody<S extends TSchema>(docName: string, item: S, options:
         throw errors.validation({ message: `Validation failed for ${key}.`, property: key, details });
       }
       return (body as Record<string, Static<S>[]>)[docName]![0]!;
+    },
+  };
+}
+
+/**
+ * A body that Ghost checks only at the api-framework level: the root check, then the item's required
+ * fields (every missing one listed as `FieldIsRequired`, else every null one as `FieldIsInvalid`), then an
+ * optional cross-field check. Values are not checked here: the model does that (`<resource>.rules.ts`).
+ */
+export function frameBody<S extends TObject>(
+  docName: string,
+  item: S,
+  options: EnvelopeOptions & { check?: (item: Static<S>) => void } = {},
+): BodySpec<Static<S>> {
+  const required: readonly string[] = item.required ?? [];
+  return {
+    read(body, urlId) {
+      const first = firstItem(body, docName);
+      const missing = required.filter((key) => first[key] === undefined);
+      if (missing.length) throw errors.validation(`Validation (FieldIsRequired) failed for ${JSON.stringify(missing)}`);
+      const nulls = required.filter((key) => first[key] === null);
+      if (nulls.length) throw errors.validation(`Validation (FieldIsInvalid) failed for ${JSON.stringify(nulls)}`);
+      if (options.matchUrlId) matchUrlId(first, urlId);
+      const input = first as Static<S>;
+      options.check?.(input);
+      return input;
+    },
+  };
+}
+
+/**
+ * A body read as it comes, for endpoints that Ghost does not validate before their own checks (login,
+ * bulk actions): the item at `docName[0]` (or the body itself), `{}` when absent. Its fields are typed
+ * `unknown` in the schema; the service decides what they must be, with Ghost's messages.
+ */
+export function looseBody<S extends TObject>(item: S, docName?: string): BodySpec<Static<S>> {
+  return {
+    read(body) {
+      const root = docName ? (body as Record<string, unknown> | null | undefined)?.[docName] : body;
+      const value = docName ? (Array.isArray(root) ? root[0] : undefined) : root;
+      return (value && typeof value === 'object' && !Array.isArray(value) ? value : {}) as Static<S>;
     },
   };
 }

@@ -1,4 +1,4 @@
-import { Type, type Static, type TObject, type TSchema, type TUnsafe } from '@sinclair/typebox';
+import { Type, type Static, type TObject, type TSchema, type TUnknown, type TUnsafe } from '@sinclair/typebox';
 
 /**
  * The one way request bodies are described: TypeBox builds the JSON schema and gives its static type.
@@ -38,3 +38,9 @@ export function requiring<T extends TObject, K extends keyof Static<T> & string>
 
 /** A value Ghost takes as it comes and checks later, in the model (`users.rules.ts` and the like). */
 export const unchecked = () => Type.Unknown();
+
+/** An object of fields Ghost takes as they come (all optional); the model checks them. */
+export function uncheckedFields<const K extends readonly string[]>(keys: K) {
+  const properties = Object.fromEntries(keys.map((key) => [key, Type.Unknown()])) as { [P in K[number]]: TUnknown };
+  return Type.Partial(Type.Object(properties));
+}

@@ -9,28 +9,15 @@ import { generateSlug } from '../../content/slugs.js';
 import { readSetting } from '../settings/settings.queries.js';
 import { emailTaken } from '../users/users.queries.js';
 import { findSentInviteByTokenHash } from '../invites/invites.queries.js';
+import { checkColumns } from '../../db/column-rules.js';
+import { assertNameGiven, USER_RULES } from '../users/users.rules.js';
+import type { AcceptInput } from './authentication.schemas.js';
 
 export function assertEmail(email: unknown): string {
   if (typeof email !== 'string' || !validator.isEmail(email)) throw errors.badRequest('The server did not receive a valid email');
   return email;
 }
 
-export interface AcceptInput {
-  token?: unknown;
-  email?: unknown;
-  password?: unknown;
-  name?: unknown;
-}
-
-/** The invitation validator's checks, in Ghost's order. */
-export function checkAcceptBody(data: AcceptInput): void {
-  if (!data.token) throw errors.validation('No token provided.');
-  if (!data.email) throw errors.validation('No email provided.');
-  if (!data.password) throw errors.validation('No password provided.');
-  if (!data.name) throw errors.validation('No name provided.');
-}
-
-const userField = (message: string, column: string) => errors.validation({ message, context: `users.${column}` });
 
 /**
  * `POST /authentication/invitation/`: the link's token finds a sent, unexpired invitation; a new active
@@ -50,12 +37,10 @@ export async function acceptInvitation(db: Db, data: AcceptInput, siteUrl: strin
       help: 'Use different email address to register your account.',
     });
   }
-  if (!name) throw errors.validation('Value in [users.name] cannot be blank.');
+  assertNameGiven(name);
   const password = String(data.password);
   assertPasswordPolicy(password, { email, siteTitle: (await readSetting(db, 'title')) ?? undefined, siteUrl });
-  if ([...name].length > 191) throw userField('Value in [users.name] exceeds maximum length of 191 characters.', 'name');
-  if ([...email].length > 191) throw userField('Value in [users.email] exceeds maximum length of 191 characters.', 'email');
-  if (!validator.isEmail(email)) throw userField('Validation (isEmail) failed for email', 'email');
+  checkColumns(USER_RULES, { name, email });
   const hash = await hashPassword(password);
 
   await db.transaction().execute(async (trx) => {

@@ -12,7 +12,7 @@ import { deleteUserSessions } from '../../auth/sessions.js';
 import { currentEmailCode } from '../../auth/device-verification.js';
 import { readSettings } from '../settings/settings.queries.js';
 import { findUserByEmail } from '../users/users.queries.js';
-import { requireData } from '../users/users.service.js';
+import type { ResetInput } from './authentication.schemas.js';
 
 const RESET_LIFETIME_MS = 24 * 60 * 60 * 1000;
 const TOKEN_LOCK_AFTER = 10;
@@ -45,12 +45,6 @@ export async function requestReset(deps: ResetDeps, email: unknown): Promise<voi
   const user = await findUserByEmail(deps.db, email);
   if (!user) throw errors.notFound('User not found.');
   await sendResetMail(deps, user);
-}
-
-export interface ResetInput {
-  token?: unknown;
-  newPassword?: unknown;
-  ne2Password?: unknown;
 }
 
 const corrupt = () => errors.unauthorized({
@@ -88,10 +82,4 @@ export async function completeReset(db: Db, data: ResetInput, siteUrl: string): 
     await deleteUserSessions(trx, user.id);
   });
   return { user, emailVerificationToken: await currentEmailCode(db, user.id) };
-}
-
-/** Field checks of the reset body, before anything else is looked at. */
-export function checkResetBody(data: ResetInput): void {
-  requireData(data as Record<string, unknown>, ['newPassword', 'ne2Password']);
-  if (data.newPassword !== data.ne2Password) throw errors.validation('Your new passwords do not match');
 }

@@ -1,11 +1,12 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Db } from '../../db/connect.js';
 import type { Mailer } from '../../mail/mailer.js';
-import { firstOfRoot } from '../../http/validate.js';
+import { parseBody } from '../../http/parse-body.js';
 import { hit, LIMITERS, reset } from '../../auth/brute.js';
 import { assertSetupState } from '../setup/setup.service.js';
-import { checkResetBody, completeReset, requestReset, type ResetInput } from './authentication.reset.js';
-import { acceptInvitation, assertEmail, checkAcceptBody, type AcceptInput } from './authentication.invitation.js';
+import { completeReset, requestReset } from './authentication.reset.js';
+import { acceptInvitation, assertEmail } from './authentication.invitation.js';
+import { ACCEPT_INVITATION, RESET_PASSWORD, RESET_REQUEST } from './authentication.schemas.js';
 import { hasSentInvite } from '../invites/invites.queries.js';
 import { resetAllPasswords } from './authentication.global-reset.js';
 
@@ -22,7 +23,7 @@ const pathOf = (request: FastifyRequest) => request.url.split('?')[0]!;
 /** Password reset, invitation acceptance and the global password reset (`/authentication/…`). */
 export function authenticationRoutes(app: FastifyInstance, { db, mailer, siteUrl }: AuthenticationRouteOptions) {
   app.post('/authentication/password_reset/', { config: { auth: 'public', frame: frame('generateResetToken') } }, async (request) => {
-    const email = (request.body as { password_reset?: { email?: unknown }[] } | null)?.password_reset?.[0]?.email;
+    const { email } = parseBody(request, RESET_REQUEST);
     await hit(db, LIMITERS.globalReset, request.ip, pathOf(request));
     await hit(db, LIMITERS.userReset, request.ip, `${typeof email === 'string' ? email.toLowerCase() : ''}reset`);
     await assertSetupState(db, true);
@@ -32,8 +33,7 @@ export function authenticationRoutes(app: FastifyInstance, { db, mailer, siteUrl
 
   app.put('/authentication/password_reset/', { config: { auth: 'public', frame: frame('resetPassword') } }, async (request) => {
     await hit(db, LIMITERS.globalBlock, request.ip, pathOf(request));
-    const data = firstOfRoot<ResetInput>(request.body, 'password_reset');
-    checkResetBody(data);
+    const data = parseBody(request, RESET_PASSWORD);
     await assertSetupState(db, true);
     const { emailVerificationToken } = await completeReset(db, data, siteUrl);
     await reset(db, LIMITERS.userLogin, request.ip, 'user_login');
@@ -47,8 +47,7 @@ export function authenticationRoutes(app: FastifyInstance, { db, mailer, siteUrl
   });
 
   app.post('/authentication/invitation/', { config: { auth: 'public', frame: frame('acceptInvitation') } }, async (request) => {
-    const data = firstOfRoot<AcceptInput>(request.body, 'invitation');
-    checkAcceptBody(data);
+    const data = parseBody(request, ACCEPT_INVITATION);
     await assertSetupState(db, true);
     await acceptInvitation(db, data, siteUrl);
     return { invitation: [{ message: 'Invitation accepted.' }] };

@@ -3,7 +3,8 @@ import type { Db } from '../../db/connect.js';
 import type { Mailer } from '../../mail/mailer.js';
 import { errors } from '../../errors.js';
 import { actorOf } from '../../http/actor.js';
-import { assertIdParam, firstOfRoot } from '../../http/validate.js';
+import { assertIdParam } from '../../http/validate.js';
+import { parseBody } from '../../http/parse-body.js';
 import { locationOf } from '../../http/location.js';
 import { parseBrowseParams } from '../../http/browse-params.js';
 import { browseRows, pickEach } from '../../filter/browse.js';
@@ -12,7 +13,8 @@ import type { Engine } from '../../db/engine.js';
 import type { InviteRow } from '../../db/schema.js';
 import { findInvite } from './invites.queries.js';
 import { presentInvite } from './invites.present.js';
-import { addInvite, type InviteInput } from './invites.service.js';
+import { addInvite } from './invites.service.js';
+import { INVITE_ADD } from './invites.schemas.js';
 
 const frame = (method: string) => ({ docName: 'invites', method });
 
@@ -32,7 +34,7 @@ export function invitesRoutes(app: FastifyInstance, { db, engine, mailer, siteUr
 
   // The permission row is checked with the invited role (Ghost's `Invite.permissible`), inside addInvite.
   app.post('/invites/', { config: { frame: frame('add') } }, async (request, reply) => {
-    const invite = await addInvite(db, mailer, actorOf(request), firstOfRoot<InviteInput>(request.body, 'invites'), siteUrl);
+    const invite = await addInvite(db, mailer, actorOf(request), parseBody(request, INVITE_ADD), siteUrl);
     reply.status(201).header('Location', locationOf(request, invite.id));
     return { invites: [presentInvite(invite)] };
   });

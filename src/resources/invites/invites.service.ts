@@ -1,5 +1,4 @@
 import { OWNER_USER_ID } from '../../auth/roles.js';
-import validator from 'validator';
 import type { Db } from '../../db/connect.js';
 import type { InviteRow } from '../../db/schema.js';
 import type { Actor } from '../../http/actor.js';
@@ -11,29 +10,24 @@ import { inviteToken, tokenHash, urlSafe } from '../../auth/tokens.js';
 import { invitation } from '../../mail/templates.js';
 import { readSettings } from '../settings/settings.queries.js';
 import { emailTaken } from '../users/users.queries.js';
-import { requireData } from '../users/users.service.js';
+import { checkColumns } from '../../db/column-rules.js';
+import { INVITE_RULES } from './invites.rules.js';
+import type { InviteInput } from './invites.schemas.js';
 
 const INVITE_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
 
-export interface InviteInput {
-  email?: unknown;
-  role_id?: unknown;
-}
-
 /**
- * `POST /invites/`: checks in Ghost's order (fields, registered e-mail, role rules, e-mail format), then
+ * `POST /invites/`: checks in Ghost's order (registered e-mail, role rules, the model's columns), then
  * the e-mail, then one transaction replacing any earlier invitation to that address. Sending first means
  * a refused message leaves the earlier invitation (and the database) as it was.
  */
 export async function addInvite(db: Db, mailer: Mailer, actor: Actor, input: InviteInput, siteUrl: string): Promise<InviteRow> {
-  requireData(input as Record<string, unknown>, ['role_id', 'email']);
   const email = String(input.email);
   if (await emailTaken(db, email)) throw errors.validation('User is already registered.');
   const role = typeof input.role_id === 'string' ? await db.selectFrom('roles').selectAll().where('id', '=', input.role_id).executeTakeFirst() : undefined;
   if (!role) throw errors.notFound('Role not found');
   if (!canInviteRole(actor, role.name)) throw errors.noPermission('You do not have permission to add invites');
-  if ([...email].length > 191) throw errors.validation({ message: 'Value in [invites.email] exceeds maximum length of 191 characters.', context: 'invites.email' });
-  if (!validator.isEmail(email)) throw errors.validation({ message: 'Validation (isEmail) failed for email', context: 'invites.email' });
+  checkColumns(INVITE_RULES, { email });
 
   const settings = await readSettings(db, ['title', 'db_hash']);
   const title = settings.get('title') ?? '';

@@ -1,4 +1,3 @@
-import validator from 'validator';
 import type { Db } from '../../db/connect.js';
 import type { UserRow } from '../../db/schema.js';
 import { errors } from '../../errors.js';
@@ -8,15 +7,9 @@ import { assertPasswordPolicy, hashPassword } from '../../auth/passwords.js';
 import { generateSlug } from '../../content/slugs.js';
 import { readSetting, writeSettings } from '../settings/settings.queries.js';
 import { findOwner, findUserById } from '../users/users.queries.js';
-
-export interface SetupInput {
-  name?: unknown;
-  email?: unknown;
-  password?: unknown;
-  blogTitle?: unknown;
-  description?: unknown;
-  accentColor?: unknown;
-}
+import { checkColumns } from '../../db/column-rules.js';
+import { assertNameGiven, USER_RULES } from '../users/users.rules.js';
+import type { SetupInput } from './setup.schemas.js';
 
 export async function isSetup(db: Db): Promise<boolean> {
   // The Owner is found by role: after an ownership transfer it is no longer user `1`.
@@ -42,10 +35,8 @@ export async function applySetup(db: Db, input: SetupInput, siteUrl: string, fir
   const blogTitle = text(input.blogTitle);
 
   assertPasswordPolicy(password, { email, siteTitle: blogTitle || (await readSetting(db, 'title')) || undefined, siteUrl });
-  if (!name) throw errors.validation('Value in [users.name] cannot be blank.');
-  if (name.length > 191) throw errors.validation('Value in [users.name] exceeds maximum length of 191 characters.');
-  if (!email) throw errors.validation({ message: 'Value in [users.email] cannot be blank.', context: 'users.email' });
-  if (!validator.isEmail(email)) throw errors.validation({ message: 'Validation (isEmail) failed for email', context: 'users.email' });
+  assertNameGiven(name);
+  checkColumns(USER_RULES, { name, email });
 
   const passwordHash = await hashPassword(password);
   const ownerId = (await findOwner(db))?.id ?? OWNER_USER_ID;

@@ -4,7 +4,9 @@ import type { Db } from '../../db/connect.js';
 import type { UserRow } from '../../db/schema.js';
 import { errors } from '../../errors.js';
 import { actorOf } from '../../http/actor.js';
-import { assertIdParam, firstOfRoot } from '../../http/validate.js';
+import { assertIdParam } from '../../http/validate.js';
+import { parseBody } from '../../http/parse-body.js';
+import { OWNER_TRANSFER, PASSWORD_CHANGE, USER_EDIT } from './users.schemas.js';
 import { parseInclude } from '../../http/pagination.js';
 import { parseBrowseParams } from '../../http/browse-params.js';
 import { browseRows, pickEach } from '../../filter/browse.js';
@@ -14,7 +16,7 @@ import { assertSlugParam, pickRead } from '../../http/read-params.js';
 import { findUserByEmail, findUserById, findUserBySlug, rolesOfUsers } from './users.queries.js';
 import { presentStoredUser } from './users.present.js';
 import { presentUsers, USER_INCLUDES } from './users.embed.js';
-import { changePassword, editUser, resolveUserId, transferOwnership, type PasswordInput } from './users.service.js';
+import { changePassword, editUser, resolveUserId, transferOwnership } from './users.service.js';
 import { destroyUser } from './users.destroy.js';
 import { presentStaffToken, readStaffToken, regenerateStaffToken } from './users.tokens.js';
 
@@ -61,20 +63,19 @@ export function usersRoutes(app: FastifyInstance, { db, siteUrl, contentDir, eng
 
   // Not one of the five controller verbs: errors keep their own message.
   app.put('/users/password/', { config: { frame: frame('changePassword') } }, async (request) => {
-    await changePassword(db, actorOf(request), firstOfRoot<PasswordInput>(request.body, 'password'), siteUrl);
+    await changePassword(db, actorOf(request), parseBody(request, PASSWORD_CHANGE), siteUrl);
     return { password: [{ message: 'Password changed successfully.' }] };
   });
 
   app.put('/users/owner/', { config: { frame: frame('transferOwnership') } }, async (request) => {
-    const users = await transferOwnership(db, actorOf(request), firstOfRoot<{ id?: unknown }>(request.body, 'owner'));
+    const users = await transferOwnership(db, actorOf(request), parseBody(request, OWNER_TRANSFER));
     const roles = await rolesOfUsers(db, users.map((user) => user.id));
     return { users: users.map((user) => presentStoredUser(user, roles.get(user.id) ?? [])) };
   });
 
   app.put<{ Params: { id: string }; Querystring: Query }>('/users/:id/', { config: { frame: frame('edit') } }, async (request, reply) => {
     assertIdParam(request.params.id);
-    const input = firstOfRoot(request.body, 'users');
-    if (input.id !== undefined && input.id !== request.params.id) throw errors.badRequest('Invalid id provided.');
+    const input = parseBody(request, USER_EDIT);
     const actor = actorOf(request);
     const { user, publicChange } = await editUser(db, actor, resolveUserId(actor, request.params.id), input, siteUrl);
     if (publicChange) reply.header('X-Cache-Invalidate', '/*');

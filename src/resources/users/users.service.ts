@@ -9,7 +9,14 @@ import { assertPasswordPolicy, hashPassword, passwordMatches } from '../../auth/
 import { deleteUserSessions } from '../../auth/sessions.js';
 import { readSetting } from '../settings/settings.queries.js';
 import { emailTaken, findOwner, findUserById, loadRoles, roleOfUser } from './users.queries.js';
-import { PUBLIC_USER_FIELDS, userChanges } from './users.fields.js';
+import { userChanges } from './users.rules.js';
+import type { PasswordInput, UserEditInput } from './users.schemas.js';
+
+/** Fields whose change is visible on the public site (Ghost then sends `X-Cache-Invalidate: /*`). */
+const PUBLIC_USER_FIELDS = new Set<string>([
+  'name', 'slug', 'profile_image', 'cover_image', 'bio', 'website', 'location', 'facebook', 'twitter', 'mastodon', 'youtube',
+  'linkedin', 'bluesky', 'instagram', 'tiktok', 'threads', 'status', 'visibility', 'meta_title', 'meta_description',
+]);
 
 /** `me` stands for the authenticated user (integrations have none: `me` then finds nobody). */
 export const resolveUserId = (actor: Actor, id: string) => (id === 'me' ? actor.user?.id ?? 'me' : id);
@@ -49,7 +56,7 @@ export interface EditResult {
 }
 
 /** `PUT /users/:id/`: permission rules, then Ghost's checks in its order, then one transaction. */
-export async function editUser(db: Db, actor: Actor, id: string, input: Record<string, unknown>, siteUrl: string): Promise<EditResult> {
+export async function editUser(db: Db, actor: Actor, id: string, input: UserEditInput, siteUrl: string): Promise<EditResult> {
   const target = await findUserById(db, id);
   if (!target) throw errors.notFound('User not found');
   const [roles, targetRole, owner] = await Promise.all([loadRoles(db), roleOfUser(db, target.id), findOwner(db)]);
@@ -88,28 +95,11 @@ async function newSlug(db: Db, target: UserRow, wanted: unknown, name: string): 
   return slug === target.slug ? undefined : slug;
 }
 
-export interface PasswordInput {
-  user_id?: unknown;
-  oldPassword?: unknown;
-  newPassword?: unknown;
-  ne2Password?: unknown;
-}
-
-/** The api-framework's required-data check: every missing key listed, then every null one. */
-export function requireData(data: Record<string, unknown>, keys: readonly string[]): void {
-  const missing = keys.filter((key) => data[key] === undefined);
-  if (missing.length) throw errors.validation(`Validation (FieldIsRequired) failed for ${JSON.stringify(missing)}`);
-  const nulls = keys.filter((key) => data[key] === null);
-  if (nulls.length) throw errors.validation(`Validation (FieldIsInvalid) failed for ${JSON.stringify(nulls)}`);
-}
-
 /**
  * `PUT /users/password/`: your own password needs the old one; someone else's needs the right to edit
  * them. Every other session of that user ends (the caller's own stays).
  */
 export async function changePassword(db: Db, actor: Actor, data: PasswordInput, siteUrl: string): Promise<void> {
-  requireData(data as Record<string, unknown>, ['newPassword', 'ne2Password', 'user_id']);
-  if (data.newPassword !== data.ne2Password) throw errors.validation('Your new passwords do not match');
   const userId = String(data.user_id);
   const target = await findUserById(db, userId);
   if (!target) throw errors.notFound('User not found');
