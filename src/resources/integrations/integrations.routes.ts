@@ -3,12 +3,14 @@ import type { Db } from '../../db/connect.js';
 import type { IntegrationRow } from '../../db/schema.js';
 import { errors } from '../../errors.js';
 import { contextUserId } from '../../http/actor.js';
-import { assertIdParam, firstOfRoot } from '../../http/validate.js';
+import { assertIdParam } from '../../http/validate.js';
+import { parseBody } from '../../http/parse-body.js';
+import { INTEGRATION_ADD, INTEGRATION_EDIT, INTEGRATION_REFRESH } from './integrations.schemas.js';
 import { locationOf } from '../../http/location.js';
 import { paginationMeta, parseInclude, parsePageRequest, sqlWindow } from '../../http/pagination.js';
 import { apiKeysOf, countListedIntegrations, findListedIntegration, listIntegrations } from './integrations.queries.js';
 import { presentIntegration } from './integrations.present.js';
-import { addIntegration, deleteIntegration, editIntegration, refreshApiKey, type IntegrationInput } from './integrations.service.js';
+import { addIntegration, deleteIntegration, editIntegration, refreshApiKey } from './integrations.service.js';
 
 type Params = { id: string; keyid: string };
 type Query = Record<string, unknown>;
@@ -36,8 +38,7 @@ export function integrationsRoutes(app: FastifyInstance, { db }: { db: Db }) {
   });
 
   app.post<{ Querystring: Query }>('/integrations/', { config: { frame: frame('add'), permission: 'integration.add' } }, async (request, reply) => {
-    const input = firstOfRoot<IntegrationInput>(request.body, 'integrations');
-    const row = await addIntegration(db, input, contextUserId(request));
+    const row = await addIntegration(db, parseBody(request, INTEGRATION_ADD), contextUserId(request));
     reply.status(201).header('Location', locationOf(request, row.id));
     // The keys were just made: Ghost returns them whatever `include` says.
     return { integrations: await present([row], true) };
@@ -45,14 +46,13 @@ export function integrationsRoutes(app: FastifyInstance, { db }: { db: Db }) {
 
   app.put<{ Params: Params; Querystring: Query }>('/integrations/:id/', { config: { frame: frame('edit'), permission: 'integration.edit' } }, async (request) => {
     assertIdParam(request.params.id);
-    const input = firstOfRoot<IntegrationInput>(request.body, 'integrations');
-    const row = await editIntegration(db, request.params.id, input, contextUserId(request));
+    const row = await editIntegration(db, request.params.id, parseBody(request, INTEGRATION_EDIT), contextUserId(request));
     return { integrations: await present([row], true) };
   });
 
   app.post<{ Params: Params }>('/integrations/:id/api_key/:keyid/refresh/', { config: { frame: frame('edit'), permission: 'integration.edit' } }, async (request) => {
     assertIdParam(request.params.id);
-    firstOfRoot(request.body, 'integrations');
+    parseBody(request, INTEGRATION_REFRESH);
     const row = await refreshApiKey(db, request.params.id, request.params.keyid, contextUserId(request));
     return { integrations: await present([row], true) };
   });

@@ -6,44 +6,15 @@ import { generateSlug } from '../../content/slugs.js';
 import { roleIdByName } from '../users/users.queries.js';
 import { findListedIntegration } from './integrations.queries.js';
 import { retryingTransaction } from '../../db/transactions.js';
-
-export interface IntegrationInput {
-  id?: unknown;
-  name?: unknown;
-  icon_image?: unknown;
-  description?: unknown;
-}
-
-const LIMITS = { name: 191, icon_image: 2000, description: 2000 } as const;
+import { checkColumns } from '../../db/column-rules.js';
+import { INTEGRATION_RULES } from './integrations.rules.js';
+import type { IntegrationAddInput, IntegrationInput } from './integrations.schemas.js';
 
 /** Admin keys sign tokens with 32 random bytes; content keys are 13 bytes, as Ghost makes them. */
 export const newSecret = (type: 'admin' | 'content') => randomHex(type === 'admin' ? 32 : 13);
 
-function fields(input: IntegrationInput, adding: boolean): Partial<Pick<IntegrationRow, 'name' | 'icon_image' | 'description'>> {
-  if (adding && !('name' in input)) throw errors.validation('Validation (FieldIsRequired) failed for ["name"]');
-  const out: Partial<Pick<IntegrationRow, 'name' | 'icon_image' | 'description'>> = {};
-  for (const key of ['name', 'icon_image', 'description'] as const) {
-    if (!(key in input)) continue;
-    const value = input[key];
-    if (value === null || value === '') {
-      if (key === 'name') {
-        if (adding && value === null) throw errors.validation('Validation (FieldIsInvalid) failed for ["name"]');
-        throw errors.validation({ message: 'Value in [integrations.name] cannot be blank.', context: 'integrations.name' });
-      }
-      out[key] = null;
-      continue;
-    }
-    if (typeof value !== 'string') throw errors.validation(`Validation (FieldIsInvalid) failed for ["${key}"]`);
-    if (value.length > LIMITS[key]) {
-      throw errors.validation({ message: `Value in [integrations.${key}] exceeds maximum length of ${LIMITS[key]} characters.`, context: `integrations.${key}` });
-    }
-    out[key] = value;
-  }
-  return out;
-}
-
-export async function addIntegration(db: Db, input: IntegrationInput, actorId: string): Promise<IntegrationRow> {
-  const values = fields(input, true);
+export async function addIntegration(db: Db, input: IntegrationAddInput, actorId: string): Promise<IntegrationRow> {
+  const values = checkColumns(INTEGRATION_RULES, input);
   return retryingTransaction(db, async (trx) => {
     const at = now();
     const slug = await generateSlug(values.name!, {
@@ -65,8 +36,7 @@ export async function addIntegration(db: Db, input: IntegrationInput, actorId: s
 }
 
 export async function editIntegration(db: Db, id: string, input: IntegrationInput, actorId: string): Promise<IntegrationRow> {
-  if (input.id !== undefined && input.id !== id) throw errors.badRequest('Invalid id provided.');
-  const values = fields(input, false);
+  const values = checkColumns(INTEGRATION_RULES, input);
   const existing = await findListedIntegration(db, id);
   if (!existing) throw errors.notFound('Integration not found.');
   const changed = Object.entries(values).some(([key, value]) => existing[key as keyof typeof values] !== value);
