@@ -26,6 +26,11 @@ describe('one-time codes', () => {
     expect(emailCodeIsValid('other', 'aaaaaaaaaaaaaaaaaaaaaa01', code, at)).toBe(false);
   });
 
+  it('takes a real session secret (64 hex characters), longer than otplib allows by default', () => {
+    const secret = 'f'.repeat(64);
+    expect(emailCodeIsValid(secret, 'aaaaaaaaaaaaaaaaaaaaaa01', emailCode(secret, 'aaaaaaaaaaaaaaaaaaaaaa01'))).toBe(true);
+  });
+
   it('accepts six digits as text or number, nothing else', () => {
     expect(normaliseCode('012345')).toBe('012345');
     expect(normaliseCode(12345)).toBe('012345');
