@@ -14,6 +14,11 @@ describe('configuration', () => {
     expect(Object.isFrozen(config)).toBe(true);
   });
 
+  it('reads the secrets key as 64 hex characters; unset, it is null (a key file is used)', () => {
+    expect(parseConfig({ SECRETS_KEY: 'ab'.repeat(32) }).secretsKey).toEqual(Buffer.alloc(32, 0xab));
+    expect(parseConfig({}).secretsKey).toBeNull();
+  });
+
   it('reads trusted proxies', () => {
     expect(parseConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
     expect(parseConfig({ TRUST_PROXY: 'loopback, 10.0.0.0/8' }).trustProxy).toBe('loopback,10.0.0.0/8');
@@ -38,6 +43,7 @@ describe('configuration', () => {
     [{ STAFF_DEVICE_VERIFICATION: 'maybe' }, 'STAFF_DEVICE_VERIFICATION: must be true or false (got "maybe")'],
     [{ MAIL_SMTP_URL: 'mail.example.com' }, 'MAIL_SMTP_URL: must start with smtp:// or smtps:// (got "mail.example.com")'],
     [{ TRUST_PROXY: 'everyone' }, 'TRUST_PROXY: must be true, false, or a comma-separated list of loopback, linklocal, uniquelocal, IP addresses or CIDR ranges (got "everyone")'],
+    [{ SECRETS_KEY: 'abc123' }, 'SECRETS_KEY: must be 64 hex characters, a 32-byte key (make one with `openssl rand -hex 32`)'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL: must be one of fatal, error, warn, info, debug, trace, silent (got "loud")'],
   ])('refuses %o with a clear message', (source, message) => {
     expect(() => parseConfig(source)).toThrow(message);

@@ -25,6 +25,11 @@ export interface Config {
    * every peer would let anyone pick a fresh address per attempt.
    */
   readonly trustProxy: boolean | string;
+  /**
+   * 32-byte key sealing secrets stored in the database (authenticator-app keys). Null: the key in
+   * `<contentDir>/data/secrets.key` is used, made on first start (`auth/secret-box.ts`).
+   */
+  readonly secretsKey: Buffer | null;
 }
 
 export interface MailConfig {
@@ -40,7 +45,7 @@ export class ConfigError extends Error {
 
 const SETTINGS = [
   'PORT', 'HOST', 'SITE_URL', 'DATABASE_URL', 'CONTENT_DIR', 'STAFF_DEVICE_VERIFICATION',
-  'MAIL_FROM', 'MAIL_SMTP_URL', 'LOG_LEVEL', 'TRUST_PROXY',
+  'MAIL_FROM', 'MAIL_SMTP_URL', 'LOG_LEVEL', 'TRUST_PROXY', 'SECRETS_KEY',
 ] as const;
 
 /**
@@ -93,7 +98,8 @@ export function parseConfig(source: Source, cwd = process.cwd()): Config {
     throw new ConfigError(`LOG_LEVEL: must be one of fatal, error, warn, info, debug, trace, silent (got "${logLevel}")`);
   }
   const trustProxy = parseTrustProxy(source.TRUST_PROXY ?? 'loopback');
-  return Object.freeze({ port, host, siteUrl, databaseUrl, contentDir, staffDeviceVerification, mail: Object.freeze({ from, smtpUrl }), logLevel, trustProxy });
+  const secretsKey = parseSecretsKey(source.SECRETS_KEY);
+  return Object.freeze({ port, host, siteUrl, databaseUrl, contentDir, staffDeviceVerification, mail: Object.freeze({ from, smtpUrl }), logLevel, trustProxy, secretsKey });
 }
 
 function parsePort(raw: string): number {
@@ -135,6 +141,13 @@ function parseTrustProxy(raw: string): boolean | string {
   const bad = entries.find((entry) => !valid(entry));
   if (entries.length === 0 || bad !== undefined) throw new ConfigError(`TRUST_PROXY: must be true, false, or a comma-separated list of loopback, linklocal, uniquelocal, IP addresses or CIDR ranges (got "${raw}")`);
   return entries.join(',');
+}
+
+function parseSecretsKey(raw: string | undefined): Buffer | null {
+  const text = raw?.trim();
+  if (!text) return null;
+  if (!/^[0-9a-f]{64}$/i.test(text)) throw new ConfigError('SECRETS_KEY: must be 64 hex characters, a 32-byte key (make one with `openssl rand -hex 32`)');
+  return Buffer.from(text, 'hex');
 }
 
 function parseBoolean(name: string, raw: string): boolean {
