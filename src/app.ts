@@ -29,6 +29,7 @@ import { invitesRoutes } from './resources/invites/invites.routes.js';
 import { authenticationRoutes } from './resources/authentication/authentication.routes.js';
 import { authenticatorRoutes } from './resources/authenticator/authenticator.routes.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
+import { resolveSecretsKey, secretBox, type SecretBox } from './auth/secret-box.js';
 
 export interface AppDeps {
   config: Config;
@@ -36,10 +37,12 @@ export interface AppDeps {
   logger?: FastifyServerOptions['logger'];
   /** Outgoing mail; by default SMTP or the `CONTENT_DIR/mail/` folder, from the configuration. */
   mailer?: Mailer;
+  /** Seals secrets stored in the database; by default with `SECRETS_KEY` or the key file (`auth/secret-box.ts`). */
+  secrets?: SecretBox;
 }
 
 /** Both APIs with their hooks and error handling; `main.ts` listens, tests call `inject()`. */
-export async function buildApp({ config, connection, logger = false, mailer: givenMailer }: AppDeps): Promise<FastifyInstance> {
+export async function buildApp({ config, connection, logger = false, mailer: givenMailer, secrets = secretBox(resolveSecretsKey(config).key) }: AppDeps): Promise<FastifyInstance> {
   const { db } = connection;
   const siteUrl = config.siteUrl;
   const sitePath = new URL(siteUrl).pathname;
@@ -77,7 +80,7 @@ export async function buildApp({ config, connection, logger = false, mailer: giv
     });
     siteRoutes(admin, { db, siteUrl });
     setupRoutes(admin, { db, siteUrl });
-    sessionRoutes(admin, { db, siteUrl, mailer, deviceVerification: config.staffDeviceVerification });
+    sessionRoutes(admin, { db, siteUrl, mailer, secrets, deviceVerification: config.staffDeviceVerification });
     integrationsRoutes(admin, { db });
     tagsAdminRoutes(admin, { db, siteUrl, engine: connection.engine });
     postsAdminRoutes(admin, 'post', { db, siteUrl, engine: connection.engine });
@@ -86,7 +89,7 @@ export async function buildApp({ config, connection, logger = false, mailer: giv
     rolesRoutes(admin, { db });
     invitesRoutes(admin, { db, engine: connection.engine, mailer, siteUrl });
     authenticationRoutes(admin, { db, mailer, siteUrl });
-    authenticatorRoutes(admin, { db, siteUrl });
+    authenticatorRoutes(admin, { db, siteUrl, secrets });
   }, { prefix: adminRoot.slice(0, -1) });
 
   await app.register(async (content) => {

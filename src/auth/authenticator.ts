@@ -3,6 +3,7 @@ import type { Db } from '../db/connect.js';
 import type { StaffAuthenticatorRow } from '../db/schema.js';
 import { now, objectId } from '../db/ids.js';
 import { APP_CODE, base32Decode, base32Encode, matchTotp, newAppSecret } from './otp.js';
+import { isSealed, type SecretBox } from './secret-box.js';
 
 /**
  * Authenticator apps (beyond Ghost): a user may add a TOTP app as a second way to prove a new device,
@@ -14,23 +15,49 @@ export function findAuthenticator(db: Db, userId: string): Promise<StaffAuthenti
   return db.selectFrom('staff_authenticators').selectAll().where('user_id', '=', userId).executeTakeFirst();
 }
 
-/** Starts (or restarts) a set-up: a new secret, not yet enabled. */
-export async function beginSetup(db: Db, userId: string): Promise<string> {
+// The app's key is stored sealed (`secret-box.ts`), bound to its user's row.
+const sealContext = (userId: string) => `staff_authenticators.secret:${userId}`;
+
+/** The app's key; rows written before secrets were sealed hold it as plain base32 until `sealStoredSecrets` runs. */
+function appKey(secrets: SecretBox, row: StaffAuthenticatorRow): Buffer {
+  return isSealed(row.secret) ? secrets.open(row.secret, sealContext(row.user_id)) : base32Decode(row.secret);
+}
+
+/** Starts (or restarts) a set-up: a new secret, not yet enabled; returns it in base32 for the user to scan. */
+export async function beginSetup(db: Db, userId: string, secrets: SecretBox): Promise<string> {
   const secret = newAppSecret();
+  const sealed = secrets.seal(base32Decode(secret), sealContext(userId));
   const at = now();
   await db.transaction().execute(async (trx) => {
     await trx.deleteFrom('staff_authenticators').where('user_id', '=', userId).execute();
-    await trx.insertInto('staff_authenticators').values({ user_id: userId, secret, enabled: false, last_used_step: null, created_at: at, updated_at: at }).execute();
+    await trx.insertInto('staff_authenticators').values({ user_id: userId, secret: sealed, enabled: false, last_used_step: null, created_at: at, updated_at: at }).execute();
   });
   return secret;
+}
+
+/**
+ * Seals the app keys stored in plain base32 before sealing existing (run at start). Each row is changed
+ * only if it still holds the plain value, so instances starting together do no harm.
+ */
+export async function sealStoredSecrets(db: Db, secrets: SecretBox): Promise<number> {
+  const rows = await db.selectFrom('staff_authenticators').select(['user_id', 'secret']).execute();
+  let sealed = 0;
+  for (const row of rows.filter((r) => !isSealed(r.secret))) {
+    const { numUpdatedRows } = await db.updateTable('staff_authenticators')
+      .set({ secret: secrets.seal(base32Decode(row.secret), sealContext(row.user_id)) })
+      .where('user_id', '=', row.user_id).where('secret', '=', row.secret)
+      .executeTakeFirst();
+    sealed += Number(numUpdatedRows);
+  }
+  return sealed;
 }
 
 /**
  * Accepts a code from the app once: the step it matched is remembered, and a compare-and-set makes two
  * concurrent requests with the same code succeed at most once.
  */
-export async function useAppCode(db: Db, row: StaffAuthenticatorRow, code: unknown): Promise<boolean> {
-  const step = matchTotp(base32Decode(row.secret), code, APP_CODE);
+export async function useAppCode(db: Db, row: StaffAuthenticatorRow, code: unknown, secrets: SecretBox): Promise<boolean> {
+  const step = matchTotp(appKey(secrets, row), code, APP_CODE);
   if (step === null || (row.last_used_step !== null && step <= row.last_used_step)) return false;
   let update = db.updateTable('staff_authenticators').set({ last_used_step: step, updated_at: now() }).where('user_id', '=', row.user_id);
   update = row.last_used_step === null ? update.where('last_used_step', 'is', null) : update.where('last_used_step', '=', row.last_used_step);

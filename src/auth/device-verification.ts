@@ -6,6 +6,7 @@ import { signInCode } from '../mail/templates.js';
 import { readSettings } from '../resources/settings/settings.queries.js';
 import { emailCode, emailCodeIsValid } from './otp.js';
 import { findAuthenticator, useAppCode, useRecoveryCode } from './authenticator.js';
+import type { SecretBox } from './secret-box.js';
 
 /**
  * Device verification (Ghost's staff 2FA): a login from a browser that has not proved itself for this
@@ -16,6 +17,8 @@ export interface DeviceVerification {
   db: Db;
   mailer: Mailer;
   siteUrl: string;
+  /** Opens the stored authenticator-app keys. */
+  secrets: SecretBox;
   /** `STAFF_DEVICE_VERIFICATION`: off, only users with an authenticator app are asked. */
   enabled: boolean;
 }
@@ -37,11 +40,12 @@ export async function currentEmailCode(db: Db, userId: string): Promise<string> 
 }
 
 /** Any second factor of the user: the e-mailed code, the app's code, or an unused recovery code. */
-export async function acceptCode(db: Db, userId: string, code: unknown): Promise<boolean> {
+export async function acceptCode(db: Db, userId: string, code: unknown, secrets: SecretBox): Promise<boolean> {
   if (emailCodeIsValid(await sessionSecret(db), userId, code)) return true;
   const app = await findAuthenticator(db, userId);
   if (!app?.enabled) return false;
-  return (await useAppCode(db, app, code)) || (await useRecoveryCode(db, userId, code));
+  // Recovery codes first: they must still work when the app's key cannot be opened (a changed SECRETS_KEY).
+  return (await useRecoveryCode(db, userId, code)) || (await useAppCode(db, app, code, secrets));
 }
 
 export interface LoginFacts {
@@ -60,7 +64,7 @@ export async function loginIsVerified(v: DeviceVerification, facts: LoginFacts):
   const app = await findAuthenticator(v.db, user.id);
   const appEnabled = app?.enabled === true;
   if (facts.firstLogin && !appEnabled) return true;
-  if (facts.code !== undefined && facts.code !== null && (await acceptCode(v.db, user.id, facts.code))) return true;
+  if (facts.code !== undefined && facts.code !== null && (await acceptCode(v.db, user.id, facts.code, v.secrets))) return true;
   return !v.enabled && !appEnabled;
 }
 

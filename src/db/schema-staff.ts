@@ -46,7 +46,7 @@ export interface PermissionRow {
 /** A user's authenticator app (TOTP, RFC 6238); `enabled` once a first code proved the set-up. */
 export interface StaffAuthenticatorRow {
   user_id: string;
-  /** Base32 shared secret. */
+  /** The shared key sealed by `auth/secret-box.ts` (plain base32 in rows from before sealing, until start seals them). */
   secret: string;
   enabled: boolean;
   /** Last accepted time step: a code is never accepted twice. */

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/connect.js';
+import type { SecretBox } from '../../auth/secret-box.js';
 import { actorOf } from '../../http/actor.js';
 import { hit, LIMITERS } from '../../auth/brute.js';
 import { authenticatorStatus, confirmSetup, disable, newRecoveryCodes, sessionUser, startSetup } from './authenticator.service.js';
@@ -13,13 +14,13 @@ const field = (body: unknown, key: 'token' | 'password') => (body as Body)?.auth
  * the user is asked for one even when e-mailed device verification is switched off. Not Ghost
  * endpoints, so errors keep their own messages (no controller rewrite).
  */
-export function authenticatorRoutes(app: FastifyInstance, { db, siteUrl }: { db: Db; siteUrl: string }) {
+export function authenticatorRoutes(app: FastifyInstance, { db, siteUrl, secrets }: { db: Db; siteUrl: string; secrets: SecretBox }) {
   app.get('/authenticator/', async (request) => ({
     authenticator: [await authenticatorStatus(db, sessionUser(actorOf(request)))],
   }));
 
   app.post('/authenticator/', async (request, reply) => {
-    const setup = await startSetup(db, sessionUser(actorOf(request)), siteUrl);
+    const setup = await startSetup(db, sessionUser(actorOf(request)), siteUrl, secrets);
     reply.status(201);
     return { authenticator: [setup] };
   });
@@ -27,7 +28,7 @@ export function authenticatorRoutes(app: FastifyInstance, { db, siteUrl }: { db:
   app.put('/authenticator/', async (request) => {
     const user = sessionUser(actorOf(request));
     await hit(db, LIMITERS.userVerification, request.ip, 'user_verification');
-    return { authenticator: [await confirmSetup(db, user, field(request.body, 'token'))] };
+    return { authenticator: [await confirmSetup(db, user, field(request.body, 'token'), secrets)] };
   });
 
   app.delete('/authenticator/', async (request, reply) => {

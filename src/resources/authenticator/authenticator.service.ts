@@ -7,6 +7,7 @@ import { passwordMatches } from '../../auth/passwords.js';
 import {
   beginSetup, findAuthenticator, otpauthUri, removeAuthenticator, replaceRecoveryCodes, unusedRecoveryCodes, useAppCode,
 } from '../../auth/authenticator.js';
+import type { SecretBox } from '../../auth/secret-box.js';
 import { readSetting } from '../settings/settings.queries.js';
 
 /** Only a person at a browser manages their authenticator: never an API token. */
@@ -25,21 +26,21 @@ export async function authenticatorStatus(db: Db, user: UserRow) {
 }
 
 /** A new secret to scan; it counts only once a code from the app confirms it. */
-export async function startSetup(db: Db, user: UserRow, siteUrl: string) {
+export async function startSetup(db: Db, user: UserRow, siteUrl: string, secrets: SecretBox) {
   if ((await findAuthenticator(db, user.id))?.enabled) {
     throw errors.validation('An authenticator app is already enabled. Remove it before adding another.');
   }
-  const secret = await beginSetup(db, user.id);
+  const secret = await beginSetup(db, user.id, secrets);
   const issuer = (await readSetting(db, 'title')) || new URL(siteUrl).hostname;
   return { enabled: false, secret, otpauth_url: otpauthUri(secret, user.email, issuer) };
 }
 
 /** The first code from the app enables it and returns the recovery codes (shown this once). */
-export async function confirmSetup(db: Db, user: UserRow, token: unknown) {
+export async function confirmSetup(db: Db, user: UserRow, token: unknown, secrets: SecretBox) {
   const row = await findAuthenticator(db, user.id);
   if (!row) throw errors.validation('Start the authenticator set-up first.');
   if (row.enabled) throw errors.validation('An authenticator app is already enabled. Remove it before adding another.');
-  if (!(await useAppCode(db, row, token))) throw errors.validation({ message: 'The code is not valid.', property: 'token' });
+  if (!(await useAppCode(db, row, token, secrets))) throw errors.validation({ message: 'The code is not valid.', property: 'token' });
   await db.updateTable('staff_authenticators').set({ enabled: true, updated_at: now() }).where('user_id', '=', user.id).execute();
   return { enabled: true, recovery_codes: await replaceRecoveryCodes(db, user.id) };
 }

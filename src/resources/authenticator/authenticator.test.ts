@@ -1,8 +1,11 @@
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
 import { ADMIN, ORIGIN, adminAuth, bootstrap, ghostError, startTestApp, type TestApp } from '../../../test/support.js';
 import { addStaffUser, currentCode, lastMailTo, loginAs, staffKey, STAFF_PASSWORD, type StaffUser } from '../../../test/staff-support.js';
 import { base32Decode, hotp } from '../../auth/otp.js';
+import { sealStoredSecrets } from '../../auth/authenticator.js';
+import { resolveSecretsKey, secretBox } from '../../auth/secret-box.js';
 
 // E-mailed device verification is off here: an authenticator app alone makes logins ask for a code.
 let t: TestApp;
@@ -65,6 +68,49 @@ describe('set-up', () => {
     const res = await t.app.inject({ url: `${ADMIN}/authenticator/`, headers: adminAuth(key) });
     expect(res.statusCode).toBe(403);
     expect(ghostError(res)).toMatchObject({ type: 'NoPermissionError', message: 'Staff tokens are not allowed to access this endpoint' });
+  });
+});
+
+describe('the stored secret', () => {
+  const storedSecret = async (userId: string) =>
+    (await t.connection.db.selectFrom('staff_authenticators').select('secret').where('user_id', '=', userId).executeTakeFirstOrThrow()).secret;
+
+  it('is sealed: the database holds neither the base32 secret nor its bytes', async () => {
+    const { user, secret } = await enrolled();
+    const stored = await storedSecret(user.id);
+    expect(stored).not.toBe(secret);
+    expect(stored).not.toContain(secret);
+    expect(stored).not.toContain(base32Decode(secret).toString('base64url'));
+    expect(stored).not.toContain(base32Decode(secret).toString('hex'));
+  });
+
+  it('written in plain base32 before sealing keeps working', async () => {
+    const { user, secret } = await enrolled();
+    await t.connection.db.updateTable('staff_authenticators').set({ secret }).where('user_id', '=', user.id).execute();
+    const cookie = cookieOf(await loginReq(user));
+    expect((await verify(cookie, appCode(secret, Date.now() + 30_000))).statusCode).toBe(200);
+  });
+
+  it('written in plain base32 before sealing is sealed at start, and the app keeps working', async () => {
+    const { user, secret } = await enrolled();
+    await t.connection.db.updateTable('staff_authenticators').set({ secret }).where('user_id', '=', user.id).execute();
+    const secrets = secretBox(resolveSecretsKey(t.config).key);
+    expect(await sealStoredSecrets(t.connection.db, secrets)).toBeGreaterThanOrEqual(1); // with the row of the test above
+    expect(await sealStoredSecrets(t.connection.db, secrets)).toBe(0);
+    expect(await storedSecret(user.id)).not.toContain(secret);
+    const cookie = cookieOf(await loginReq(user));
+    expect((await verify(cookie, appCode(secret, Date.now() + 30_000))).statusCode).toBe(200);
+  });
+});
+
+describe('a key sealed with another SECRETS_KEY', () => {
+  it('fails app codes loudly, while recovery codes and the e-mailed code still sign in', async () => {
+    const { user, secret, recovery } = await enrolled();
+    const foreign = secretBox(randomBytes(32)).seal(base32Decode(secret), `staff_authenticators.secret:${user.id}`);
+    await t.connection.db.updateTable('staff_authenticators').set({ secret: foreign }).where('user_id', '=', user.id).execute();
+    expect((await loginReq(user, appCode(secret, Date.now() + 30_000))).statusCode).toBe(500);
+    expect((await loginReq(user, recovery[0]!)).statusCode).toBe(201);
+    expect((await loginReq(user, await currentCode(t, user.id))).statusCode).toBe(201);
   });
 });
 

@@ -7,6 +7,7 @@ import { requestOrigin } from '../../http/origin.js';
 import { createSession, deleteSession, detachUser, findSession, markVerified, SESSION_COOKIE, SESSION_LIFETIME_MS } from '../../auth/sessions.js';
 import { hit, LIMITERS, reset } from '../../auth/brute.js';
 import { acceptCode, codeAlwaysRequired, loginIsVerified, sendSignInCode, type DeviceVerification } from '../../auth/device-verification.js';
+import type { SecretBox } from '../../auth/secret-box.js';
 import { presentSessionUser } from '../users/users.present.js';
 import { findUserByEmail, findUserById } from '../users/users.queries.js';
 import { sendResetMail } from '../authentication/authentication.reset.js';
@@ -16,6 +17,7 @@ export interface SessionRouteOptions {
   db: Db;
   siteUrl: string;
   mailer: Mailer;
+  secrets: SecretBox;
   /** `STAFF_DEVICE_VERIFICATION`: ask for an e-mailed code when a login comes from a new device. */
   deviceVerification: boolean;
 }
@@ -27,11 +29,11 @@ const pathOf = (request: FastifyRequest) => request.url.split('?')[0]!;
  * Login, logout and device verification. The session controller is not pipelined in Ghost: its errors
  * are never rewritten, so no route here has a frame.
  */
-export function sessionRoutes(app: FastifyInstance, { db, siteUrl, mailer, deviceVerification }: SessionRouteOptions) {
+export function sessionRoutes(app: FastifyInstance, { db, siteUrl, mailer, secrets, deviceVerification }: SessionRouteOptions) {
   const site = new URL(siteUrl);
   const secure = site.protocol === 'https:';
   const cookiePath = `${site.pathname}ghost`;
-  const verification: DeviceVerification = { db, mailer, siteUrl, enabled: deviceVerification };
+  const verification: DeviceVerification = { db, mailer, siteUrl, secrets, enabled: deviceVerification };
 
   function setSessionCookie(reply: FastifyReply, token: string) {
     reply.setCookie(SESSION_COOKIE, token, {
@@ -109,7 +111,7 @@ export function sessionRoutes(app: FastifyInstance, { db, siteUrl, mailer, devic
     await hit(db, LIMITERS.userVerification, request.ip, 'user_verification');
     const session = await presentedSession(request);
     const code = (request.body as { token?: unknown } | null)?.token;
-    if (!session?.user_id || !(await acceptCode(db, session.user_id, code))) return text(reply, 401, 'Unauthorized');
+    if (!session?.user_id || !(await acceptCode(db, session.user_id, code, secrets))) return text(reply, 401, 'Unauthorized');
     await markVerified(db, session.id, session.user_id);
     // Only wrong codes should use up the allowance: a success starts the count again.
     await reset(db, LIMITERS.userVerification, request.ip, 'user_verification');
