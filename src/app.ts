@@ -30,6 +30,8 @@ import { authenticationRoutes } from './resources/authentication/authentication.
 import { authenticatorRoutes } from './resources/authenticator/authenticator.routes.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
 import { resolveSecretsKey, secretBox, type SecretBox } from './auth/secret-box.js';
+import { localDiskStorage } from './storage/local-disk.js';
+import type { Storage } from './storage/storage.js';
 
 export interface AppDeps {
   config: Config;
@@ -39,10 +41,16 @@ export interface AppDeps {
   mailer?: Mailer;
   /** Seals secrets stored in the database; by default with `SECRETS_KEY` or the key file (`auth/secret-box.ts`). */
   secrets?: SecretBox;
+  /** Files; by default local disk under `CONTENT_DIR`, public ones at `<SITE_URL>content/`. */
+  storage?: Storage;
 }
 
 /** Both APIs with their hooks and error handling; `main.ts` listens, tests call `inject()`. */
-export async function buildApp({ config, connection, logger = false, mailer: givenMailer, secrets = secretBox(resolveSecretsKey(config).key) }: AppDeps): Promise<FastifyInstance> {
+export async function buildApp({
+  config, connection, logger = false, mailer: givenMailer,
+  secrets = secretBox(resolveSecretsKey(config).key),
+  storage = localDiskStorage(config.contentDir, `${config.siteUrl}content/`),
+}: AppDeps): Promise<FastifyInstance> {
   const { db } = connection;
   const siteUrl = config.siteUrl;
   const sitePath = new URL(siteUrl).pathname;
@@ -85,7 +93,7 @@ export async function buildApp({ config, connection, logger = false, mailer: giv
     tagsAdminRoutes(admin, { db, siteUrl, engine: connection.engine });
     postsAdminRoutes(admin, 'post', { db, siteUrl, engine: connection.engine });
     postsAdminRoutes(admin, 'page', { db, siteUrl, engine: connection.engine });
-    usersRoutes(admin, { db, siteUrl, contentDir: config.contentDir, engine: connection.engine });
+    usersRoutes(admin, { db, siteUrl, storage, engine: connection.engine });
     rolesRoutes(admin, { db });
     invitesRoutes(admin, { db, engine: connection.engine, mailer, siteUrl });
     authenticationRoutes(admin, { db, mailer, siteUrl });

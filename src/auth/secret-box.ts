@@ -61,6 +61,8 @@ export interface SecretsKey {
  */
 export function resolveSecretsKey(config: Pick<Config, 'secretsKey' | 'contentDir'>): SecretsKey {
   if (config.secretsKey) return { key: config.secretsKey, file: null };
+  // A local file, not through storage: the key is configuration, read once at start; instances share it
+  // through SECRETS_KEY, not through a bucket that others may read.
   const file = path.join(config.contentDir, 'data', 'secrets.key');
   if (!existsSync(file)) {
     mkdirSync(path.dirname(file), { recursive: true });

@@ -54,6 +54,9 @@ export function createMailer(config: Config, log: FastifyBaseLogger): Mailer {
     };
   }
 
+  // On local disk, not through storage: these files are for someone at this machine to read (a fresh install
+  // without SMTP), and they hold sign-in codes and invitation links. On shared object storage they would be
+  // readable by whoever can list the bucket, and outlive their use; several instances need SMTP anyway.
   const outbox = path.join(config.contentDir, 'mail');
   const render = lazyTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   return {

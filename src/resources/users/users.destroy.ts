@@ -1,6 +1,5 @@
-import { mkdir, writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import type { Db } from '../../db/connect.js';
+import type { Storage } from '../../storage/storage.js';
 import type { Actor } from '../../http/actor.js';
 import { errors } from '../../errors.js';
 import { now, objectId } from '../../db/ids.js';
@@ -15,12 +14,12 @@ import { findOwner, findUserById, roleOfUser } from './users.queries.js';
  * pass to the Owner (who becomes primary author where the user was); keys, sessions and the user go.
  * Returns the backup's file name.
  */
-export async function destroyUser(db: Db, actor: Actor, id: string, contentDir: string): Promise<string> {
+export async function destroyUser(db: Db, actor: Actor, id: string, storage: Storage): Promise<string> {
   const target = await findUserById(db, id);
   if (!target) throw errors.notFound('User not found');
   const role = await roleOfUser(db, target.id);
   if (!mayDestroyUser(actor, { id: target.id, role })) throw errors.noPermission('You do not have permission to destroy users');
-  const filename = await writeBackup(db, target.id, contentDir);
+  const filename = await writeBackup(db, target.id, storage);
 
   await db.transaction().execute(async (trx) => {
     const owner = await findOwner(trx);
@@ -88,11 +87,11 @@ async function reassignPosts(db: Db, authored: { post_id: string; sort_order: nu
 }
 
 /**
- * What the deletion will change, written to `<CONTENT_DIR>/data/` under Ghost's backup name
+ * What the deletion will change, stored privately under `data/` (`<CONTENT_DIR>/data/` on local disk) with Ghost's backup name
  * (`<site>.ghost.<YYYY-MM-DD-HH-mm-ss>.json`): the user (without password), role, authorship and
  * revisions, enough to restore them by hand.
  */
-async function writeBackup(db: Db, userId: string, contentDir: string): Promise<string> {
+async function writeBackup(db: Db, userId: string, storage: Storage): Promise<string> {
   const [user, roles, authorship, revisions, title] = await Promise.all([
     findUserById(db, userId),
     db.selectFrom('roles_users').selectAll().where('user_id', '=', userId).execute(),
@@ -103,9 +102,7 @@ async function writeBackup(db: Db, userId: string, contentDir: string): Promise<
   const { password: _password, ...safeUser } = user!;
   const stamp = new Date().toISOString().replace(/T/, '-').replace(/:/g, '-').slice(0, 19);
   const filename = `${title ? `${slugify(title)}.` : ''}ghost.${stamp}.json`;
-  const dir = path.join(contentDir, 'data');
-  await mkdir(dir, { recursive: true });
   const data = { meta: { exported_on: Date.now(), reason: 'user deletion' }, data: { users: [safeUser], roles_users: roles, posts_authors: authorship, post_revisions: revisions } };
-  await writeFile(path.join(dir, filename), JSON.stringify(data), { mode: 0o600 });
+  await storage.write(`data/${filename}`, JSON.stringify(data), { private: true });
   return filename;
 }

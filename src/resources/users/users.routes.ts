@@ -12,6 +12,7 @@ import { parseBrowseParams } from '../../http/browse-params.js';
 import { browseRows, pickEach } from '../../filter/browse.js';
 import { USERS_BROWSE } from '../../filter/resources/users.browse.js';
 import type { Engine } from '../../db/engine.js';
+import type { Storage } from '../../storage/storage.js';
 import { assertSlugParam, pickRead } from '../../http/read-params.js';
 import { findUserByEmail, findUserById, findUserBySlug, rolesOfUsers } from './users.queries.js';
 import { presentStoredUser } from './users.present.js';
@@ -26,11 +27,12 @@ const frame = (method: string) => ({ docName: 'users', method });
 export interface UsersRouteOptions {
   db: Db;
   siteUrl: string;
-  contentDir: string;
+  /** Where the backup of a deleted user goes. */
+  storage: Storage;
   engine: Engine;
 }
 
-export function usersRoutes(app: FastifyInstance, { db, siteUrl, contentDir, engine }: UsersRouteOptions) {
+export function usersRoutes(app: FastifyInstance, { db, siteUrl, storage, engine }: UsersRouteOptions) {
   const include = (query: Query) => parseInclude(query.include, USER_INCLUDES);
   // `filter` on a read is accepted and ignored, as in Ghost; `fields` applies, lookup key first.
   const one = async (request: FastifyRequest<{ Querystring: Query }>, user: UserRow | undefined, key: 'id' | 'slug' | 'email') => {
@@ -84,7 +86,7 @@ export function usersRoutes(app: FastifyInstance, { db, siteUrl, contentDir, eng
 
   app.delete<{ Params: { id: string } }>('/users/:id/', { config: { frame: frame('destroy') } }, async (request, reply) => {
     assertIdParam(request.params.id);
-    const filename = await destroyUser(db, actorOf(request), request.params.id, contentDir);
+    const filename = await destroyUser(db, actorOf(request), request.params.id, storage);
     reply.header('X-Cache-Invalidate', '/*');
     return { meta: { filename } };
   });

@@ -1,3 +1,5 @@
+import { readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, ORIGIN, OWNER, adminAuth, bootstrap, ghostError, startTestApp, type TestApp } from '../../../test/support.js';
 import { addPost, addStaffUser, loginAs, staffKey, STAFF_PASSWORD, type StaffUser } from '../../../test/staff-support.js';
@@ -158,6 +160,12 @@ describe('DELETE /users/:id/', () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['x-cache-invalidate']).toBe('/*');
     expect(res.json()).toEqual({ meta: { filename: expect.stringMatching(/^test-site\.ghost\.\d{4}-\d\d-\d\d-\d\d-\d\d-\d\d\.json$/) } });
+    const backup = path.join(t.config.contentDir, 'data', res.json().meta.filename);
+    expect(statSync(backup).mode & 0o777).toBe(0o600);
+    const saved = JSON.parse(readFileSync(backup, 'utf8'));
+    expect(saved.data.users).toEqual([expect.objectContaining({ id: author.id, email: author.email })]);
+    expect(saved.data.users[0]).not.toHaveProperty('password');
+    expect(saved.data.post_revisions).toEqual([{ id: 'ffffffffffffffffffffff01', post_id: solo }]);
 
     const tag = await db.selectFrom('tags').selectAll().where('slug', '=', `hash-${author.slug}`).executeTakeFirstOrThrow();
     expect(tag).toMatchObject({ name: `#${author.slug}`, visibility: 'internal' });
