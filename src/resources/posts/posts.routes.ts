@@ -102,7 +102,8 @@ export function postsAdminRoutes(app: FastifyInstance, type: PostType, { db, sit
   });
 
   app.post<{ Querystring: Query }>(`/${docName}/`, { config: { frame: frame('add'), permission: 'post.add' } }, async (request, reply) => {
-    const result = await addPost(ctx(request), type, parseBody(request, POST_ADD[type]), writeOptions(request.query));
+    const options = writeOptions(request.query); // options are validated before the body, as in Ghost
+    const result = await addPost(ctx(request), type, parseBody(request, POST_ADD[type]), options);
     reply.status(201).header('Location', locationOf(request, result.id));
     cache(reply, result.cacheInvalidate);
     return respond(result.id, request.query);
@@ -110,7 +111,8 @@ export function postsAdminRoutes(app: FastifyInstance, type: PostType, { db, sit
 
   app.put<{ Params: Params; Querystring: Query }>(`/${docName}/:id/`, { config: { frame: frame('edit'), permission: 'post.edit' } }, async (request, reply) => {
     assertIdParam(request.params.id);
-    const result = await editPost(ctx(request), type, request.params.id, parseBody(request, POST_EDIT[type]), writeOptions(request.query));
+    const options = writeOptions(request.query); // options are validated before the body, as in Ghost
+    const result = await editPost(ctx(request), type, request.params.id, parseBody(request, POST_EDIT[type]), options);
     cache(reply, result.cacheInvalidate);
     return respond(result.id, request.query);
   });
