@@ -18,11 +18,13 @@ export function parseBody<T>(request: FastifyRequest, spec: BodySpec<T>): T {
   return spec.read(request.body, (request.params as { id?: string } | undefined)?.id);
 }
 
-interface EnvelopeOptions {
+interface EnvelopeOptions<T> {
   /** api-framework's root check (`No root key (…) provided.`, 400); admin-api-schema posts and tags skip it. */
   rootCheck?: boolean;
   /** `edit`: an `id` in the body must be the URL's (`Invalid id provided.`, 400). */
   matchUrlId?: boolean;
+  /** A rule across fields (Ghost's resource input validators), run once the fields have passed. */
+  check?: (item: T) => void;
 }
 
 type Item = Record<string, unknown>;
@@ -44,9 +46,14 @@ function matchUrlId(item: Item, urlId: string | undefined): void {
 /**
  * A body validated by an admin-api-schema JSON schema (posts, pages, tags): `{"<docName>": [item]}` with
  * exactly one item; unknown fields removed; failures are 422 `Validation failed for <key>.` with ajv 6's
- * `details`, the key being the first failure's property (the docName when the root itself fails).
+ * `details`, the key being the first failure's property (the docName when the root itself fails); then an
+ * optional cross-field check.
  */
-export function schemaBody<S extends TSchema>(docName: string, item: S, options: EnvelopeOptions = {}): BodySpec<Static<S>> {
+export function schemaBody<S extends TSchema>(
+  docName: string,
+  item: S,
+  options: EnvelopeOptions<Static<S>> = {},
+): BodySpec<Static<S>> {
   const envelope = Type.Object({ [docName]: Type.Array(item, { minItems: 1, maxItems: 1 }) }, { additionalProperties: false });
   return {
     read(body, urlId) {
@@ -59,7 +66,9 @@ export function schemaBody<S extends TSchema>(docName: string, item: S, options:
         const key = details[0]!.dataPath ? details[0]!.dataPath.split('.').pop()! : docName;
         throw errors.validation({ message: `Validation failed for ${key}.`, property: key, details });
       }
-      return (body as Record<string, Static<S>[]>)[docName]![0]!;
+      const input = (body as Record<string, Static<S>[]>)[docName]![0]!;
+      options.check?.(input);
+      return input;
     },
   };
 }
@@ -72,7 +81,7 @@ export function schemaBody<S extends TSchema>(docName: string, item: S, options:
 export function frameBody<S extends TObject>(
   docName: string,
   item: S,
-  options: EnvelopeOptions & { check?: (item: Static<S>) => void } = {},
+  options: EnvelopeOptions<Static<S>> = {},
 ): BodySpec<Static<S>> {
   const required: readonly string[] = item.required ?? [];
   return {

@@ -3,7 +3,7 @@ import { errors } from '../../errors.js';
 import { now, objectId, uuid } from '../../db/ids.js';
 import { checkPostPermission } from './posts.permissions.js';
 import { authorIdsOf, tagIdsOf, writeAuthors, writeTags } from './posts.relations.js';
-import { checkColumns } from './posts.model.js';
+import { checkPostColumns } from './posts.rules.js';
 import { recordRevision } from './posts.revisions.js';
 import { findAnyPost } from './posts.queries.js';
 import type { PostType } from './posts.schemas.js';
@@ -29,7 +29,7 @@ export async function copyPost(ctx: WriteContext, type: PostType, id: string): P
       created_at: at, created_by: userId, updated_at: at, updated_by: userId, published_at: null, published_by: null,
       canonical_url: null, newsletter_id: null, show_title_and_feature_image: true,
     };
-    checkColumns(row);
+    checkPostColumns(row);
     await trx.insertInto('posts').values(row).execute();
     await writeTags(trx, newId, await tagIdsOf(trx, id), true);
     await writeAuthors(trx, newId, await authorIdsOf(trx, id), true);

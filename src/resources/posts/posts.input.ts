@@ -1,5 +1,4 @@
 import type { PostMetaRow, PostRow } from '../../db/schema.js';
-import { errors } from '../../errors.js';
 import type { PostInput, PostType } from './posts.schemas.js';
 
 /** posts columns a client may write (everything else is derived or read-only). */
@@ -39,7 +38,6 @@ export interface PostChanges {
   updatedAt?: string | null;
   /** `?source=html`: the html to convert. */
   html?: string | null;
-  visibilityFilter?: string | null;
 }
 
 const NOT_NULLABLE: ReadonlySet<string> = new Set(['title', 'slug', 'featured', 'status', 'visibility', 'show_title_and_feature_image', 'email_only']);
@@ -48,19 +46,10 @@ const NOT_NULLABLE: ReadonlySet<string> = new Set(['title', 'slug', 'featured', 
 const toDate = (value: string) => new Date(Math.floor(new Date(value).getTime() / 1000) * 1000);
 
 /**
- * A validated body (`POST_ADD`/`POST_EDIT`) as the model takes it: the single-content-source rule, then the
- * input serializer's shorthand expansion of tags and authors.
+ * A validated body (`POST_ADD`/`POST_EDIT`) as the model takes it, with the input serializer's shorthand
+ * expansion of tags and authors.
  */
 export function postChanges(type: PostType, input: PostInput): PostChanges {
-  if (input.mobiledoc && input.lexical) {
-    throw errors.validation({
-      message: `${type === 'post' ? 'Posts' : 'Pages'} can have either a mobiledoc or a lexical property, never both.`,
-      context: 'Both the mobiledoc and lexical properties are set, one must be null',
-      help: 'https://ghost.org/docs/admin-api/#the-post-object',
-      property: 'lexical',
-    });
-  }
-
   const changes: PostChanges = { post: {}, meta: {} };
   const post = changes.post as Record<string, unknown>;
   const meta = changes.meta as Record<string, unknown>;
@@ -80,7 +69,6 @@ export function postChanges(type: PostType, input: PostInput): PostChanges {
   }
   if (input.updated_at !== undefined) changes.updatedAt = input.updated_at;
   if (input.html !== undefined) changes.html = input.html;
-  if (input.visibility_filter !== undefined) changes.visibilityFilter = input.visibility_filter;
   if (input.tags) {
     changes.tags = input.tags.map((tag) => {
       if (typeof tag === 'string') return { name: tag };

@@ -1,19 +1,7 @@
 import type { PostMetaRow, PostRow } from '../../db/schema.js';
-import { errors } from '../../errors.js';
 import { META_FIELDS } from './posts.input.js';
 
-/** Ghost's `times.cannotScheduleAPostBeforeInMinutes` (-2): scheduling up to two minutes in the past is allowed. */
-const SCHEDULE_GRACE_MS = 2 * 60 * 1000;
 const STANDARD_VISIBILITY = ['public', 'members', 'paid', 'tiers'];
-
-/** Status rules the model applies on every save (input-validation.md §2.2). */
-export function checkSchedule(status: string, publishedAt: Date | null, publishedAtChanged: boolean): void {
-  if (status !== 'scheduled') return;
-  if (!publishedAt || Number.isNaN(publishedAt.getTime())) throw errors.validation('Value in published_at cannot be blank.');
-  if (publishedAtChanged && publishedAt.getTime() < Date.now() - SCHEDULE_GRACE_MS) {
-    throw errors.validation('Date must be at least -2 minutes in the future.');
-  }
-}
 
 /** `sent` is for e-mail-only posts; publishing an e-mail-only post sends it instead. */
 export function effectiveStatus(requested: string, previous: string | null, emailOnly: boolean): string {
@@ -26,27 +14,6 @@ export function effectiveStatus(requested: string, previous: string | null, emai
 /** Empty titles become `(Untitled)`; titles are trimmed (a title of spaces is then blank). */
 export function cleanTitle(title: string | null | undefined): string {
   return (title || '(Untitled)').trim();
-}
-
-/**
- * Column checks of Ghost's schema validator that the JSON schema leaves open (`Value in [table.column] …`),
- * with the column as context.
- */
-export function checkColumns(row: Pick<PostRow, 'title' | 'visibility'>): void {
-  if (row.title === '') throw errors.validation({ message: 'Value in [posts.title] cannot be blank.', context: 'posts.title' });
-  if ([...row.title].length > 255) {
-    throw errors.validation({ message: 'Value in [posts.title] exceeds maximum length of 255 characters.', context: 'posts.title' });
-  }
-  if (row.visibility.length > 50) {
-    throw errors.validation({ message: 'Value in [posts.visibility] exceeds maximum length of 50 characters.', context: 'posts.visibility' });
-  }
-}
-
-/** `feature_image_alt` is a 191-character column where it is stored (the revision first, for lexical posts). */
-export function checkFeatureImageAlt(alt: string | null | undefined, table: 'post_revisions' | 'posts_meta'): void {
-  if (alt && [...alt].length > 191) {
-    throw errors.validation({ message: `Value in [${table}.feature_image_alt] exceeds maximum length of 191 characters.`, context: `${table}.feature_image_alt` });
-  }
 }
 
 /**

@@ -1,5 +1,7 @@
 import { nullableDateTime, nullableJsonString, nullableString, nullableUri, requiring, stringEnum, Type, type Static, type TSchema } from '../../http/schema.js';
 import { schemaBody } from '../../http/parse-body.js';
+import { errors } from '../../errors.js';
+import { parseNql } from '../../filter/nql.js';
 
 export type PostType = 'post' | 'page';
 
@@ -76,11 +78,35 @@ const PAGE = Type.Partial(Type.Object(definition('page', ['published', 'draft', 
 /** One post or page as a client sends it (fields of the other type are simply absent). */
 export type PostInput = Static<typeof POST> & Static<typeof PAGE>;
 
+/** Ghost's posts input validator after the schema: one content source, and a member-filter visibility whose filter parses. */
+function crossFieldRules(type: PostType) {
+  return (input: PostInput): void => {
+    if (input.mobiledoc && input.lexical) {
+      throw errors.validation({
+        message: `${type === 'post' ? 'Posts' : 'Pages'} can have either a mobiledoc or a lexical property, never both.`,
+        context: 'Both the mobiledoc and lexical properties are set, one must be null',
+        help: 'https://ghost.org/docs/admin-api/#the-post-object',
+        property: 'lexical',
+      });
+    }
+    const { visibility, visibility_filter: filter } = input;
+    if (!visibility || ['public', 'members', 'paid', 'tiers'].includes(visibility) || !filter) return;
+    try {
+      parseNql(filter);
+    } catch {
+      throw errors.validation({ message: 'Invalid filter in visibility_filter property', property: 'visibility_filter' });
+    }
+  };
+}
+
 /** Pages get the api-framework's root and id checks first; posts go straight to the schema, as in Ghost. */
-export const POST_ADD = { post: schemaBody('posts', requiring(POST, ['title'])), page: schemaBody('pages', requiring(PAGE, ['title']), { rootCheck: true }) };
+export const POST_ADD = {
+  post: schemaBody('posts', requiring(POST, ['title']), { check: crossFieldRules('post') }),
+  page: schemaBody('pages', requiring(PAGE, ['title']), { rootCheck: true, check: crossFieldRules('page') }),
+};
 export const POST_EDIT = {
-  post: schemaBody('posts', requiring(POST, ['updated_at'])),
-  page: schemaBody('pages', requiring(PAGE, ['updated_at']), { rootCheck: true, matchUrlId: true }),
+  post: schemaBody('posts', requiring(POST, ['updated_at']), { check: crossFieldRules('post') }),
+  page: schemaBody('pages', requiring(PAGE, ['updated_at']), { rootCheck: true, matchUrlId: true, check: crossFieldRules('page') }),
 };
 
 /** Includes each endpoint accepts; others are dropped silently. */

@@ -12,9 +12,8 @@ import { lexicalFromHtml, mobiledocFromHtml, renderForStorage, resolveSources, s
 import {
   authorIdsOf, ownerUserId, resolveAuthors, resolveTags, sameList, tagIdsOf, writeAuthors, writeTags,
 } from './posts.relations.js';
-import {
-  checkColumns, checkFeatureImageAlt, checkSchedule, cleanTitle, editInvalidation, effectiveStatus, nextMeta, sameTime, storedVisibility,
-} from './posts.model.js';
+import { cleanTitle, editInvalidation, effectiveStatus, nextMeta, sameTime, storedVisibility } from './posts.model.js';
+import { checkFeatureImageAlt, checkPostColumns, checkSchedule, checkStatusChange } from './posts.rules.js';
 import { recordRevision } from './posts.revisions.js';
 import { findAnyPost, postSlugTaken } from './posts.queries.js';
 import { lexicalFromStorage, mobiledocFromStorage, htmlToStorage, readingTime, renderMobiledoc, toStorageUrl } from './posts.render.js';
@@ -61,17 +60,6 @@ function unsafeOf(changes: PostChanges): UnsafeAttrs {
   };
 }
 
-/** A visibility that is a member filter must come with a valid `visibility_filter` (Ghost runs it). */
-function checkVisibility(changes: PostChanges): void {
-  const visibility = changes.post.visibility;
-  if (!visibility || ['public', 'members', 'paid', 'tiers'].includes(visibility) || !changes.visibilityFilter) return;
-  try {
-    parseNql(changes.visibilityFilter);
-  } catch {
-    throw errors.validation({ message: 'Invalid filter in visibility_filter property', property: 'visibility_filter' });
-  }
-}
-
 /** Site URLs in writable columns are stored as `__GHOST_URL__/…`. */
 function toStorage(changes: PostChanges, siteUrl: string): void {
   const post = changes.post as Record<string, unknown>;
@@ -84,10 +72,9 @@ function toStorage(changes: PostChanges, siteUrl: string): void {
   if (typeof post.visibility === 'string') post.visibility = storedVisibility(post.visibility);
 }
 
-/** Steps shared by add and edit before the transaction: input, visibility, html conversion. */
+/** Steps shared by add and edit before the transaction: input, e-mail segment, html conversion. */
 async function prepare(ctx: WriteContext, type: PostType, input: PostInput, mode: 'add' | 'edit', options: WriteOptions) {
   const changes = postChanges(type, input);
-  checkVisibility(changes);
   if (mode === 'edit' && options.newsletter && options.emailSegment && options.emailSegment !== 'all') {
     try {
       parseNql(options.emailSegment);
@@ -127,7 +114,7 @@ export async function addPost(ctx: WriteContext, type: PostType, input: PostInpu
     const authorIds = changes.authors ? await resolveAuthors(trx, changes.authors) : [userId];
     const row = await buildNewRow(trx, ctx, type, changes, userId);
     const alt = changes.meta.feature_image_alt;
-    checkColumns(row);
+    checkPostColumns(row);
     checkFeatureImageAlt(alt, row.mobiledoc ? 'posts_meta' : 'post_revisions');
     await trx.insertInto('posts').values(row).execute();
     if (changes.tags) await writeTags(trx, row.id, await resolveTags(trx, changes.tags, userId), true);
@@ -225,7 +212,7 @@ export async function editPost(ctx: WriteContext, type: PostType, id: string, in
         details: { changedFields, clientUpdatedAt: changes.updatedAt, serverUpdatedAt: isoDate(existing.updated_at) },
       });
     }
-    checkColumns(next);
+    checkPostColumns(next);
     checkFeatureImageAlt(changes.meta.feature_image_alt, 'posts_meta');
 
     if (changedColumns.length > 0) {
@@ -270,9 +257,7 @@ async function buildEditedRow(
     Object.assign(next, await renderForStorage(sources, ctx.siteUrl));
   }
 
-  if (next.status !== existing.status && next.status === 'scheduled' && existing.status === 'published') {
-    throw errors.validation('Your post is already published, please reload your page.');
-  }
+  checkStatusChange(existing.status, next.status);
   checkSchedule(next.status, next.published_at, !sameTime(next.published_at, existing.published_at));
   if ('title' in p) next.title = cleanTitle(p.title);
   const emailOnly = changes.meta.email_only ?? existingMeta?.email_only ?? false;
