@@ -7,6 +7,8 @@ import { absoluteImageUrl, htmlToStorage, toStorageUrl } from '../posts/posts.re
 import { findTag, slugTaken } from './tags.queries.js';
 import { TAG_HTML_FIELDS, TAG_URL_FIELDS, TAG_WRITABLE, type TagInput, type TagWritable } from './tags.schemas.js';
 import { retryingTransaction } from '../../db/transactions.js';
+import { checkColumns } from '../../db/column-rules.js';
+import { TAG_RULES } from './tags.rules.js';
 
 export interface TagWriteContext {
   db: Db;
@@ -41,8 +43,8 @@ function uniqueSlug(db: Db, base: string, exceptId?: string): Promise<string> {
 
 /** A new tag row from resolved values (also used when a post names a tag that does not exist yet). */
 export async function insertTag(db: Db, values: TagValues, actorId: string): Promise<TagRow> {
-  const name = values.name || values.slug;
-  if (!name) throw errors.validation({ message: 'Value in [tags.name] cannot be blank.', context: 'tags.name' });
+  const name = values.name || values.slug || '';
+  checkColumns(TAG_RULES, { name });
   const at = now();
   const row: TagRow = {
     id: objectId(), name, slug: '', description: null, feature_image: null, parent_id: null, visibility: 'public',
