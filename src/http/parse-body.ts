@@ -99,17 +99,25 @@ export function frameBody<S extends TObject>(
   };
 }
 
+/** Where a loose body's fields are: the body itself, one of its keys, or the first item of an envelope. */
+type LooseAt = { key: string } | { firstOf: string } | undefined;
+
 /**
  * A body read as it comes, for endpoints that Ghost does not validate before their own checks (login,
- * bulk actions): the item at `docName[0]` (or the body itself), `{}` when absent. Its fields are typed
- * `unknown` in the schema; the service decides what they must be, with Ghost's messages.
+ * bulk actions, password-reset requests): the object found `at`, `{}` when there is none. Its fields are
+ * typed `unknown` in the schema; the service decides what they must be, with Ghost's messages.
  */
-export function looseBody<S extends TObject>(item: S, docName?: string): BodySpec<Static<S>> {
+export function looseBody<S extends TObject>(item: S, at?: LooseAt): BodySpec<Static<S>> {
   return {
     read(body) {
-      const root = docName ? (body as Record<string, unknown> | null | undefined)?.[docName] : body;
-      const value = docName ? (Array.isArray(root) ? root[0] : undefined) : root;
-      return (value && typeof value === 'object' && !Array.isArray(value) ? value : {}) as Static<S>;
+      const object = (value: unknown) => (value && typeof value === 'object' && !Array.isArray(value) ? (value as Item) : undefined);
+      let value: unknown = body;
+      if (at && 'key' in at) value = object(body)?.[at.key];
+      if (at && 'firstOf' in at) {
+        const root = object(body)?.[at.firstOf];
+        value = Array.isArray(root) ? root[0] : undefined;
+      }
+      return (object(value) ?? {}) as Static<S>;
     },
   };
 }

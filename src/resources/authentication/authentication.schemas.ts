@@ -4,7 +4,7 @@ import { frameBody, looseBody, type BodyOf } from '../../http/parse-body.js';
 import { Type, uncheckedFields } from '../../http/schema.js';
 
 /** `POST /authentication/password_reset/`: the address is checked by the service (400, not 422). */
-export const RESET_REQUEST = looseBody(uncheckedFields(['email']), 'password_reset');
+export const RESET_REQUEST = looseBody(uncheckedFields(['email']), { firstOf: 'password_reset' });
 
 /** `PUT /authentication/password_reset/`: the link's token and the new password typed twice alike. */
 export const RESET_PASSWORD = frameBody('password_reset', Type.Object({

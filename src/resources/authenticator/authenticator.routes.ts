@@ -3,10 +3,9 @@ import type { Db } from '../../db/connect.js';
 import type { SecretBox } from '../../auth/secret-box.js';
 import { actorOf } from '../../http/actor.js';
 import { hit, LIMITERS } from '../../auth/brute.js';
+import { parseBody } from '../../http/parse-body.js';
+import { AUTHENTICATOR } from './authenticator.schemas.js';
 import { authenticatorStatus, confirmSetup, disable, newRecoveryCodes, sessionUser, startSetup } from './authenticator.service.js';
-
-type Body = { authenticator?: { token?: unknown; password?: unknown }[] } | null;
-const field = (body: unknown, key: 'token' | 'password') => (body as Body)?.authenticator?.[0]?.[key];
 
 /**
  * Beyond Ghost: the signed-in user's authenticator app (TOTP) and recovery codes. Once enabled, a login
@@ -28,15 +27,15 @@ export function authenticatorRoutes(app: FastifyInstance, { db, siteUrl, secrets
   app.put('/authenticator/', async (request) => {
     const user = sessionUser(actorOf(request));
     await hit(db, LIMITERS.userVerification, request.ip, 'user_verification');
-    return { authenticator: [await confirmSetup(db, user, field(request.body, 'token'), secrets)] };
+    return { authenticator: [await confirmSetup(db, user, parseBody(request, AUTHENTICATOR).token, secrets)] };
   });
 
   app.delete('/authenticator/', async (request, reply) => {
-    await disable(db, sessionUser(actorOf(request)), field(request.body, 'password'));
+    await disable(db, sessionUser(actorOf(request)), parseBody(request, AUTHENTICATOR).password);
     return reply.status(204).send();
   });
 
   app.post('/authenticator/recovery_codes/', async (request) => ({
-    authenticator: [await newRecoveryCodes(db, sessionUser(actorOf(request)), field(request.body, 'password'))],
+    authenticator: [await newRecoveryCodes(db, sessionUser(actorOf(request)), parseBody(request, AUTHENTICATOR).password)],
   }));
 }

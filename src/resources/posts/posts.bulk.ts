@@ -4,16 +4,11 @@ import { objectId } from '../../db/ids.js';
 import { insertTag } from '../tags/tags.service.js';
 import { deletePosts } from './posts.service.js';
 import { postIdsMatching, type PostWhere } from './posts.queries.js';
-import type { PostType } from './posts.schemas.js';
+import type { BulkInput, PostType } from './posts.schemas.js';
 
 export interface BulkStats {
   successful: number;
   unsuccessful: number;
-}
-
-interface BulkBody {
-  action?: unknown;
-  meta?: { visibility?: unknown; tiers?: unknown; tags?: unknown };
 }
 
 const unsupported = () => errors.incorrectUsage('Unsupported bulk action');
@@ -32,14 +27,13 @@ export async function bulkDestroy(db: Db, type: PostType, where: PostWhere | nul
  * unfeature, access (visibility) and addTag, each on every matching post of this type in one transaction.
  * Like Ghost's bulk edits these write the columns only (no `updated_at`, no revisions).
  */
-export async function bulkEdit(db: Db, type: PostType, body: unknown, where: PostWhere, actorId: string) {
-  const bulk = ((body as { bulk?: BulkBody } | null)?.bulk ?? {}) as BulkBody;
+export async function bulkEdit(db: Db, type: PostType, bulk: BulkInput, where: PostWhere, actorId: string) {
   // Ghost answers addTag with the stats alone; the other actions add (empty) error lists.
   if (bulk.action === 'addTag') return { stats: await addTags(db, type, where, bulk.meta?.tags, actorId) };
   return { stats: await bulkUpdate(db, type, bulk, where), errors: [], unsuccessfulData: [] };
 }
 
-async function bulkUpdate(db: Db, type: PostType, bulk: BulkBody, where: PostWhere): Promise<BulkStats> {
+async function bulkUpdate(db: Db, type: PostType, bulk: BulkInput, where: PostWhere): Promise<BulkStats> {
   const meta = bulk.meta ?? {};
   switch (bulk.action) {
     case 'unpublish':

@@ -12,7 +12,7 @@ import type { PostRow } from '../../db/schema.js';
 import { OWNER_USER_ID } from '../../auth/roles.js';
 import { filterWhere } from '../../filter/filter.js';
 import { POSTS_FILTER } from '../../filter/resources/posts.filter.js';
-import { ADMIN_DEFAULT_INCLUDES, ADMIN_INCLUDES, DOC_NAME, FORMATS, POST_ADD, POST_EDIT, type Format, type PostType } from './posts.schemas.js';
+import { ADMIN_DEFAULT_INCLUDES, ADMIN_INCLUDES, DOC_NAME, FORMATS, POST_ADD, POST_BULK, POST_EDIT, type Format, type PostType } from './posts.schemas.js';
 import { parseBody } from '../../http/parse-body.js';
 import { flag, parseFormats, parseSource } from './posts.options.js';
 import { assertSlugParam, pickRead } from '../../http/read-params.js';
@@ -143,7 +143,7 @@ export function postsAdminRoutes(app: FastifyInstance, type: PostType, { db, sit
     const filter = where(request.query.filter);
     if (!filter) throw errors.validation('Validation (FieldIsRequired) failed for filter');
     assertBulkAllowed(request);
-    const meta = await bulkEdit(db, type, request.body, filter, actorOf(request).user?.id ?? OWNER_USER_ID);
+    const meta = await bulkEdit(db, type, parseBody(request, POST_BULK), filter, actorOf(request).user?.id ?? OWNER_USER_ID);
     reply.header('X-Cache-Invalidate', '/*');
     return { bulk: { meta } };
   });

@@ -1,5 +1,7 @@
-import { nullableDateTime, nullableJsonString, nullableString, nullableUri, requiring, stringEnum, Type, type Static, type TSchema } from '../../http/schema.js';
-import { schemaBody } from '../../http/parse-body.js';
+import {
+  nullableDateTime, nullableJsonString, nullableString, nullableUri, requiring, stringEnum, Type, uncheckedFields, type Static, type TSchema,
+} from '../../http/schema.js';
+import { looseBody, schemaBody, type BodyOf } from '../../http/parse-body.js';
 import { errors } from '../../errors.js';
 import { parseNql } from '../../filter/nql.js';
 
@@ -108,6 +110,13 @@ export const POST_EDIT = {
   post: schemaBody('posts', requiring(POST, ['updated_at']), { check: crossFieldRules('post') }),
   page: schemaBody('pages', requiring(PAGE, ['updated_at']), { rootCheck: true, matchUrlId: true, check: crossFieldRules('page') }),
 };
+
+/** `PUT /posts/bulk/`: `{"bulk": {"action", "meta"}}`; each action checks its meta itself (400 `IncorrectUsageError`). */
+export const POST_BULK = looseBody(Type.Object({
+  action: Type.Optional(Type.Unknown()),
+  meta: Type.Optional(uncheckedFields(['visibility', 'tiers', 'tags'])),
+}), { key: 'bulk' });
+export type BulkInput = BodyOf<typeof POST_BULK>;
 
 /** Includes each endpoint accepts; others are dropped silently. */
 export const ADMIN_INCLUDES: Record<PostType, readonly string[]> = {

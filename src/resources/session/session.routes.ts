@@ -11,7 +11,9 @@ import type { SecretBox } from '../../auth/secret-box.js';
 import { presentSessionUser } from '../users/users.present.js';
 import { findUserByEmail, findUserById } from '../users/users.queries.js';
 import { sendResetMail } from '../authentication/authentication.reset.js';
-import { checkCredentials, type Credentials } from './session.service.js';
+import { checkCredentials } from './session.service.js';
+import { parseBody } from '../../http/parse-body.js';
+import { LOGIN, VERIFY } from './session.schemas.js';
 
 export interface SessionRouteOptions {
   db: Db;
@@ -53,7 +55,7 @@ export function sessionRoutes(app: FastifyInstance, { db, siteUrl, mailer, secre
   app.post('/session/', { config: { auth: 'public' } }, async (request, reply) => {
     await hit(db, LIMITERS.globalBlock, request.ip, pathOf(request));
     await hit(db, LIMITERS.userLogin, request.ip, 'user_login');
-    const credentials = (request.body ?? {}) as Credentials;
+    const credentials = parseBody(request, LOGIN);
     const { user, firstLogin } = await checkCredentials(db, credentials).catch(async (err: unknown) => {
       // A locked account (imported, or after a global reset) is mailed a reset link, as Ghost does.
       if (err instanceof GhostError && err.name === 'PasswordResetRequiredError' && typeof credentials.username === 'string') {
@@ -110,7 +112,7 @@ export function sessionRoutes(app: FastifyInstance, { db, siteUrl, mailer, secre
   app.put('/session/verify/', { config: { auth: 'public' } }, async (request, reply) => {
     await hit(db, LIMITERS.userVerification, request.ip, 'user_verification');
     const session = await presentedSession(request);
-    const code = (request.body as { token?: unknown } | null)?.token;
+    const code = parseBody(request, VERIFY).token;
     if (!session?.user_id || !(await acceptCode(db, session.user_id, code, secrets))) return text(reply, 401, 'Unauthorized');
     await markVerified(db, session.id, session.user_id);
     // Only wrong codes should use up the allowance: a success starts the count again.

@@ -4,12 +4,7 @@ import { errors } from '../../errors.js';
 import { now } from '../../db/ids.js';
 import { passwordMatches } from '../../auth/passwords.js';
 import { findUserByEmail } from '../users/users.queries.js';
-
-export interface Credentials {
-  username?: unknown;
-  password?: unknown;
-  token?: unknown;
-}
+import type { Credentials } from './session.schemas.js';
 
 /**
  * Ghost's `User.check`: the user by e-mail, refusing locked and suspended accounts and wrong passwords.
