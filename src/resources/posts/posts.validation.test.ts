@@ -91,6 +91,12 @@ describe('Admin posts: add validation', () => {
     });
   });
 
+  it('query options are checked before the body, as in Ghost', async () => {
+    expect(ghostError(await api.admin('POST', '/posts/?source=markdown', { posts: [{}] }))).toMatchObject({
+      context: 'Validation (AllowedValues) failed for source',
+    });
+  });
+
   it('unknown and read-only fields are dropped silently', async () => {
     const res = await api.admin('POST', '/posts/', { posts: [{ title: 'Quiet', id: 'x', uuid: 'y', url: 'z', frontmatter: 'f', foo: 1, type: 'page' }] });
     expect(res.statusCode).toBe(201);

@@ -239,6 +239,12 @@ describe('PUT /users/password/', () => {
 });
 
 describe('PUT /users/owner/', () => {
+  it('needs the owner root key', async () => {
+    const res = await put('/users/owner/', { users: [{ id: '1' }] });
+    expect(res.statusCode).toBe(400);
+    expect(ghostError(res)).toMatchObject({ type: 'BadRequestError', message: "No root key ('owner') provided." });
+  });
+
   it('makes an active Administrator the Owner and the Owner an Administrator', async () => {
     const t2 = await startTestApp();
     try {
