@@ -21,7 +21,7 @@ export function parseBody<T>(request: FastifyRequest, spec: BodySpec<T>): T {
 interface EnvelopeOptions<T> {
   /** api-framework's root check (`No root key (…) provided.`, 400); admin-api-schema posts and tags skip it. */
   rootCheck?: boolean;
-  /** `edit`: an `id` in the body must be the URL's (`Invalid id provided.`, 400). */
+  /** `edit`: after the root check, an `id` in the body must be the URL's (`Invalid id provided.`, 400). */
   matchUrlId?: boolean;
   /** A rule across fields (Ghost's resource input validators), run once the fields have passed. */
   check?: (item: T) => void;
@@ -81,7 +81,7 @@ export function schemaBody<S extends TSchema>(
 export function frameBody<S extends TObject>(
   docName: string,
   item: S,
-  options: EnvelopeOptions<Static<S>> = {},
+  options: Omit<EnvelopeOptions<Static<S>>, 'rootCheck'> = {},
 ): BodySpec<Static<S>> {
   const required: readonly string[] = item.required ?? [];
   return {
@@ -102,22 +102,26 @@ export function frameBody<S extends TObject>(
 /** Where a loose body's fields are: the body itself, one of its keys, or the first item of an envelope. */
 type LooseAt = { key: string } | { firstOf: string } | undefined;
 
+const objectOrNothing = (value: unknown) => (value && typeof value === 'object' && !Array.isArray(value) ? (value as Item) : undefined);
+
 /**
  * A body read as it comes, for endpoints that Ghost does not validate before their own checks (login,
- * bulk actions, password-reset requests): the object found `at`, `{}` when there is none. Its fields are
- * typed `unknown` in the schema; the service decides what they must be, with Ghost's messages.
+ * bulk actions, password-reset requests): the item's declared fields of the object found `at`, none when
+ * there is no object. The fields are typed `unknown` in the schema; the service decides what they must be,
+ * with Ghost's messages.
  */
 export function looseBody<S extends TObject>(item: S, at?: LooseAt): BodySpec<Static<S>> {
+  const keys = Object.keys(item.properties);
   return {
     read(body) {
-      const object = (value: unknown) => (value && typeof value === 'object' && !Array.isArray(value) ? (value as Item) : undefined);
       let value: unknown = body;
-      if (at && 'key' in at) value = object(body)?.[at.key];
+      if (at && 'key' in at) value = objectOrNothing(body)?.[at.key];
       if (at && 'firstOf' in at) {
-        const root = object(body)?.[at.firstOf];
+        const root = objectOrNothing(body)?.[at.firstOf];
         value = Array.isArray(root) ? root[0] : undefined;
       }
-      return (object(value) ?? {}) as Static<S>;
+      const object = objectOrNothing(value) ?? {};
+      return Object.fromEntries(keys.filter((key) => key in object).map((key) => [key, object[key]])) as Static<S>;
     },
   };
 }
