@@ -37,7 +37,7 @@ async function startQuire() {
   const dir = mkdtempSync(path.join(tmpdir(), 'quire-bench-'));
   const base = `http://127.0.0.1:${port}`;
   const env = { ...process.env, PORT: String(port), SITE_URL: `${base}/`, DATABASE_URL: `sqlite:${path.join(dir, 'quire.db')}`, CONTENT_DIR: dir, LOG_LEVEL: 'warn', STAFF_DEVICE_VERIFICATION: 'false' };
-  const child = spawn(process.execPath, ['dist/src/main.js'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(process.execPath, ['dist/main.mjs'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
   for (;;) {
     try {
       if ((await fetch(`${base}/ghost/api/admin/site/`)).ok) break;

@@ -11,7 +11,7 @@ const env = { ...process.env, PORT: String(port), LOG_LEVEL: 'warn', CONTENT_DIR
 
 async function once() {
   const started = performance.now();
-  const child = spawn(process.execPath, ['dist/src/main.js'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(process.execPath, ['dist/main.mjs'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
   for (;;) {
     try {
       const res = await fetch(`http://127.0.0.1:${port}/ghost/api/admin/site/`);

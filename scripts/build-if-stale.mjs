@@ -7,12 +7,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
-// tsc rewrites every output on a successful build (and nothing on a failed one: noEmitOnError), so this
-// file's time is the time of the last good build.
-const marker = path.join(root, 'dist', 'src', 'main.js');
+// The bundles are written last by a build, and only after tsc succeeded (which, with noEmitOnError, writes
+// nothing on failure), so the older one's time is the time of the last good build.
+const bundles = ['main.mjs', 'cli.mjs'].map((name) => path.join(root, 'dist', name));
 
 function newestInput() {
-  let newest = statSync(path.join(root, 'tsconfig.json')).mtimeMs;
+  let newest = Math.max(statSync(path.join(root, 'tsconfig.json')).mtimeMs, statSync(path.join(root, 'rolldown.config.mjs')).mtimeMs);
   for (const entry of readdirSync(path.join(root, 'src'), { recursive: true, withFileTypes: true })) {
     if (entry.isFile() && entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts')) {
       newest = Math.max(newest, statSync(path.join(entry.parentPath, entry.name)).mtimeMs);
@@ -23,12 +23,12 @@ function newestInput() {
 
 let built = 0;
 try {
-  built = statSync(marker).mtimeMs;
+  built = Math.min(...bundles.map((file) => statSync(file).mtimeMs));
 } catch {
   // no build yet
 }
 if (built < newestInput()) {
   console.error(built ? 'quire: the source changed since the last build; building…' : 'quire: no build yet; building…');
-  const tsc = spawnSync(process.execPath, [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', path.join(root, 'tsconfig.json')], { stdio: 'inherit' });
-  if (tsc.status !== 0) process.exit(tsc.status ?? 1);
+  const build = spawnSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'inherit' });
+  if (build.status !== 0) process.exit(build.status ?? 1);
 }

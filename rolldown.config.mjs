@@ -1,0 +1,12 @@
+// `npm run build` bundles the compiled server and CLI (dist/src/*.js, from tsc) into one file each,
+// dist/main.mjs and dist/cli.mjs: loading ~1,000 small modules (Kysely alone has hundreds) was most of
+// the start-up time; one file starts in about half the time. Native drivers and the @tryghost libraries
+// (loaded through require, some only when first needed) stay in node_modules.
+const external = [/^node:/, 'better-sqlite3', 'pg', 'mysql2', 'nodemailer', /^@tryghost\//];
+
+export default ['main', 'cli'].map((name) => ({
+  input: `dist/src/${name}.js`,
+  platform: 'node',
+  external,
+  output: { file: `dist/${name}.mjs`, format: 'esm', codeSplitting: false },
+}));

@@ -1,0 +1,55 @@
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from './support.js';
+
+// What `npm run setup` and `npm start` run: the bundles in dist/ (built by `npm install`, rebuilt here when a
+// source file is newer), as processes. The suite's other tests import the source; this one would catch a
+// bundle that builds but does not start.
+const root = path.resolve(import.meta.dirname, '..');
+let database: TestDatabase;
+let contentDir: string;
+let env: NodeJS.ProcessEnv;
+
+const freePort = () => new Promise<number>((resolve) => {
+  const server = createServer().listen(0, '127.0.0.1', () => {
+    const address = server.address();
+    server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+  });
+});
+
+beforeAll(async () => {
+  execFileSync(process.execPath, ['scripts/build-if-stale.mjs'], { cwd: root, stdio: 'inherit' });
+  database = await createTestDatabase();
+  contentDir = mkdtempSync(path.join(tmpdir(), 'quire-start-'));
+  const { SITE_URL: _site, ...inherited } = process.env;
+  env = { ...inherited, PORT: String(await freePort()), DATABASE_URL: database.url, CONTENT_DIR: contentDir, LOG_LEVEL: 'warn' };
+});
+afterAll(async () => {
+  await database.drop();
+  rmSync(contentDir, { recursive: true, force: true });
+});
+
+it('sets up with the built CLI, then the built server answers where PORT says, with url fields that follow it', async () => {
+  const output = execFileSync(process.execPath, ['dist/cli.mjs', 'setup', '--email', 'start@example.com'], { cwd: root, env, encoding: 'utf8' });
+  expect(output).toContain(`ADMIN_API_URL=http://localhost:${env.PORT}/`);
+
+  const server = spawn(process.execPath, ['dist/main.mjs'], { cwd: root, env, stdio: ['ignore', 'ignore', 'inherit'] });
+  try {
+    let res: Response | undefined;
+    for (let tries = 0; !res && tries < 300; tries++) {
+      res = await fetch(`http://127.0.0.1:${env.PORT}/ghost/api/admin/site/`).catch(async () => {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        return undefined;
+      });
+    }
+    expect(res?.status).toBe(200);
+    expect((await res!.json()).site.url).toBe(`http://localhost:${env.PORT}/`);
+  } finally {
+    server.kill('SIGTERM');
+    await new Promise((resolve) => server.once('exit', resolve));
+  }
+});
