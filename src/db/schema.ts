@@ -1,11 +1,12 @@
 import type { PostTables } from './schema-posts.js';
 import type { StaffTables } from './schema-staff.js';
+import type { EventTables } from './schema-events.js';
 
 /**
  * Row types, one interface per table; column names are the JSON field names of the wire format.
  * Each group of tables lives with the migration that creates it and is joined here.
  */
-export interface Database extends FoundationTables, PostTables, StaffTables {}
+export interface Database extends FoundationTables, PostTables, StaffTables, EventTables {}
 
 export interface FoundationTables {
   settings: SettingRow;

@@ -4,6 +4,7 @@ import { foundation } from './0001-foundation.js';
 import { posts } from './0002-posts.js';
 import { staff } from './0003-staff.js';
 import { postsReadingTime } from './0004-posts-reading-time.js';
+import { outbox } from './0005-outbox.js';
 
 export type MigrationFactory = (types: ColumnTypes) => Migration;
 
@@ -16,4 +17,5 @@ export const MIGRATIONS: [name: string, factory: MigrationFactory][] = [
   ['0002-posts', posts],
   ['0003-staff', staff],
   ['0004-posts-reading-time', postsReadingTime],
+  ['0005-outbox', outbox],
 ];
