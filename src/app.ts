@@ -11,6 +11,9 @@ import { apiHeaders } from './http/api-headers.js';
 import { adminAuthHook } from './http/admin-auth.js';
 import { contentAuthHook } from './http/content-auth.js';
 import { actorOf, assertPermission } from './http/actor.js';
+import { ctxHook } from './http/request-ctx.js';
+import { siteOf, type CtxBase } from './ctx.js';
+import { systemClock, type Clock } from './clock.js';
 import { adminCorsOrigin } from './http/cors.js';
 import { OneLinePerRequest } from './http/request-log.js';
 import { legacyUrlRewriter } from './http/legacy-versions.js';
@@ -43,6 +46,8 @@ export interface AppDeps {
   secrets?: SecretBox;
   /** Files; by default local disk under `CONTENT_DIR`, public ones at `<SITE_URL>content/`. */
   storage?: Storage;
+  /** Where "now" comes from; tests fix it. */
+  clock?: Clock;
 }
 
 /** Both APIs with their hooks and error handling; `main.ts` listens, tests call `inject()`. */
@@ -50,12 +55,10 @@ export async function buildApp({
   config, connection, logger = false, mailer: givenMailer,
   secrets = secretBox(resolveSecretsKey(config).key),
   storage = localDiskStorage(config.contentDir, `${config.siteUrl}content/`),
+  clock = systemClock,
 }: AppDeps): Promise<FastifyInstance> {
-  const { db } = connection;
-  const siteUrl = config.siteUrl;
-  const sitePath = new URL(siteUrl).pathname;
-  const apiRoot = `${sitePath}ghost/api/`;
-  const adminRoot = `${apiRoot}admin/`;
+  const site = siteOf(config.siteUrl);
+  const { apiRoot, adminRoot } = site;
 
   const app = Fastify({
     logger,
@@ -67,6 +70,8 @@ export async function buildApp({
   });
   await app.register(cookie);
   const mailer = givenMailer ?? createMailer(config, app.log);
+  const base: CtxBase = { db: connection.db, engine: connection.engine, site, clock, mailer, secrets, storage };
+  app.decorateRequest('ctx', null as never);
   registerJsonParser(app);
 
   app.setErrorHandler((err: FastifyError, request, reply) => renderError(err, request, reply));
@@ -75,29 +80,30 @@ export async function buildApp({
 
   await app.register(async (admin) => {
     admin.addHook('onRequest', async (request, reply) => apiHeaders(request, reply));
-    await admin.register(cors, { origin: adminCorsOrigin(siteUrl), maxAge: 86400, methods: 'GET,HEAD,PUT,PATCH,POST,DELETE' });
+    await admin.register(cors, { origin: adminCorsOrigin(site.url), maxAge: 86400, methods: 'GET,HEAD,PUT,PATCH,POST,DELETE' });
     admin.addHook('onRequest', checkVersionMatch);
-    admin.addHook('onRequest', adminAuthHook({ db, siteUrl, adminRoot }));
+    admin.addHook('onRequest', adminAuthHook(base));
+    admin.addHook('onRequest', ctxHook(base));
     // From here on errors belong to the controller and get Ghost's "cannot <verb> <resource>" message.
     admin.addHook('preValidation', async (request) => {
       request.controllerStarted = true;
     });
     admin.addHook('preHandler', async (request) => {
       const { permission, frame } = request.routeOptions.config;
-      if (permission && frame) assertPermission(actorOf(request), permission, frame.docName);
+      if (permission && frame) assertPermission(actorOf(request.ctx), permission, frame.docName);
     });
-    siteRoutes(admin, { db, siteUrl });
-    setupRoutes(admin, { db, siteUrl });
-    sessionRoutes(admin, { db, siteUrl, mailer, secrets, deviceVerification: config.staffDeviceVerification });
-    integrationsRoutes(admin, { db });
-    tagsAdminRoutes(admin, { db, siteUrl, engine: connection.engine });
-    postsAdminRoutes(admin, 'post', { db, siteUrl, engine: connection.engine });
-    postsAdminRoutes(admin, 'page', { db, siteUrl, engine: connection.engine });
-    usersRoutes(admin, { db, siteUrl, storage, engine: connection.engine });
-    rolesRoutes(admin, { db });
-    invitesRoutes(admin, { db, engine: connection.engine, mailer, siteUrl });
-    authenticationRoutes(admin, { db, mailer, siteUrl });
-    authenticatorRoutes(admin, { db, siteUrl, secrets });
+    siteRoutes(admin);
+    setupRoutes(admin);
+    sessionRoutes(admin, { deviceVerification: config.staffDeviceVerification });
+    integrationsRoutes(admin);
+    tagsAdminRoutes(admin);
+    postsAdminRoutes(admin, 'post');
+    postsAdminRoutes(admin, 'page');
+    usersRoutes(admin);
+    rolesRoutes(admin);
+    invitesRoutes(admin);
+    authenticationRoutes(admin);
+    authenticatorRoutes(admin);
   }, { prefix: adminRoot.slice(0, -1) });
 
   await app.register(async (content) => {
@@ -106,14 +112,15 @@ export async function buildApp({
       reply.header('Cache-Control', 'public, max-age=0');
     });
     await content.register(cors, { origin: '*', maxAge: 86400, methods: 'GET,HEAD,PUT,PATCH,POST,DELETE' });
-    content.addHook('onRequest', contentAuthHook(db));
+    content.addHook('onRequest', contentAuthHook(base.db));
+    content.addHook('onRequest', ctxHook(base));
     content.addHook('preValidation', async (request) => {
       request.controllerStarted = true;
     });
-    postsContentRoutes(content, 'post', { db, siteUrl, engine: connection.engine });
-    postsContentRoutes(content, 'page', { db, siteUrl, engine: connection.engine });
-    tagsContentRoutes(content, { db, siteUrl, engine: connection.engine });
-    authorsContentRoutes(content, { db, siteUrl, engine: connection.engine });
+    postsContentRoutes(content, 'post');
+    postsContentRoutes(content, 'page');
+    tagsContentRoutes(content);
+    authorsContentRoutes(content);
   }, { prefix: `${apiRoot}content` });
 
   return app;

@@ -1,8 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import type { Config } from './config.js';
 import { connect } from './db/connect.js';
+import { jobCtx, siteOf } from './ctx.js';
+import { systemClock } from './clock.js';
+import { createMailer } from './mail/mailer.js';
+import { resolveSecretsKey, secretBox } from './auth/secret-box.js';
+import { localDiskStorage } from './storage/local-disk.js';
 import { migrateToLatest } from './db/migrate.js';
-import { OWNER_USER_ID } from './auth/roles.js';
 import { applySetup, isSetup } from './resources/setup/setup.service.js';
 import { addIntegration } from './resources/integrations/integrations.service.js';
 import { apiKeysOf } from './resources/integrations/integrations.queries.js';
@@ -27,13 +31,19 @@ export async function runSetup(config: Config, options: SetupOptions): Promise<s
   try {
     await migrateToLatest(connection);
     const { db } = connection;
+    const log = (details: object, message: string) => console.error(`quire: ${message}`, details);
+    const ctx = jobCtx({
+      db, engine: connection.engine, site: siteOf(config.siteUrl), clock: systemClock, mailer: createMailer(config, { info: log, error: log }),
+      secrets: secretBox(resolveSecretsKey(config).key),
+      storage: localDiskStorage(config.contentDir, `${config.siteUrl}content/`),
+    });
     if (!(await isSetup(db))) {
       const password = options.password ?? randomBytes(12).toString('base64url');
-      await applySetup(db, { name: options.name, email: options.email, password, blogTitle: options.title }, config.siteUrl, true);
+      await applySetup(ctx, { name: options.name, email: options.email, password, blogTitle: options.title }, true);
       lines.push(`OWNER_EMAIL=${options.email}`);
       if (!options.password) lines.push(`OWNER_PASSWORD=${password}`);
     }
-    const integration = await addIntegration(db, { name: options.integration }, OWNER_USER_ID);
+    const integration = await addIntegration(ctx, { name: options.integration });
     const keys = (await apiKeysOf(db, [integration.id])).get(integration.id) ?? [];
     for (const type of ['admin', 'content'] as const) {
       for (const key of keys.filter((k) => k.type === type)) lines.push(`${type.toUpperCase()}_KEY=${presentApiKey(key).secret}`);

@@ -1,7 +1,8 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { hashPassword } from '../src/auth/passwords.js';
 import type { RoleName } from '../src/auth/roles.js';
-import { now, objectId } from '../src/db/ids.js';
+import { objectId } from '../src/db/ids.js';
+import { systemClock } from '../src/clock.js';
 import { ADMIN, CONTENT, adminAuth, bootstrap, login, sessionHeaders, type TestApp } from './support.js';
 
 /** A staff user of the given role, inserted directly (the users API is another issue's), logged in. */
@@ -12,7 +13,7 @@ export async function createStaff(t: TestApp, role: RoleName, name = `${role} Pe
   const password = 'Very-secret-pass-9';
   await db.insertInto('users').values({
     id, name, slug: `${role.toLowerCase().replace(/\s+/g, '-')}-${id}`, email, password: await hashPassword(password), status: 'active',
-    created_at: now(), created_by: id, updated_at: now(), updated_by: id,
+    created_at: systemClock.now(), created_by: id, updated_at: systemClock.now(), updated_by: id,
   } as never).execute();
   const roleRow = await db.selectFrom('roles').select('id').where('name', '=', role).executeTakeFirstOrThrow();
   await db.insertInto('roles_users').values({ id: objectId(), role_id: roleRow.id, user_id: id }).execute();

@@ -1,7 +1,8 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
-import { objectId, now } from '../src/db/ids.js';
+import { objectId } from '../src/db/ids.js';
+import { systemClock } from '../src/clock.js';
 import { hashPassword } from '../src/auth/passwords.js';
 import { emailCode } from '../src/auth/otp.js';
 import { readSetting } from '../src/resources/settings/settings.queries.js';
@@ -26,7 +27,7 @@ export async function addStaffUser(t: TestApp, role: RoleName, name?: string): P
   const id = objectId();
   const slug = `${role.toLowerCase().replace(/\s/g, '-')}-${id.slice(-6)}`;
   const user = { id, email: `${slug}@example.com`, name: name ?? `${role} ${id.slice(-6)}`, slug };
-  const at = now();
+  const at = systemClock.now();
   passwordHash ??= hashPassword(STAFF_PASSWORD);
   const { db } = t.connection;
   const roleRow = await db.selectFrom('roles').select('id').where('name', '=', role).executeTakeFirstOrThrow();
@@ -95,7 +96,7 @@ export function call(app: FastifyInstance, caller: Caller, method: InjectOptions
 /** A post written straight to the database with its authors in order (fixture for authorship rules). */
 export async function addPost(t: TestApp, authors: string[], options: { status?: string; tags?: string[]; title?: string } = {}): Promise<string> {
   const id = objectId();
-  const at = now();
+  const at = systemClock.now();
   const { db } = t.connection;
   await db.insertInto('posts').values({
     id, uuid: crypto.randomUUID(), title: options.title ?? `Post ${id.slice(-6)}`, slug: `post-${id}`, mobiledoc: null, lexical: null, html: null,

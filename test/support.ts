@@ -10,6 +10,7 @@ import { connect, type Connection } from '../src/db/connect.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import { buildApp } from '../src/app.js';
 import { signAdminToken } from '../src/auth/admin-jwt.js';
+import type { Clock } from '../src/clock.js';
 
 /**
  * The engine under test comes from TEST_DATABASE_URL: unset means SQLite in a temporary folder; a
@@ -85,14 +86,14 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** A migrated database and an app on it; `settings` override configuration values. */
-export async function startTestApp(settings: Record<string, string> = {}): Promise<TestApp> {
+/** A migrated database and an app on it; `settings` override configuration values, `clock` fixes time. */
+export async function startTestApp(settings: Record<string, string> = {}, { clock }: { clock?: Clock } = {}): Promise<TestApp> {
   const database = await createTestDatabase();
   const contentDir = mkdtempSync(path.join(tmpdir(), 'quire-content-'));
   const config = parseConfig({ SITE_URL: SITE_URL, DATABASE_URL: database.url, CONTENT_DIR: contentDir, STAFF_DEVICE_VERIFICATION: 'false', ...settings });
   const connection = connect(config.databaseUrl, { poolSize: 4 });
   await migrateToLatest(connection);
-  const app = await buildApp({ config, connection });
+  const app = await buildApp({ config, connection, ...(clock ? { clock } : {}) });
   return {
     app,
     connection,

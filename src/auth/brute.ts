@@ -84,7 +84,7 @@ const rowKey = (limiter: Limiter, ip: string, key: string) => createHash('sha256
  * Counts one request against `limiter` for this client and key, or refuses it with the limiter's 429.
  * Concurrent requests (any instance) are serialised by a compare-and-set on the stored counter.
  */
-export async function hit(db: Db, limiter: Limiter, ip: string, key: string, now = Date.now()): Promise<void> {
+export async function hit(db: Db, limiter: Limiter, ip: string, key: string, now: number): Promise<void> {
   const id = rowKey(limiter, ip, key);
   const delays = delaysOf(limiter.minWait, limiter.maxWait);
   // Counters of clients that never came back would pile up: now and then, sweep the expired ones.
@@ -125,7 +125,7 @@ export async function hit(db: Db, limiter: Limiter, ip: string, key: string, now
 }
 
 /** How many requests the live counter holds (0 when none): for checks that count only failures. */
-export async function currentCount(db: Db, limiter: Limiter, ip: string, key: string, now = Date.now()): Promise<number> {
+export async function currentCount(db: Db, limiter: Limiter, ip: string, key: string, now: number): Promise<number> {
   const row = await db.selectFrom('brute').select(['count', 'expires']).where('key', '=', rowKey(limiter, ip, key)).executeTakeFirst();
   return row && row.expires > now ? row.count : 0;
 }
@@ -136,7 +136,7 @@ export async function reset(db: Db, limiter: Limiter, ip: string, key: string): 
 }
 
 /** Drops counters whose lifetime is over; cheap, run now and then. */
-export async function pruneExpired(db: Db, now = Date.now()): Promise<void> {
+export async function pruneExpired(db: Db, now: number): Promise<void> {
   await db.deleteFrom('brute').where('expires', '<=', now).execute();
 }
 

@@ -40,12 +40,12 @@ export async function currentEmailCode(db: Db, userId: string): Promise<string> 
 }
 
 /** Any second factor of the user: the e-mailed code, the app's code, or an unused recovery code. */
-export async function acceptCode(db: Db, userId: string, code: unknown, secrets: SecretBox): Promise<boolean> {
+export async function acceptCode(db: Db, userId: string, code: unknown, secrets: SecretBox, at: Date): Promise<boolean> {
   if (emailCodeIsValid(await sessionSecret(db), userId, code)) return true;
   const app = await findAuthenticator(db, userId);
   if (!app?.enabled) return false;
   // Recovery codes first: they must still work when the app's key cannot be opened (a changed SECRETS_KEY).
-  return (await useRecoveryCode(db, userId, code)) || (await useAppCode(db, app, code, secrets));
+  return (await useRecoveryCode(db, userId, code, at)) || (await useAppCode(db, app, code, secrets, at));
 }
 
 export interface LoginFacts {
@@ -56,6 +56,8 @@ export interface LoginFacts {
   code: unknown;
   /** The session the browser already had, if its cookie was sent. */
   presented: SessionRow | undefined;
+  /** When the login happens. */
+  at: Date;
 }
 
 export async function loginIsVerified(v: DeviceVerification, facts: LoginFacts): Promise<boolean> {
@@ -64,7 +66,7 @@ export async function loginIsVerified(v: DeviceVerification, facts: LoginFacts):
   const app = await findAuthenticator(v.db, user.id);
   const appEnabled = app?.enabled === true;
   if (facts.firstLogin && !appEnabled) return true;
-  if (facts.code !== undefined && facts.code !== null && (await acceptCode(v.db, user.id, facts.code, v.secrets))) return true;
+  if (facts.code !== undefined && facts.code !== null && (await acceptCode(v.db, user.id, facts.code, v.secrets, facts.at))) return true;
   return !v.enabled && !appEnabled;
 }
 

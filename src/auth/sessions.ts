@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Db } from '../db/connect.js';
 import type { SessionRow } from '../db/schema.js';
-import { now, objectId } from '../db/ids.js';
+import { objectId } from '../db/ids.js';
 
 export const SESSION_COOKIE = 'service-admin-api-session';
 /** Ghost keeps admin sessions for six months. */
@@ -17,10 +17,9 @@ export interface NewSession {
   verified: boolean;
 }
 
-/** Stores a session and returns the secret token for the cookie; only its hash is kept. */
-export async function createSession(db: Db, input: NewSession): Promise<{ token: string; session: SessionRow }> {
+/** Stores a session created `at` and returns the secret token for the cookie; only its hash is kept. */
+export async function createSession(db: Db, input: NewSession, at: Date): Promise<{ token: string; session: SessionRow }> {
   const token = randomBytes(32).toString('base64url');
-  const at = now();
   const session: SessionRow = {
     id: objectId(),
     session_hash: hashOf(token),
@@ -38,9 +37,10 @@ export async function createSession(db: Db, input: NewSession): Promise<{ token:
   return { token, session };
 }
 
-export async function findSession(db: Db, token: string): Promise<SessionRow | undefined> {
+/** The session of a cookie's token, unless it has expired by `at`. */
+export async function findSession(db: Db, token: string, at: Date): Promise<SessionRow | undefined> {
   const session = await db.selectFrom('sessions').selectAll().where('session_hash', '=', hashOf(token)).executeTakeFirst();
-  if (!session || session.expires_at.getTime() <= Date.now()) return undefined;
+  if (!session || session.expires_at.getTime() <= at.getTime()) return undefined;
   return session;
 }
 
@@ -48,14 +48,14 @@ export async function findSession(db: Db, token: string): Promise<SessionRow | u
  * Logging out keeps the row (and cookie) but detaches the user, as Ghost does; the device stays known
  * unless the site requires a code on every login (`require_email_mfa`).
  */
-export async function detachUser(db: Db, sessionId: string, forgetDevice = false): Promise<void> {
+export async function detachUser(db: Db, sessionId: string, at: Date, forgetDevice = false): Promise<void> {
   const changes = forgetDevice ? { user_id: null, verified: false, verified_user_id: null } : { user_id: null };
-  await db.updateTable('sessions').set({ ...changes, updated_at: now() }).where('id', '=', sessionId).execute();
+  await db.updateTable('sessions').set({ ...changes, updated_at: at }).where('id', '=', sessionId).execute();
 }
 
 /** The session's device proved itself for `userId` (a correct code). */
-export async function markVerified(db: Db, sessionId: string, userId: string): Promise<void> {
-  await db.updateTable('sessions').set({ verified: true, verified_user_id: userId, updated_at: now() }).where('id', '=', sessionId).execute();
+export async function markVerified(db: Db, sessionId: string, userId: string, at: Date): Promise<void> {
+  await db.updateTable('sessions').set({ verified: true, verified_user_id: userId, updated_at: at }).where('id', '=', sessionId).execute();
 }
 
 export async function deleteSession(db: Db, sessionId: string): Promise<void> {

@@ -13,11 +13,6 @@ export function objectId(): string {
 
 export const uuid = randomUUID;
 
-/** Current time truncated to whole seconds: Ghost stores and compares timestamps at second precision. */
-export function now(): Date {
-  return new Date(Math.floor(Date.now() / 1000) * 1000);
-}
-
 export function randomHex(bytes: number): string {
   return randomBytes(bytes).toString('hex');
 }

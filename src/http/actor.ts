@@ -1,6 +1,5 @@
-import type { FastifyRequest } from 'fastify';
 import type { ApiKeyRow, SessionRow, UserRow } from '../db/schema.js';
-import { OWNER_USER_ID, type RoleName } from '../auth/roles.js';
+import type { RoleName } from '../auth/roles.js';
 import { roleHas } from '../auth/permissions.js';
 import { errors } from '../errors.js';
 
@@ -19,9 +18,10 @@ declare module 'fastify' {
   }
 }
 
-export function actorOf(request: FastifyRequest): Actor {
-  if (!request.actor) throw errors.noPermission({ message: 'Authorization failed' });
-  return request.actor;
+/** The authenticated caller of a ctx (every Admin API route that is not public has one). */
+export function actorOf(ctx: { actor: Actor | null }): Actor {
+  if (!ctx.actor) throw errors.noPermission({ message: 'Authorization failed' });
+  return ctx.actor;
 }
 
 /** Permission-row check with Ghost's message, `You do not have permission to <action> <docName>`. */
@@ -29,12 +29,4 @@ export function assertPermission(actor: Actor, permission: string, docName: stri
   if (roleHas(actor.role, permission)) return;
   const action = permission.split('.')[1];
   throw errors.noPermission({ message: `You do not have permission to ${action} ${docName}` });
-}
-
-/**
- * The user a write is recorded against (`created_by`, `updated_by`): the caller, or for an integration the
- * owner's id `"1"`, as Ghost records it.
- */
-export function contextUserId(request: FastifyRequest): string {
-  return actorOf(request).user?.id ?? OWNER_USER_ID;
 }

@@ -6,8 +6,8 @@ import { findSession, SESSION_COOKIE } from '../auth/sessions.js';
 import { findUserById, roleNameOfUser } from '../resources/users/users.queries.js';
 import { requestOrigin } from './origin.js';
 import type { Actor } from './actor.js';
+import type { CtxBase } from '../ctx.js';
 import type { RoleName } from '../auth/roles.js';
-import { now } from '../db/ids.js';
 import { adminAudience } from './legacy-versions.js';
 
 const LAST_SEEN_REFRESH_MS = 60 * 60 * 1000;
@@ -32,24 +32,17 @@ const INTEGRATION_ALLOW_LIST: Record<string, readonly string[]> = {
 /** Routes staff tokens may not call even though their user's role could. */
 const STAFF_TOKEN_BLOCKED = [['DELETE', 'db'], ['PUT', 'users/owner']] as const;
 
-export interface AdminAuthOptions {
-  db: Db;
-  siteUrl: string;
-  /** Path of the Admin API root, e.g. `/ghost/api/admin/`. */
-  adminRoot: string;
-}
-
 /**
  * Establishes `request.actor` for Admin API routes: an admin-key JWT when an Authorization header is
  * present, else a verified session cookie. Public routes are skipped; errors here are never rewritten.
  */
-export function adminAuthHook({ db, siteUrl, adminRoot }: AdminAuthOptions) {
+export function adminAuthHook({ db, site, clock }: CtxBase) {
   return async function authenticateAdmin(request: FastifyRequest, _reply: FastifyReply) {
     if (request.routeOptions.config.auth === 'public') return;
     if (request.headers.authorization !== undefined) {
-      request.actor = await actorFromToken(db, request.headers.authorization, adminAudience(request));
+      request.actor = await actorFromToken(db, request.headers.authorization, adminAudience(request), clock.epochMs());
     } else if (request.headers.cookie !== undefined) {
-      request.actor = await actorFromSession(db, request, siteUrl);
+      request.actor = await actorFromSession(db, request, site.url, clock.now());
     }
     const actor = request.actor;
     if (!actor) {
@@ -58,10 +51,11 @@ export function adminAuthHook({ db, siteUrl, adminRoot }: AdminAuthOptions) {
         context: 'Unable to determine the authenticated user or integration. Check that cookies are being passed through if using session authentication.',
       });
     }
-    if (actor.user && (!actor.user.last_seen || Date.now() - actor.user.last_seen.getTime() > LAST_SEEN_REFRESH_MS)) {
-      await db.updateTable('users').set({ last_seen: now() }).where('id', '=', actor.user.id).execute();
+    const at = clock.now();
+    if (actor.user && (!actor.user.last_seen || at.getTime() - actor.user.last_seen.getTime() > LAST_SEEN_REFRESH_MS)) {
+      await db.updateTable('users').set({ last_seen: at }).where('id', '=', actor.user.id).execute();
     }
-    const path = request.url.slice(adminRoot.length).split('?')[0]!.replace(/\/$/, '');
+    const path = request.url.slice(site.adminRoot.length).split('?')[0]!.replace(/\/$/, '');
     if (actor.kind === 'integration') {
       const allowed = INTEGRATION_ALLOW_LIST[path.split('/')[0]!];
       if (!allowed?.includes(request.method)) throw errors.notImplemented();
@@ -71,7 +65,7 @@ export function adminAuthHook({ db, siteUrl, adminRoot }: AdminAuthOptions) {
   };
 }
 
-async function actorFromToken(db: Db, header: string, audience: RegExp): Promise<Actor> {
+async function actorFromToken(db: Db, header: string, audience: RegExp, nowMs: number): Promise<Actor> {
   const [scheme, token] = header.split(' ');
   if (!scheme || !/^(ghost|service)$/i.test(scheme) || !token) {
     throw errors.unauthorized({ message: 'Authorization header format is "Authorization: Ghost [token]"', code: 'INVALID_AUTH_HEADER' });
@@ -83,7 +77,7 @@ async function actorFromToken(db: Db, header: string, audience: RegExp): Promise
   const apiKey = typeof kid === 'string' ? await db.selectFrom('api_keys').selectAll().where('id', '=', kid).executeTakeFirst() : undefined;
   if (!apiKey) throw errors.unauthorized({ message: 'Unknown Admin API Key', code: 'UNKNOWN_ADMIN_API_KEY' });
   if (apiKey.type !== 'admin') throw errors.unauthorized({ message: 'Invalid API Key type', code: 'INVALID_API_KEY_TYPE' });
-  verifyAdminToken(decoded, apiKey.secret, audience);
+  verifyAdminToken(decoded, apiKey.secret, audience, nowMs);
 
   if (apiKey.user_id) {
     const user = await findUserById(db, apiKey.user_id);
@@ -95,10 +89,10 @@ async function actorFromToken(db: Db, header: string, audience: RegExp): Promise
   return { kind: 'integration', user: null, role: (role?.name ?? 'Admin Integration') as RoleName, session: null, apiKey };
 }
 
-async function actorFromSession(db: Db, request: FastifyRequest, siteUrl: string): Promise<Actor | undefined> {
+async function actorFromSession(db: Db, request: FastifyRequest, siteUrl: string, at: Date): Promise<Actor | undefined> {
   const token = request.cookies[SESSION_COOKIE];
   if (!token) return undefined;
-  const session = await findSession(db, token);
+  const session = await findSession(db, token, at);
   if (!session?.user_id || !session.verified) return undefined;
   const origin = requestOrigin(request, siteUrl);
   if (session.origin && origin !== session.origin) {

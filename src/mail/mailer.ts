@@ -1,7 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Transporter } from 'nodemailer';
-import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
 import { objectId } from '../db/ids.js';
 
@@ -13,6 +12,12 @@ export interface Mail {
   replyTo?: string;
   /** Display name of the sender, normally the site title. */
   fromName?: string;
+}
+
+/** What the mailer logs through: Fastify's logger in the server, the console in the CLI. */
+export interface MailLog {
+  info(details: object, message: string): void;
+  error(details: object, message: string): void;
 }
 
 export interface Mailer {
@@ -31,7 +36,7 @@ function lazyTransport(options: Parameters<typeof import('nodemailer').createTra
   return () => (transport ??= import('nodemailer').then(({ default: nodemailer }) => nodemailer.createTransport(options)));
 }
 
-export function createMailer(config: Config, log: FastifyBaseLogger): Mailer {
+export function createMailer(config: Config, log: MailLog): Mailer {
   const address = config.mail.from ?? `noreply@${new URL(config.siteUrl).hostname.replace(/^www\./, '')}`;
   const from = (name?: string) => (name ? { name, address } : address);
   const message = (mail: Mail) => ({

@@ -1,8 +1,7 @@
 import validator from 'validator';
-import type { Db } from '../../db/connect.js';
+import type { Ctx } from '../../ctx.js';
 import { errors } from '../../errors.js';
-import { now, objectId } from '../../db/ids.js';
-import { OWNER_USER_ID } from '../../auth/roles.js';
+import { objectId } from '../../db/ids.js';
 import { fromUrlSafe, tokenHash } from '../../auth/tokens.js';
 import { assertPasswordPolicy, hashPassword } from '../../auth/passwords.js';
 import { generateSlug } from '../../content/slugs.js';
@@ -24,10 +23,11 @@ export function assertEmail(email: unknown): string {
  * user with the invited role is created and the invitation is used up, in one transaction. As in Ghost
  * the account may use another address than the one invited: the token is the proof.
  */
-export async function acceptInvitation(db: Db, data: AcceptInput, siteUrl: string): Promise<void> {
+export async function acceptInvitation(ctx: Ctx, data: AcceptInput): Promise<void> {
+  const { db } = ctx;
   const invite = await findSentInviteByTokenHash(db, tokenHash(fromUrlSafe(String(data.token))));
   if (!invite) throw errors.notFound('Invite not found.');
-  if (invite.expires < Date.now()) throw errors.notFound('Invite is expired.');
+  if (invite.expires < ctx.clock.epochMs()) throw errors.notFound('Invite is expired.');
   const email = String(data.email);
   const name = String(data.name).trim();
   if (await emailTaken(db, email)) {
@@ -39,11 +39,11 @@ export async function acceptInvitation(db: Db, data: AcceptInput, siteUrl: strin
   }
   assertNameGiven(name);
   const password = String(data.password);
-  assertPasswordPolicy(password, { email, siteTitle: (await readSetting(db, 'title')) ?? undefined, siteUrl });
+  assertPasswordPolicy(password, { email, siteTitle: (await readSetting(db, 'title')) ?? undefined, siteUrl: ctx.site.url });
   checkColumns(USER_RULES, { name, email });
   const hash = await hashPassword(password);
 
-  await db.transaction().execute(async (trx) => {
+  await ctx.write(async ({ db: trx, clock, actingUserId }) => {
     // Two acceptances racing: only the one that removes the invitation creates an account.
     const { numDeletedRows } = await trx.deleteFrom('invites').where('id', '=', invite.id).where('status', '=', 'sent').executeTakeFirst();
     if (numDeletedRows === 0n) throw errors.notFound('Invite not found.');
@@ -51,7 +51,7 @@ export async function acceptInvitation(db: Db, data: AcceptInput, siteUrl: strin
       kind: 'user', shortSlug: true,
       taken: async (candidate) => !!(await trx.selectFrom('users').select('id').where('slug', '=', candidate).executeTakeFirst()),
     });
-    const at = now();
+    const at = clock.now();
     const id = objectId();
     await trx.insertInto('users').values({
       id, name, slug, password: hash, email, profile_image: null, cover_image: null, bio: null, website: null, location: null,
@@ -60,7 +60,7 @@ export async function acceptInvitation(db: Db, data: AcceptInput, siteUrl: strin
       comment_notifications: true, free_member_signup_notification: true, paid_subscription_started_notification: true,
       paid_subscription_canceled_notification: false, mention_notifications: true, recommendation_notifications: true,
       milestone_notifications: true, donation_notifications: true,
-      created_at: at, created_by: OWNER_USER_ID, updated_at: at, updated_by: OWNER_USER_ID,
+      created_at: at, created_by: actingUserId, updated_at: at, updated_by: actingUserId,
     }).execute();
     await trx.insertInto('roles_users').values({ id: objectId(), role_id: invite.role_id, user_id: id }).execute();
   });

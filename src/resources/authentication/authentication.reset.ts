@@ -1,9 +1,7 @@
 import validator from 'validator';
-import type { Db } from '../../db/connect.js';
 import type { UserRow } from '../../db/schema.js';
-import type { Mailer } from '../../mail/mailer.js';
+import type { Ctx } from '../../ctx.js';
 import { errors } from '../../errors.js';
-import { now } from '../../db/ids.js';
 import { passwordReset } from '../../mail/templates.js';
 import { checkResetToken, fromUrlSafe, resetToken, tokenParts, urlSafe } from '../../auth/tokens.js';
 import { assertPasswordPolicy, hashPassword } from '../../auth/passwords.js';
@@ -17,16 +15,10 @@ import type { ResetInput } from './authentication.schemas.js';
 const RESET_LIFETIME_MS = 24 * 60 * 60 * 1000;
 const TOKEN_LOCK_AFTER = 10;
 
-export interface ResetDeps {
-  db: Db;
-  mailer: Mailer;
-  siteUrl: string;
-}
-
 /** Mails a one-day reset link for the user; the token dies once the password changes. */
-export async function sendResetMail({ db, mailer, siteUrl }: ResetDeps, user: UserRow): Promise<void> {
+export async function sendResetMail({ db, mailer, site: { url: siteUrl }, clock }: Ctx, user: UserRow): Promise<void> {
   const settings = await readSettings(db, ['title', 'db_hash']);
-  const token = resetToken(user.email, Date.now() + RESET_LIFETIME_MS, settings.get('db_hash') ?? '', user.password);
+  const token = resetToken(user.email, clock.epochMs() + RESET_LIFETIME_MS, settings.get('db_hash') ?? '', user.password);
   const mail = passwordReset({ siteTitle: settings.get('title') ?? '', siteUrl, link: `${siteUrl}ghost/reset/${urlSafe(token)}/`, email: user.email });
   try {
     await mailer.send({ to: user.email, fromName: settings.get('title') ?? undefined, ...mail });
@@ -40,11 +32,11 @@ export async function sendResetMail({ db, mailer, siteUrl }: ResetDeps, user: Us
 }
 
 /** `POST /authentication/password_reset/`: the link goes to the address on file. */
-export async function requestReset(deps: ResetDeps, email: unknown): Promise<void> {
+export async function requestReset(ctx: Ctx, email: unknown): Promise<void> {
   if (typeof email !== 'string' || !validator.isEmail(email)) throw errors.badRequest('The server did not receive a valid email');
-  const user = await findUserByEmail(deps.db, email);
+  const user = await findUserByEmail(ctx.db, email);
   if (!user) throw errors.notFound('User not found.');
-  await sendResetMail(deps, user);
+  await sendResetMail(ctx, user);
 }
 
 const corrupt = () => errors.unauthorized({
@@ -57,28 +49,29 @@ const corrupt = () => errors.unauthorized({
  * re-activates the user and ends their sessions. Ten wrong tokens for one address and expiry lock it.
  * Returns the user's current sign-in code so the client can log in without a second e-mail.
  */
-export async function completeReset(db: Db, data: ResetInput, siteUrl: string): Promise<{ user: UserRow; emailVerificationToken: string }> {
+export async function completeReset(ctx: Ctx, data: ResetInput): Promise<{ user: UserRow; emailVerificationToken: string }> {
+  const { db } = ctx;
   const token = typeof data.token === 'string' ? fromUrlSafe(data.token) : '';
   const parts = token ? tokenParts(token) : null;
   if (!parts) throw corrupt();
   const lockKey = `${parts.email.toLowerCase()}+${parts.expires}`;
-  if ((await currentCount(db, LIMITERS.resetToken, '', lockKey)) >= TOKEN_LOCK_AFTER) throw errors.noPermission('Token locked');
+  if ((await currentCount(db, LIMITERS.resetToken, '', lockKey, ctx.clock.epochMs())) >= TOKEN_LOCK_AFTER) throw errors.noPermission('Token locked');
   const user = await findUserByEmail(db, parts.email);
   if (!user) throw errors.notFound('User not found.');
   const settings = await readSettings(db, ['db_hash', 'title']);
-  const check = checkResetToken(token, settings.get('db_hash') ?? '', user.password);
+  const check = checkResetToken(token, settings.get('db_hash') ?? '', user.password, ctx.clock.epochMs());
   if (!check.ok) {
     if (check.reason === 'expired') {
       throw errors.badRequest({ message: 'Cannot reset password.', context: 'Password reset link expired.', help: 'Request a new password reset via the login form.' });
     }
-    await hit(db, LIMITERS.resetToken, '', lockKey);
+    await hit(db, LIMITERS.resetToken, '', lockKey, ctx.clock.epochMs());
     throw errors.badRequest({ message: 'Cannot reset password.', context: 'Password reset link has already been used.', help: 'Request a new password reset via the login form.' });
   }
   const password = String(data.newPassword);
-  assertPasswordPolicy(password, { email: user.email, siteTitle: settings.get('title') ?? undefined, siteUrl });
+  assertPasswordPolicy(password, { email: user.email, siteTitle: settings.get('title') ?? undefined, siteUrl: ctx.site.url });
   const hash = await hashPassword(password);
-  await db.transaction().execute(async (trx) => {
-    await trx.updateTable('users').set({ password: hash, status: 'active', updated_at: now() }).where('id', '=', user.id).execute();
+  await ctx.write(async ({ db: trx, clock }) => {
+    await trx.updateTable('users').set({ password: hash, status: 'active', updated_at: clock.now() }).where('id', '=', user.id).execute();
     await deleteUserSessions(trx, user.id);
   });
   return { user, emailVerificationToken: await currentEmailCode(db, user.id) };

@@ -1,6 +1,4 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Db } from '../../db/connect.js';
-import type { Mailer } from '../../mail/mailer.js';
 import { parseBody } from '../../http/parse-body.js';
 import { hit, LIMITERS, reset } from '../../auth/brute.js';
 import { assertSetupState } from '../setup/setup.service.js';
@@ -10,53 +8,52 @@ import { ACCEPT_INVITATION, RESET_PASSWORD, RESET_REQUEST } from './authenticati
 import { hasSentInvite } from '../invites/invites.queries.js';
 import { resetAllPasswords } from './authentication.global-reset.js';
 
-export interface AuthenticationRouteOptions {
-  db: Db;
-  mailer: Mailer;
-  siteUrl: string;
-}
 
 // None of these is one of the five controller verbs: their errors keep their own messages.
 const frame = (method: string) => ({ docName: 'authentication', method });
 const pathOf = (request: FastifyRequest) => request.url.split('?')[0]!;
 
 /** Password reset, invitation acceptance and the global password reset (`/authentication/…`). */
-export function authenticationRoutes(app: FastifyInstance, { db, mailer, siteUrl }: AuthenticationRouteOptions) {
+export function authenticationRoutes(app: FastifyInstance) {
   app.post('/authentication/password_reset/', { config: { auth: 'public', frame: frame('generateResetToken') } }, async (request) => {
+    const { db } = request.ctx;
     const { email } = parseBody(request, RESET_REQUEST);
-    await hit(db, LIMITERS.globalReset, request.ip, pathOf(request));
-    await hit(db, LIMITERS.userReset, request.ip, `${typeof email === 'string' ? email.toLowerCase() : ''}reset`);
+    await hit(db, LIMITERS.globalReset, request.ip, pathOf(request), request.ctx.clock.epochMs());
+    await hit(db, LIMITERS.userReset, request.ip, `${typeof email === 'string' ? email.toLowerCase() : ''}reset`, request.ctx.clock.epochMs());
     await assertSetupState(db, true);
-    await requestReset({ db, mailer, siteUrl }, email);
+    await requestReset(request.ctx, email);
     return { password_reset: [{ message: 'Check your email for further instructions.' }] };
   });
 
   app.put('/authentication/password_reset/', { config: { auth: 'public', frame: frame('resetPassword') } }, async (request) => {
-    await hit(db, LIMITERS.globalBlock, request.ip, pathOf(request));
+    const { db } = request.ctx;
+    await hit(db, LIMITERS.globalBlock, request.ip, pathOf(request), request.ctx.clock.epochMs());
     const data = parseBody(request, RESET_PASSWORD);
     await assertSetupState(db, true);
-    const { emailVerificationToken } = await completeReset(db, data, siteUrl);
+    const { emailVerificationToken } = await completeReset(request.ctx, data);
     await reset(db, LIMITERS.userLogin, request.ip, 'user_login');
     return { password_reset: [{ message: 'Password updated', emailVerificationToken }] };
   });
 
   app.get<{ Querystring: { email?: unknown } }>('/authentication/invitation/', { config: { auth: 'public', frame: frame('isInvitation') } }, async (request) => {
+    const { db } = request.ctx;
     const email = assertEmail(request.query.email);
     await assertSetupState(db, true);
     return { invitation: [{ valid: await hasSentInvite(db, email) }] };
   });
 
   app.post('/authentication/invitation/', { config: { auth: 'public', frame: frame('acceptInvitation') } }, async (request) => {
+    const { db } = request.ctx;
     const data = parseBody(request, ACCEPT_INVITATION);
     await assertSetupState(db, true);
-    await acceptInvitation(db, data, siteUrl);
+    await acceptInvitation(request.ctx, data);
     return { invitation: [{ message: 'Invitation accepted.' }] };
   });
 
   app.post('/authentication/global_password_reset/', {
     config: { frame: frame('resetAllPasswords'), permission: 'authentication.resetAllPasswords' },
-  }, async (_request, reply) => {
-    await resetAllPasswords({ db, mailer, siteUrl });
+  }, async (request, reply) => {
+    await resetAllPasswords(request.ctx);
     return reply.status(204).send();
   });
 }

@@ -1,6 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import type { Db } from '../../db/connect.js';
-import type { SecretBox } from '../../auth/secret-box.js';
 import { actorOf } from '../../http/actor.js';
 import { hit, LIMITERS } from '../../auth/brute.js';
 import { parseBody } from '../../http/parse-body.js';
@@ -13,29 +11,30 @@ import { authenticatorStatus, confirmSetup, disable, newRecoveryCodes, sessionUs
  * the user is asked for one even when e-mailed device verification is switched off. Not Ghost
  * endpoints, so errors keep their own messages (no controller rewrite).
  */
-export function authenticatorRoutes(app: FastifyInstance, { db, siteUrl, secrets }: { db: Db; siteUrl: string; secrets: SecretBox }) {
+export function authenticatorRoutes(app: FastifyInstance) {
   app.get('/authenticator/', async (request) => ({
-    authenticator: [await authenticatorStatus(db, sessionUser(actorOf(request)))],
+    authenticator: [await authenticatorStatus(request.ctx)],
   }));
 
   app.post('/authenticator/', async (request, reply) => {
-    const setup = await startSetup(db, sessionUser(actorOf(request)), siteUrl, secrets);
+    const setup = await startSetup(request.ctx);
     reply.status(201);
     return { authenticator: [setup] };
   });
 
   app.put('/authenticator/', async (request) => {
-    const user = sessionUser(actorOf(request));
-    await hit(db, LIMITERS.userVerification, request.ip, 'user_verification');
-    return { authenticator: [await confirmSetup(db, user, parseBody(request, AUTHENTICATOR).token, secrets)] };
+    // A staff token is refused before it can use up the session's allowance of guesses.
+    sessionUser(actorOf(request.ctx));
+    await hit(request.ctx.db, LIMITERS.userVerification, request.ip, 'user_verification', request.ctx.clock.epochMs());
+    return { authenticator: [await confirmSetup(request.ctx, parseBody(request, AUTHENTICATOR).token)] };
   });
 
   app.delete('/authenticator/', async (request, reply) => {
-    await disable(db, sessionUser(actorOf(request)), parseBody(request, AUTHENTICATOR).password);
+    await disable(request.ctx, parseBody(request, AUTHENTICATOR).password);
     return reply.status(204).send();
   });
 
   app.post('/authenticator/recovery_codes/', async (request) => ({
-    authenticator: [await newRecoveryCodes(db, sessionUser(actorOf(request)), parseBody(request, AUTHENTICATOR).password)],
+    authenticator: [await newRecoveryCodes(request.ctx, parseBody(request, AUTHENTICATOR).password)],
   }));
 }

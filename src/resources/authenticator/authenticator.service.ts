@@ -1,13 +1,11 @@
-import type { Db } from '../../db/connect.js';
 import type { UserRow } from '../../db/schema.js';
-import type { Actor } from '../../http/actor.js';
+import type { Ctx } from '../../ctx.js';
+import { actorOf, type Actor } from '../../http/actor.js';
 import { errors } from '../../errors.js';
-import { now } from '../../db/ids.js';
 import { passwordMatches } from '../../auth/passwords.js';
 import {
   beginSetup, findAuthenticator, otpauthUri, removeAuthenticator, replaceRecoveryCodes, unusedRecoveryCodes, useAppCode,
 } from '../../auth/authenticator.js';
-import type { SecretBox } from '../../auth/secret-box.js';
 import { readSetting } from '../settings/settings.queries.js';
 
 /** Only a person at a browser manages their authenticator: never an API token. */
@@ -16,7 +14,9 @@ export function sessionUser(actor: Actor): UserRow {
   return actor.user;
 }
 
-export async function authenticatorStatus(db: Db, user: UserRow) {
+export async function authenticatorStatus(ctx: Ctx) {
+  const { db } = ctx;
+  const user = sessionUser(actorOf(ctx));
   const row = await findAuthenticator(db, user.id);
   return {
     enabled: row?.enabled === true,
@@ -26,23 +26,31 @@ export async function authenticatorStatus(db: Db, user: UserRow) {
 }
 
 /** A new secret to scan; it counts only once a code from the app confirms it. */
-export async function startSetup(db: Db, user: UserRow, siteUrl: string, secrets: SecretBox) {
+export async function startSetup(ctx: Ctx) {
+  const { db } = ctx;
+  const user = sessionUser(actorOf(ctx));
   if ((await findAuthenticator(db, user.id))?.enabled) {
     throw errors.validation('An authenticator app is already enabled. Remove it before adding another.');
   }
-  const secret = await beginSetup(db, user.id, secrets);
-  const issuer = (await readSetting(db, 'title')) || new URL(siteUrl).hostname;
+  const secret = await ctx.write((w) => beginSetup(w.db, user.id, w.secrets, w.clock.now()));
+  const issuer = (await readSetting(db, 'title')) || new URL(ctx.site.url).hostname;
   return { enabled: false, secret, otpauth_url: otpauthUri(secret, user.email, issuer) };
 }
 
 /** The first code from the app enables it and returns the recovery codes (shown this once). */
-export async function confirmSetup(db: Db, user: UserRow, token: unknown, secrets: SecretBox) {
+export async function confirmSetup(ctx: Ctx, token: unknown) {
+  const { db } = ctx;
+  const user = sessionUser(actorOf(ctx));
   const row = await findAuthenticator(db, user.id);
   if (!row) throw errors.validation('Start the authenticator set-up first.');
   if (row.enabled) throw errors.validation('An authenticator app is already enabled. Remove it before adding another.');
-  if (!(await useAppCode(db, row, token, secrets))) throw errors.validation({ message: 'The code is not valid.', property: 'token' });
-  await db.updateTable('staff_authenticators').set({ enabled: true, updated_at: now() }).where('user_id', '=', user.id).execute();
-  return { enabled: true, recovery_codes: await replaceRecoveryCodes(db, user.id) };
+  if (!(await useAppCode(db, row, token, ctx.secrets, ctx.clock.now()))) throw errors.validation({ message: 'The code is not valid.', property: 'token' });
+  const codes = await ctx.write(async (w) => {
+    const at = w.clock.now();
+    await w.db.updateTable('staff_authenticators').set({ enabled: true, updated_at: at }).where('user_id', '=', user.id).execute();
+    return replaceRecoveryCodes(w.db, user.id, at);
+  });
+  return { enabled: true, recovery_codes: codes };
 }
 
 async function assertPassword(user: UserRow, password: unknown): Promise<void> {
@@ -55,13 +63,15 @@ async function assertPassword(user: UserRow, password: unknown): Promise<void> {
   }
 }
 
-export async function disable(db: Db, user: UserRow, password: unknown): Promise<void> {
+export async function disable(ctx: Ctx, password: unknown): Promise<void> {
+  const user = sessionUser(actorOf(ctx));
   await assertPassword(user, password);
-  await removeAuthenticator(db, user.id);
+  await ctx.write((w) => removeAuthenticator(w.db, user.id));
 }
 
-export async function newRecoveryCodes(db: Db, user: UserRow, password: unknown) {
+export async function newRecoveryCodes(ctx: Ctx, password: unknown) {
+  const user = sessionUser(actorOf(ctx));
   await assertPassword(user, password);
-  if (!(await findAuthenticator(db, user.id))?.enabled) throw errors.validation('No authenticator app is enabled.');
-  return { enabled: true, recovery_codes: await replaceRecoveryCodes(db, user.id) };
+  if (!(await findAuthenticator(ctx.db, user.id))?.enabled) throw errors.validation('No authenticator app is enabled.');
+  return { enabled: true, recovery_codes: await ctx.write((w) => replaceRecoveryCodes(w.db, user.id, w.clock.now())) };
 }

@@ -1,6 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Db } from '../../db/connect.js';
-import type { Engine } from '../../db/engine.js';
+import type { Ctx } from '../../ctx.js';
 import type { UserRow } from '../../db/schema.js';
 import { errors } from '../../errors.js';
 import { assertIdParam } from '../../http/validate.js';
@@ -18,27 +17,27 @@ type Params = { id: string; slug: string };
 
 
 /** Content API authors: staff with at least one published post or page, by name. */
-export function authorsContentRoutes(app: FastifyInstance, { db, siteUrl, engine }: { db: Db; siteUrl: string; engine: Engine }) {
+export function authorsContentRoutes(app: FastifyInstance) {
   const frame = (method: string) => ({ docName: 'authors', method });
-  const present = async (rows: UserRow[], query: Query) => {
+  const present = async ({ db, site }: Ctx, rows: UserRow[], query: Query) => {
     const counts = parseInclude(query.include, ['count.posts']).has('count.posts') ? await publishedPostCounts(db, rows.map((row) => row.id)) : null;
     // Every author listed here has a published post, so every url is routable.
     return rows.map((row) => presentContentAuthor(row, {
-      url: authorUrl(siteUrl, row.slug, true),
+      url: authorUrl(site.url, row.slug, true),
       ...(counts ? { count: { posts: counts.get(row.id) ?? 0 } } : {}),
     }));
   };
 
   app.get<{ Querystring: Query }>('/authors/', { config: { frame: frame('browse') } }, async (request) => {
     const params = parseBrowseParams(request.query, { include: ['count.posts'] });
-    const { rows, meta } = await browseRows<UserRow>(db, engine, USERS_BROWSE, 'content', params);
-    return { authors: pickEach(await present(rows, request.query), params), meta };
+    const { rows, meta } = await browseRows<UserRow>(request.ctx.db, request.ctx.engine, USERS_BROWSE, 'content', params);
+    return { authors: pickEach(await present(request.ctx, rows, request.query), params), meta };
   });
 
   const read = async (request: FastifyRequest<{ Querystring: Query }>, by: { id: string } | { slug: string }) => {
-    const row = await findPublicAuthor(db, by);
+    const row = await findPublicAuthor(request.ctx.db, by);
     if (!row) throw errors.notFound('Author not found.');
-    return { authors: pickRead(await present([row], request.query), request.query, 'id' in by ? 'id' : 'slug', []) };
+    return { authors: pickRead(await present(request.ctx, [row], request.query), request.query, 'id' in by ? 'id' : 'slug', []) };
   };
   app.get<{ Params: Params; Querystring: Query }>('/authors/:id/', { config: { frame: frame('read') } }, async (request) => {
     assertIdParam(request.params.id);

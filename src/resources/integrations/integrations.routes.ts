@@ -1,8 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import type { Db } from '../../db/connect.js';
+import type { Ctx } from '../../ctx.js';
 import type { IntegrationRow } from '../../db/schema.js';
 import { errors } from '../../errors.js';
-import { contextUserId } from '../../http/actor.js';
 import { assertIdParam } from '../../http/validate.js';
 import { parseBody } from '../../http/parse-body.js';
 import { INTEGRATION_ADD, INTEGRATION_EDIT, INTEGRATION_REFRESH } from './integrations.schemas.js';
@@ -17,49 +16,50 @@ type Query = Record<string, unknown>;
 
 const frame = (method: string) => ({ docName: 'integrations', method });
 
-export function integrationsRoutes(app: FastifyInstance, { db }: { db: Db }) {
-  async function present(rows: IntegrationRow[], withKeys: boolean) {
-    const keys = withKeys ? await apiKeysOf(db, rows.map((row) => row.id)) : null;
+export function integrationsRoutes(app: FastifyInstance) {
+  async function present(ctx: Ctx, rows: IntegrationRow[], withKeys: boolean) {
+    const keys = withKeys ? await apiKeysOf(ctx.db, rows.map((row) => row.id)) : null;
     return rows.map((row) => presentIntegration(row, keys?.get(row.id)));
   }
   const wantsKeys = (query: Query) => parseInclude(query.include, ['api_keys', 'webhooks']).has('api_keys');
 
   app.get<{ Querystring: Query }>('/integrations/', { config: { frame: frame('browse'), permission: 'integration.browse' } }, async (request) => {
     const pageRequest = parsePageRequest(request.query);
+    const { db } = request.ctx;
     const [rows, total] = await Promise.all([listIntegrations(db, sqlWindow(pageRequest)), countListedIntegrations(db)]);
-    return { integrations: await present(rows, wantsKeys(request.query)), meta: paginationMeta(pageRequest, total) };
+    return { integrations: await present(request.ctx, rows, wantsKeys(request.query)), meta: paginationMeta(pageRequest, total) };
   });
 
   app.get<{ Params: Params; Querystring: Query }>('/integrations/:id/', { config: { frame: frame('read'), permission: 'integration.read' } }, async (request) => {
     assertIdParam(request.params.id);
-    const row = await findListedIntegration(db, request.params.id);
+    const row = await findListedIntegration(request.ctx.db, request.params.id);
     if (!row) throw errors.notFound();
-    return { integrations: await present([row], wantsKeys(request.query)) };
+    return { integrations: await present(request.ctx, [row], wantsKeys(request.query)) };
   });
 
   app.post<{ Querystring: Query }>('/integrations/', { config: { frame: frame('add'), permission: 'integration.add' } }, async (request, reply) => {
-    const row = await addIntegration(db, parseBody(request, INTEGRATION_ADD), contextUserId(request));
+    const row = await addIntegration(request.ctx, parseBody(request, INTEGRATION_ADD));
     reply.status(201).header('Location', locationOf(request, row.id));
     // The keys were just made: Ghost returns them whatever `include` says.
-    return { integrations: await present([row], true) };
+    return { integrations: await present(request.ctx, [row], true) };
   });
 
   app.put<{ Params: Params; Querystring: Query }>('/integrations/:id/', { config: { frame: frame('edit'), permission: 'integration.edit' } }, async (request) => {
     assertIdParam(request.params.id);
-    const row = await editIntegration(db, request.params.id, parseBody(request, INTEGRATION_EDIT), contextUserId(request));
-    return { integrations: await present([row], true) };
+    const row = await editIntegration(request.ctx, request.params.id, parseBody(request, INTEGRATION_EDIT));
+    return { integrations: await present(request.ctx, [row], true) };
   });
 
   app.post<{ Params: Params }>('/integrations/:id/api_key/:keyid/refresh/', { config: { frame: frame('edit'), permission: 'integration.edit' } }, async (request) => {
     assertIdParam(request.params.id);
     parseBody(request, INTEGRATION_REFRESH);
-    const row = await refreshApiKey(db, request.params.id, request.params.keyid, contextUserId(request));
-    return { integrations: await present([row], true) };
+    const row = await refreshApiKey(request.ctx, request.params.id, request.params.keyid);
+    return { integrations: await present(request.ctx, [row], true) };
   });
 
   app.delete<{ Params: Params }>('/integrations/:id/', { config: { frame: frame('destroy'), permission: 'integration.destroy' } }, async (request, reply) => {
     assertIdParam(request.params.id);
-    await deleteIntegration(db, request.params.id);
+    await deleteIntegration(request.ctx, request.params.id);
     return reply.status(204).send();
   });
 }

@@ -1,11 +1,10 @@
-import type { Db } from '../../db/connect.js';
 import type { IntegrationRow } from '../../db/schema.js';
+import type { Ctx } from '../../ctx.js';
 import { errors } from '../../errors.js';
-import { now, objectId, randomHex } from '../../db/ids.js';
+import { objectId, randomHex } from '../../db/ids.js';
 import { generateSlug } from '../../content/slugs.js';
 import { roleIdByName } from '../users/users.queries.js';
 import { findListedIntegration } from './integrations.queries.js';
-import { retryingTransaction } from '../../db/transactions.js';
 import { checkColumns } from '../../db/column-rules.js';
 import { INTEGRATION_RULES } from './integrations.rules.js';
 import type { IntegrationAddInput, IntegrationInput } from './integrations.schemas.js';
@@ -13,10 +12,10 @@ import type { IntegrationAddInput, IntegrationInput } from './integrations.schem
 /** Admin keys sign tokens with 32 random bytes; content keys are 13 bytes, as Ghost makes them. */
 export const newSecret = (type: 'admin' | 'content') => randomHex(type === 'admin' ? 32 : 13);
 
-export async function addIntegration(db: Db, input: IntegrationAddInput, actorId: string): Promise<IntegrationRow> {
+export async function addIntegration(ctx: Ctx, input: IntegrationAddInput): Promise<IntegrationRow> {
   const values = checkColumns(INTEGRATION_RULES, input);
-  return retryingTransaction(db, async (trx) => {
-    const at = now();
+  return ctx.write(async ({ db: trx, clock, actingUserId: actorId }) => {
+    const at = clock.now();
     const slug = await generateSlug(values.name!, {
       kind: 'integration',
       taken: async (candidate) => !!(await trx.selectFrom('integrations').select('id').where('slug', '=', candidate).executeTakeFirst()),
@@ -35,29 +34,33 @@ export async function addIntegration(db: Db, input: IntegrationAddInput, actorId
   });
 }
 
-export async function editIntegration(db: Db, id: string, input: IntegrationInput, actorId: string): Promise<IntegrationRow> {
+export async function editIntegration(ctx: Ctx, id: string, input: IntegrationInput): Promise<IntegrationRow> {
   const values = checkColumns(INTEGRATION_RULES, input);
-  const existing = await findListedIntegration(db, id);
-  if (!existing) throw errors.notFound('Integration not found.');
-  const changed = Object.entries(values).some(([key, value]) => existing[key as keyof typeof values] !== value);
-  if (!changed) return existing;
-  const updated = { ...values, updated_at: now(), updated_by: actorId };
-  await db.updateTable('integrations').set(updated).where('id', '=', id).execute();
-  return { ...existing, ...updated };
+  return ctx.write(async ({ db, clock, actingUserId }) => {
+    const existing = await findListedIntegration(db, id);
+    if (!existing) throw errors.notFound('Integration not found.');
+    const changed = Object.entries(values).some(([key, value]) => existing[key as keyof typeof values] !== value);
+    if (!changed) return existing;
+    const updated = { ...values, updated_at: clock.now(), updated_by: actingUserId };
+    await db.updateTable('integrations').set(updated).where('id', '=', id).execute();
+    return { ...existing, ...updated };
+  });
 }
 
 /** New secret for one key of an integration; the old one stops working at once. */
-export async function refreshApiKey(db: Db, integrationId: string, keyId: string, actorId: string): Promise<IntegrationRow> {
-  const integration = await findListedIntegration(db, integrationId);
-  if (!integration) throw errors.notFound('Integration not found.');
-  const key = await db.selectFrom('api_keys').select(['id', 'type']).where('id', '=', keyId).where('integration_id', '=', integrationId).executeTakeFirst();
-  if (!key) throw errors.notFound('ApiKey not found.');
-  await db.updateTable('api_keys').set({ secret: newSecret(key.type), updated_at: now(), updated_by: actorId }).where('id', '=', keyId).execute();
-  return integration;
+export async function refreshApiKey(ctx: Ctx, integrationId: string, keyId: string): Promise<IntegrationRow> {
+  return ctx.write(async ({ db, clock, actingUserId }) => {
+    const integration = await findListedIntegration(db, integrationId);
+    if (!integration) throw errors.notFound('Integration not found.');
+    const key = await db.selectFrom('api_keys').select(['id', 'type']).where('id', '=', keyId).where('integration_id', '=', integrationId).executeTakeFirst();
+    if (!key) throw errors.notFound('ApiKey not found.');
+    await db.updateTable('api_keys').set({ secret: newSecret(key.type), updated_at: clock.now(), updated_by: actingUserId }).where('id', '=', keyId).execute();
+    return integration;
+  });
 }
 
-export async function deleteIntegration(db: Db, id: string): Promise<void> {
-  await db.transaction().execute(async (trx) => {
+export async function deleteIntegration(ctx: Ctx, id: string): Promise<void> {
+  await ctx.write(async ({ db: trx }) => {
     if (!(await findListedIntegration(trx, id))) throw errors.notFound();
     await trx.deleteFrom('api_keys').where('integration_id', '=', id).execute();
     await trx.deleteFrom('integrations').where('id', '=', id).execute();

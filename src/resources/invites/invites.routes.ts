@@ -1,15 +1,11 @@
 import type { FastifyInstance } from 'fastify';
-import type { Db } from '../../db/connect.js';
-import type { Mailer } from '../../mail/mailer.js';
 import { errors } from '../../errors.js';
-import { actorOf } from '../../http/actor.js';
 import { assertIdParam } from '../../http/validate.js';
 import { parseBody } from '../../http/parse-body.js';
 import { locationOf } from '../../http/location.js';
 import { parseBrowseParams } from '../../http/browse-params.js';
 import { browseRows, pickEach } from '../../filter/browse.js';
 import { INVITES_BROWSE } from '../../filter/resources/invites.browse.js';
-import type { Engine } from '../../db/engine.js';
 import type { InviteRow } from '../../db/schema.js';
 import { findInvite } from './invites.queries.js';
 import { presentInvite } from './invites.present.js';
@@ -18,30 +14,30 @@ import { INVITE_ADD } from './invites.schemas.js';
 
 const frame = (method: string) => ({ docName: 'invites', method });
 
-export function invitesRoutes(app: FastifyInstance, { db, engine, mailer, siteUrl }: { db: Db; engine: Engine; mailer: Mailer; siteUrl: string }) {
+export function invitesRoutes(app: FastifyInstance) {
   app.get<{ Querystring: Record<string, unknown> }>('/invites/', { config: { frame: frame('browse'), permission: 'invite.browse' } }, async (request) => {
     const params = parseBrowseParams(request.query);
-    const { rows, meta } = await browseRows<InviteRow>(db, engine, INVITES_BROWSE, 'admin', params);
+    const { rows, meta } = await browseRows<InviteRow>(request.ctx.db, request.ctx.engine, INVITES_BROWSE, 'admin', params);
     return { invites: pickEach(rows.map(presentInvite), params), meta };
   });
 
   app.get<{ Params: { id: string } }>('/invites/:id/', { config: { frame: frame('read'), permission: 'invite.read' } }, async (request) => {
     assertIdParam(request.params.id);
-    const invite = await findInvite(db, request.params.id);
+    const invite = await findInvite(request.ctx.db, request.params.id);
     if (!invite) throw errors.notFound('Invite not found.');
     return { invites: [presentInvite(invite)] };
   });
 
   // The permission row is checked with the invited role (Ghost's `Invite.permissible`), inside addInvite.
   app.post('/invites/', { config: { frame: frame('add') } }, async (request, reply) => {
-    const invite = await addInvite(db, mailer, actorOf(request), parseBody(request, INVITE_ADD), siteUrl);
+    const invite = await addInvite(request.ctx, parseBody(request, INVITE_ADD));
     reply.status(201).header('Location', locationOf(request, invite.id));
     return { invites: [presentInvite(invite)] };
   });
 
   app.delete<{ Params: { id: string } }>('/invites/:id/', { config: { frame: frame('destroy'), permission: 'invite.destroy' } }, async (request, reply) => {
     assertIdParam(request.params.id);
-    const { numDeletedRows } = await db.deleteFrom('invites').where('id', '=', request.params.id).executeTakeFirst();
+    const { numDeletedRows } = await request.ctx.db.deleteFrom('invites').where('id', '=', request.params.id).executeTakeFirst();
     if (numDeletedRows === 0n) throw errors.notFound();
     return reply.status(204).send();
   });

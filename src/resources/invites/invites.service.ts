@@ -1,10 +1,8 @@
-import { OWNER_USER_ID } from '../../auth/roles.js';
-import type { Db } from '../../db/connect.js';
 import type { InviteRow } from '../../db/schema.js';
-import type { Actor } from '../../http/actor.js';
-import type { Mailer } from '../../mail/mailer.js';
+import type { Ctx } from '../../ctx.js';
+import { actorOf } from '../../http/actor.js';
 import { errors } from '../../errors.js';
-import { now, objectId } from '../../db/ids.js';
+import { objectId } from '../../db/ids.js';
 import { canInviteRole } from '../../auth/staff-rules.js';
 import { inviteToken, tokenHash, urlSafe } from '../../auth/tokens.js';
 import { invitation } from '../../mail/templates.js';
@@ -21,7 +19,9 @@ const INVITE_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
  * the e-mail, then one transaction replacing any earlier invitation to that address. Sending first means
  * a refused message leaves the earlier invitation (and the database) as it was.
  */
-export async function addInvite(db: Db, mailer: Mailer, actor: Actor, input: InviteInput, siteUrl: string): Promise<InviteRow> {
+export async function addInvite(ctx: Ctx, input: InviteInput): Promise<InviteRow> {
+  const { db, mailer, site: { url: siteUrl } } = ctx;
+  const actor = actorOf(ctx);
   const email = String(input.email);
   if (await emailTaken(db, email)) throw errors.validation('User is already registered.');
   const role = typeof input.role_id === 'string' ? await db.selectFrom('roles').selectAll().where('id', '=', input.role_id).executeTakeFirst() : undefined;
@@ -31,7 +31,7 @@ export async function addInvite(db: Db, mailer: Mailer, actor: Actor, input: Inv
 
   const settings = await readSettings(db, ['title', 'db_hash']);
   const title = settings.get('title') ?? '';
-  const expires = Date.now() + INVITE_LIFETIME_MS;
+  const expires = ctx.clock.epochMs() + INVITE_LIFETIME_MS;
   const token = inviteToken(email, expires, settings.get('db_hash') ?? '');
   const mail = invitation({
     siteTitle: title, siteUrl, inviterName: actor.user?.name ?? null, inviterEmail: actor.user?.email ?? null,
@@ -47,14 +47,12 @@ export async function addInvite(db: Db, mailer: Mailer, actor: Actor, input: Inv
     });
   }
 
-  const at = now();
-  // Integrations are recorded as the owner, as in Ghost.
-  const actorId = actor.user?.id ?? OWNER_USER_ID;
+  const at = ctx.clock.now();
   const invite: InviteRow = {
     id: objectId(), role_id: role.id, status: 'sent', token_hash: tokenHash(token), email, expires,
-    created_at: at, created_by: actorId, updated_at: at, updated_by: actorId,
+    created_at: at, created_by: ctx.actingUserId, updated_at: at, updated_by: ctx.actingUserId,
   };
-  await db.transaction().execute(async (trx) => {
+  await ctx.write(async ({ db: trx }) => {
     await trx.deleteFrom('invites').where((eb) => eb(eb.fn('lower', ['email']), '=', email.toLowerCase())).execute();
     await trx.insertInto('invites').values(invite).execute();
   });

@@ -1,4 +1,4 @@
-import type { Db } from '../../db/connect.js';
+import type { Ctx, WriteCtx } from '../../ctx.js';
 import { errors } from '../../errors.js';
 import { objectId } from '../../db/ids.js';
 import { insertTag } from '../tags/tags.service.js';
@@ -14,8 +14,8 @@ export interface BulkStats {
 const unsupported = () => errors.incorrectUsage('Unsupported bulk action');
 
 /** `DELETE /posts/?filter=…`: every post of this type matching the filter (all of them without one, as in Ghost). */
-export async function bulkDestroy(db: Db, type: PostType, where: PostWhere | null): Promise<BulkStats> {
-  return db.transaction().execute(async (trx) => {
+export async function bulkDestroy(ctx: Ctx, type: PostType, where: PostWhere | null): Promise<BulkStats> {
+  return ctx.write(async ({ db: trx }) => {
     const ids = await postIdsMatching(trx, { type, ...(where ? { where } : {}) });
     for (let i = 0; i < ids.length; i += 500) await deletePosts(trx, ids.slice(i, i + 500));
     return { successful: ids.length, unsuccessful: 0 };
@@ -27,37 +27,37 @@ export async function bulkDestroy(db: Db, type: PostType, where: PostWhere | nul
  * unfeature, access (visibility) and addTag, each on every matching post of this type in one transaction.
  * Like Ghost's bulk edits these write the columns only (no `updated_at`, no revisions).
  */
-export async function bulkEdit(db: Db, type: PostType, bulk: BulkInput, where: PostWhere, actorId: string) {
+export async function bulkEdit(ctx: Ctx, type: PostType, bulk: BulkInput, where: PostWhere) {
   // Ghost answers addTag with the stats alone; the other actions add (empty) error lists.
-  if (bulk.action === 'addTag') return { stats: await addTags(db, type, where, bulk.meta?.tags, actorId) };
-  return { stats: await bulkUpdate(db, type, bulk, where), errors: [], unsuccessfulData: [] };
+  if (bulk.action === 'addTag') return { stats: await addTags(ctx, type, where, bulk.meta?.tags) };
+  return { stats: await bulkUpdate(ctx, type, bulk, where), errors: [], unsuccessfulData: [] };
 }
 
-async function bulkUpdate(db: Db, type: PostType, bulk: BulkInput, where: PostWhere): Promise<BulkStats> {
+async function bulkUpdate(ctx: Ctx, type: PostType, bulk: BulkInput, where: PostWhere): Promise<BulkStats> {
   const meta = bulk.meta ?? {};
   switch (bulk.action) {
     case 'unpublish':
-      return update(db, type, where, 'published', { status: 'draft' });
+      return update(ctx, type, where, 'published', { status: 'draft' });
     case 'unschedule':
-      return update(db, type, where, 'scheduled', { status: 'draft', published_at: null });
+      return update(ctx, type, where, 'scheduled', { status: 'draft', published_at: null });
     case 'feature':
-      return update(db, type, where, null, { featured: true });
+      return update(ctx, type, where, null, { featured: true });
     case 'unfeature':
-      return update(db, type, where, null, { featured: false });
+      return update(ctx, type, where, null, { featured: false });
     case 'access': {
       if (typeof meta.visibility !== 'string' || !['public', 'members', 'paid', 'tiers'].includes(meta.visibility)) {
         throw errors.incorrectUsage('Invalid visibility value.');
       }
       if (meta.visibility === 'tiers' && !Array.isArray(meta.tiers)) throw errors.incorrectUsage('Invalid tiers value.');
-      return update(db, type, where, null, { visibility: meta.visibility });
+      return update(ctx, type, where, null, { visibility: meta.visibility });
     }
     default:
       throw unsupported();
   }
 }
 
-async function update(db: Db, type: PostType, where: PostWhere, status: string | null, values: Record<string, unknown>): Promise<BulkStats> {
-  return db.transaction().execute(async (trx) => {
+async function update(ctx: Ctx, type: PostType, where: PostWhere, status: string | null, values: Record<string, unknown>): Promise<BulkStats> {
+  return ctx.write(async ({ db: trx }) => {
     const ids = await postIdsMatching(trx, { type, where, ...(status ? { statuses: [status] } : {}) });
     for (let i = 0; i < ids.length; i += 500) {
       const chunk = ids.slice(i, i + 500);
@@ -69,14 +69,15 @@ async function update(db: Db, type: PostType, where: PostWhere, status: string |
   });
 }
 
-async function addTags(db: Db, type: PostType, where: PostWhere, tags: unknown, actorId: string): Promise<BulkStats> {
+async function addTags(ctx: Ctx, type: PostType, where: PostWhere, tags: unknown): Promise<BulkStats> {
   if (!Array.isArray(tags) || tags.some((tag) => !tag || typeof tag !== 'object' || (!(tag as { id?: unknown }).id && !(tag as { name?: unknown }).name))) {
     throw errors.incorrectUsage('Invalid tags value.');
   }
-  return db.transaction().execute(async (trx) => {
+  return ctx.write(async (w: WriteCtx) => {
+    const trx = w.db;
     const tagIds: string[] = [];
     for (const tag of tags as { id?: string; name?: string }[]) {
-      tagIds.push(tag.id ?? (await insertTag(trx, { name: String(tag.name) }, actorId)).id);
+      tagIds.push(tag.id ?? (await insertTag(w, { name: String(tag.name) })).id);
     }
     const ids = await postIdsMatching(trx, { type, where });
     // Ghost inserts a link even where the post already has the tag; a repeated tag helps no one, so skip those.

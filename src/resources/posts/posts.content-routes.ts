@@ -10,7 +10,7 @@ import { parseFormats } from './posts.options.js';
 import { assertSlugParam, pickRead } from '../../http/read-params.js';
 import { findPost, type PostKey } from './posts.queries.js';
 import { contentPosts } from './posts.responses.js';
-import { includesOf, type PostRoutesDeps } from './posts.routes.js';
+import { includesOf } from './posts.routes.js';
 
 type Query = Record<string, unknown>;
 type Params = { id: string; slug: string };
@@ -26,20 +26,22 @@ function contentFormats(raw: unknown): Set<Format> {
  * Content API posts and pages: published only (a client's `status` filter cannot widen that), newest
  * first for posts and by title for pages.
  */
-export function postsContentRoutes(app: FastifyInstance, type: PostType, { db, siteUrl, engine }: PostRoutesDeps) {
+export function postsContentRoutes(app: FastifyInstance, type: PostType) {
   const docName = DOC_NAME[type];
   const frame = (method: string) => ({ docName, method });
-  const view = (query: Query) => ({ siteUrl, include: includesOf(query.include, CONTENT_INCLUDES, []), formats: contentFormats(query.formats) });
+  const view = (siteUrl: string, query: Query) => ({ siteUrl, include: includesOf(query.include, CONTENT_INCLUDES, []), formats: contentFormats(query.formats) });
 
   app.get<{ Querystring: Query }>(`/${docName}/`, { config: { frame: frame('browse') } }, async (request) => {
-    const v = view(request.query);
+    const { db, engine, site } = request.ctx;
+    const v = view(site.url, request.query);
     const params = parseBrowseParams(request.query, { include: CONTENT_INCLUDES, formats: FORMATS });
     const { rows, meta } = await browseRows<PostRow>(db, engine, POST_TYPES_BROWSE[type], 'content', params);
     return { [docName]: pickEach(await contentPosts(db, rows, v), params), meta };
   });
 
   const read = async (request: FastifyRequest<{ Querystring: Query }>, key: PostKey) => {
-    const v = view(request.query);
+    const { db, site } = request.ctx;
+    const v = view(site.url, request.query);
     const row = await findPost(db, key, { type, published: true });
     if (!row) throw errors.notFound(type === 'post' ? 'Post not found.' : 'Page not found.');
     return { [docName]: pickRead(await contentPosts(db, [row], v), request.query, 'slug' in key ? 'slug' : 'id', v.include, parseFormats(request.query.formats, { validate: true })) };

@@ -1,28 +1,29 @@
 import type { PostRow } from '../../db/schema.js';
 import { errors } from '../../errors.js';
-import { now, objectId, uuid } from '../../db/ids.js';
+import { objectId, uuid } from '../../db/ids.js';
+import type { Ctx } from '../../ctx.js';
+import { actorOf } from '../../http/actor.js';
 import { checkPostPermission } from './posts.permissions.js';
 import { authorIdsOf, tagIdsOf, writeAuthors, writeTags } from './posts.relations.js';
 import { checkPostColumns } from './posts.rules.js';
 import { recordRevision } from './posts.revisions.js';
 import { findAnyPost } from './posts.queries.js';
 import type { PostType } from './posts.schemas.js';
-import { actorUserId, snapshot, uniqueSlug, type WriteContext, type WriteResult } from './posts.service.js';
-import { retryingTransaction } from '../../db/transactions.js';
+import { authorOfWrite, snapshot, uniqueSlug, type WriteResult } from './posts.service.js';
 
 /**
  * `POST /posts/:id/copy/`: a draft titled `<title> (Copy)` with the same content, tags, authors and SEO
  * fields (not its e-mail settings, canonical URL or dates).
  */
-export async function copyPost(ctx: WriteContext, type: PostType, id: string): Promise<WriteResult> {
-  checkPostPermission(ctx.actor, 'add', {}, null);
-  const userId = await actorUserId(ctx);
-  return retryingTransaction(ctx.db, async (trx) => {
+export async function copyPost(ctx: Ctx, type: PostType, id: string): Promise<WriteResult> {
+  checkPostPermission(actorOf(ctx), 'add', {}, null);
+  const authorId = await authorOfWrite(ctx);
+  return ctx.write(async ({ db: trx, clock, actingUserId: userId, site }) => {
     const source = await findAnyPost(trx, id);
     if (!source || source.type !== type) throw errors.notFound('Post not found.');
     const meta = (await trx.selectFrom('posts_meta').selectAll().where('post_id', '=', id).executeTakeFirst()) ?? null;
     const newId = objectId();
-    const at = now();
+    const at = clock.now();
     const title = `${source.title} (Copy)`;
     const row: PostRow = {
       ...source, id: newId, uuid: uuid(), title, slug: await uniqueSlug(trx, title), comment_id: newId, status: 'draft',
@@ -39,7 +40,7 @@ export async function copyPost(ctx: WriteContext, type: PostType, id: string): P
         await trx.insertInto('posts_meta').values({ ...copied, id: objectId(), post_id: newId, email_subject: null, email_only: false }).execute();
       }
     }
-    if (!row.mobiledoc) await recordRevision(trx, snapshot(row, meta ?? {}, userId, ctx.siteUrl), { previousStatus: null, force: false, fresh: true });
+    if (!row.mobiledoc) await recordRevision(trx, snapshot(row, meta ?? {}, authorId, site.url), { previousStatus: null, force: false, fresh: true }, clock);
     return { id: newId, cacheInvalidate: null };
   });
 }

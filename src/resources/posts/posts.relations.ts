@@ -1,7 +1,8 @@
 import type { Db } from '../../db/connect.js';
 import type { TagRow } from '../../db/schema.js';
 import { errors } from '../../errors.js';
-import { now, objectId } from '../../db/ids.js';
+import { objectId } from '../../db/ids.js';
+import type { WriteCtx } from '../../ctx.js';
 import { OWNER_USER_ID } from '../../auth/roles.js';
 import { generateSlug } from '../../content/slugs.js';
 import { insertTag } from '../tags/tags.service.js';
@@ -16,7 +17,7 @@ const cleanTagSlug = (slug: string) => generateSlug(slug, { kind: 'tag', taken: 
  * follows the database collation), new tags created, a given `id` overwriting that tag's name/slug.
  * Returns tag ids in order, without repeats.
  */
-export async function resolveTags(db: Db, refs: TagRef[], actorId: string): Promise<string[]> {
+export async function resolveTags(ctx: WriteCtx, refs: TagRef[]): Promise<string[]> {
   const kept: TagRef[] = [];
   for (const original of refs) {
     const ref = { ...original };
@@ -28,28 +29,29 @@ export async function resolveTags(db: Db, refs: TagRef[], actorId: string): Prom
   }
   const ids: string[] = [];
   for (const ref of kept) {
-    const tag = await matchOrCreateTag(db, ref, actorId);
+    const tag = await matchOrCreateTag(ctx, ref);
     if (!ids.includes(tag.id)) ids.push(tag.id);
   }
   return ids;
 }
 
-async function matchOrCreateTag(db: Db, ref: TagRef, actorId: string): Promise<TagRow> {
+async function matchOrCreateTag(ctx: WriteCtx, ref: TagRef): Promise<TagRow> {
+  const { db } = ctx;
   if (ref.id) {
     const existing = await db.selectFrom('tags').selectAll().where('id', '=', ref.id).executeTakeFirst();
-    if (existing) return overwriteTag(db, existing, ref, actorId);
-    return insertTag(db, { ...(ref.name !== undefined ? { name: ref.name } : {}), ...(ref.slug ? { slug: ref.slug } : {}) }, actorId);
+    if (existing) return overwriteTag(ctx, existing, ref);
+    return insertTag(ctx, { ...(ref.name !== undefined ? { name: ref.name } : {}), ...(ref.slug ? { slug: ref.slug } : {}) });
   }
   let query = db.selectFrom('tags').selectAll();
   if (ref.name !== undefined) query = query.where('name', '=', ref.name);
   if (ref.slug !== undefined) query = query.where('slug', '=', ref.slug);
   const match = await query.orderBy('id').executeTakeFirst();
   if (match) return match;
-  return insertTag(db, { ...(ref.name !== undefined ? { name: ref.name } : {}), ...(ref.slug ? { slug: ref.slug } : {}) }, actorId);
+  return insertTag(ctx, { ...(ref.name !== undefined ? { name: ref.name } : {}), ...(ref.slug ? { slug: ref.slug } : {}) });
 }
 
 /** `{id, name: "Renamed"}` renames the tag, as the nested relation update does in Ghost. */
-async function overwriteTag(db: Db, tag: TagRow, ref: TagRef, actorId: string): Promise<TagRow> {
+async function overwriteTag({ db, clock, actingUserId }: WriteCtx, tag: TagRow, ref: TagRef): Promise<TagRow> {
   const update: Partial<TagRow> = {};
   if (ref.name !== undefined && ref.name !== tag.name) {
     update.name = ref.name;
@@ -62,7 +64,7 @@ async function overwriteTag(db: Db, tag: TagRow, ref: TagRef, actorId: string): 
     });
   }
   if (Object.keys(update).length === 0) return tag;
-  Object.assign(update, { updated_at: now(), updated_by: actorId });
+  Object.assign(update, { updated_at: clock.now(), updated_by: actingUserId });
   await db.updateTable('tags').set(update).where('id', '=', tag.id).execute();
   return { ...tag, ...update };
 }

@@ -60,9 +60,9 @@ describe('post revisions', () => {
   it('background saves wait ten minutes after the latest revision', () => {
     const snapshot = { postId: 'p', lexical: 'new', title: 't', featureImage: null, featureImageAlt: null, featureImageCaption: null, customExcerpt: null, status: 'draft', authorId: '1' };
     const latest = { lexical: 'old', title: 't', feature_image: null, custom_excerpt: null, created_at_ts: Date.now() - 60_000 } as never;
-    expect(revisionReason(snapshot, latest, { previousStatus: 'draft', force: false })).toBeNull();
+    expect(revisionReason(snapshot, latest, { previousStatus: 'draft', force: false }, Date.now())).toBeNull();
     const old = { lexical: 'old', title: 't', feature_image: null, custom_excerpt: null, created_at_ts: Date.now() - 11 * 60_000 } as never;
-    expect(revisionReason(snapshot, old, { previousStatus: 'draft', force: false })).toBe('background_save');
-    expect(revisionReason({ ...snapshot, lexical: 'old' }, old, { previousStatus: 'draft', force: true })).toBeNull();
+    expect(revisionReason(snapshot, old, { previousStatus: 'draft', force: false }, Date.now())).toBe('background_save');
+    expect(revisionReason({ ...snapshot, lexical: 'old' }, old, { previousStatus: 'draft', force: true }, Date.now())).toBeNull();
   });
 });

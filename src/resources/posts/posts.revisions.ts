@@ -1,6 +1,7 @@
 import type { Db } from '../../db/connect.js';
 import type { PostRevisionRow } from '../../db/schema.js';
-import { now, objectId } from '../../db/ids.js';
+import { objectId } from '../../db/ids.js';
+import type { Clock } from '../../clock.js';
 
 /** Ghost keeps the 25 latest revisions and takes a background one at most every ten minutes. */
 const MAX_REVISIONS = 25;
@@ -31,7 +32,7 @@ export interface RevisionOptions {
  * any save while published; otherwise only when title, lexical, feature image or custom excerpt changed
  * since the latest revision, and the editor asked for it or ten minutes have passed.
  */
-export function revisionReason(current: RevisionSnapshot, latest: PostRevisionRow | undefined, options: RevisionOptions): string | null {
+export function revisionReason(current: RevisionSnapshot, latest: PostRevisionRow | undefined, options: RevisionOptions, nowMs: number): string | null {
   if (!latest) return 'initial_revision';
   if (current.status === 'draft' && options.previousStatus === 'published') return 'unpublished';
   if (current.status === 'published') return 'published';
@@ -39,7 +40,7 @@ export function revisionReason(current: RevisionSnapshot, latest: PostRevisionRo
     || latest.feature_image !== current.featureImage || latest.custom_excerpt !== current.customExcerpt;
   if (!changed) return null;
   if (options.force) return 'explicit_save';
-  if (Date.now() - Number(latest.created_at_ts) > REVISION_INTERVAL_MS) return 'background_save';
+  if (nowMs - Number(latest.created_at_ts) > REVISION_INTERVAL_MS) return 'background_save';
   return null;
 }
 
@@ -47,7 +48,7 @@ export function revisionReason(current: RevisionSnapshot, latest: PostRevisionRo
  * Records a revision when the rules call for one and trims the history to the newest 25. Mobiledoc posts
  * have no revisions (Ghost keeps them only for lexical content).
  */
-export async function recordRevision(db: Db, current: RevisionSnapshot, options: RevisionOptions): Promise<void> {
+export async function recordRevision(db: Db, current: RevisionSnapshot, options: RevisionOptions, clock: Clock): Promise<void> {
   const latest = options.fresh ? undefined : await db
     .selectFrom('post_revisions')
     .selectAll()
@@ -55,15 +56,16 @@ export async function recordRevision(db: Db, current: RevisionSnapshot, options:
     .orderBy('created_at_ts', 'desc')
     .orderBy('id', 'desc')
     .executeTakeFirst();
-  const reason = revisionReason(current, latest, options);
+  const nowMs = clock.epochMs();
+  const reason = revisionReason(current, latest, options, nowMs);
   if (!reason) return;
-  const createdAtTs = Math.max(Date.now(), latest ? Number(latest.created_at_ts) + 1 : 0);
+  const createdAtTs = Math.max(nowMs, latest ? Number(latest.created_at_ts) + 1 : 0);
   await db.insertInto('post_revisions').values({
     id: objectId(),
     post_id: current.postId,
     lexical: current.lexical,
     created_at_ts: createdAtTs,
-    created_at: now(),
+    created_at: clock.now(),
     author_id: current.authorId,
     title: current.title,
     post_status: current.status,

@@ -1,6 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Db } from '../../db/connect.js';
-import type { Engine } from '../../db/engine.js';
+import type { Ctx } from '../../ctx.js';
 import { errors } from '../../errors.js';
 import { actorOf } from '../../http/actor.js';
 import { assertIdParam } from '../../http/validate.js';
@@ -9,7 +8,6 @@ import { parseBrowseParams } from '../../http/browse-params.js';
 import { browseRows, pickEach } from '../../filter/browse.js';
 import { POST_TYPES_BROWSE } from '../../filter/resources/posts.browse.js';
 import type { PostRow } from '../../db/schema.js';
-import { OWNER_USER_ID } from '../../auth/roles.js';
 import { filterWhere } from '../../filter/filter.js';
 import { POSTS_FILTER } from '../../filter/resources/posts.filter.js';
 import { ADMIN_DEFAULT_INCLUDES, ADMIN_INCLUDES, DOC_NAME, FORMATS, POST_ADD, POST_BULK, POST_EDIT, type Format, type PostType } from './posts.schemas.js';
@@ -24,11 +22,6 @@ import { bulkDestroy, bulkEdit } from './posts.bulk.js';
 
 type Query = Record<string, unknown>;
 type Params = { id: string; slug: string };
-export interface PostRoutesDeps {
-  db: Db;
-  siteUrl: string;
-  engine: Engine;
-}
 
 /** `include=a,b` in request order, unknown values dropped; Ghost's defaults when the request names none. */
 export function includesOf(raw: unknown, allowed: readonly string[], defaults: readonly string[]): string[] {
@@ -46,17 +39,17 @@ function adminFormats(raw: unknown, validate: boolean): Set<Format> {
  * Admin API posts and pages (one route set per type): browse, read by id or slug, add, edit, copy,
  * delete and the bulk endpoints, with Ghost's statuses and cache headers.
  */
-export function postsAdminRoutes(app: FastifyInstance, type: PostType, { db, siteUrl, engine }: PostRoutesDeps) {
+export function postsAdminRoutes(app: FastifyInstance, type: PostType) {
   const docName = DOC_NAME[type];
   const frame = (method: string) => ({ docName, method });
-  const view = (query: Query, validateFormats: boolean) => ({
-    siteUrl,
+  const view = (ctx: Ctx, query: Query, validateFormats: boolean) => ({
+    siteUrl: ctx.site.url,
     include: includesOf(query.include, ADMIN_INCLUDES[type], ADMIN_DEFAULT_INCLUDES[type]),
     formats: adminFormats(query.formats, validateFormats),
   });
   const notFound = () => errors.notFound(type === 'post' ? 'Post not found.' : 'Page not found.');
-  const where = (filter: unknown): PostWhere | null =>
-    typeof filter === 'string' && filter !== '' ? filterWhere(POSTS_FILTER, engine, filter, { wrap: true }) : null;
+  const where = (ctx: Ctx, filter: unknown): PostWhere | null =>
+    typeof filter === 'string' && filter !== '' ? filterWhere(POSTS_FILTER, ctx.engine, filter, { wrap: true }) : null;
   const writeOptions = (query: Query): WriteOptions => ({
     source: parseSource(query.source),
     forceRerender: flag(query.force_rerender),
@@ -65,28 +58,29 @@ export function postsAdminRoutes(app: FastifyInstance, type: PostType, { db, sit
     ...(typeof query.newsletter === 'string' ? { newsletter: query.newsletter } : {}),
     ...(typeof query.email_segment === 'string' ? { emailSegment: query.email_segment } : {}),
   });
-  const ctx = (request: FastifyRequest) => ({ db, siteUrl, actor: actorOf(request) });
-  const respond = async (id: string, query: Query) => {
-    const row = await findPost(db, { id }, { type });
-    return { [docName]: await adminPosts(db, [row!], view(query, false)) };
+  const respond = async (ctx: Ctx, id: string, query: Query) => {
+    const row = await findPost(ctx.db, { id }, { type });
+    return { [docName]: await adminPosts(ctx.db, [row!], view(ctx, query, false)) };
   };
   // Bulk actions reach every matching post: Authors and Contributors, limited to their own, may not use them.
-  const assertBulkAllowed = (request: FastifyRequest) => {
-    if (['Author', 'Contributor'].includes(actorOf(request).role)) throw errors.noPermission('You do not have permission to perform this action');
+  const assertBulkAllowed = (ctx: Ctx) => {
+    if (['Author', 'Contributor'].includes(actorOf(ctx).role)) throw errors.noPermission('You do not have permission to perform this action');
   };
   const cache = (reply: FastifyReply, value: string | null) => {
     if (value) reply.header('X-Cache-Invalidate', value);
   };
 
   app.get<{ Querystring: Query }>(`/${docName}/`, { config: { frame: frame('browse'), permission: 'post.browse' } }, async (request) => {
-    const v = view(request.query, true);
+    const { db, engine } = request.ctx;
+    const v = view(request.ctx, request.query, true);
     const params = parseBrowseParams(request.query, { include: ADMIN_INCLUDES[type], formats: FORMATS });
     const { rows, meta } = await browseRows<PostRow>(db, engine, POST_TYPES_BROWSE[type], 'admin', params);
     return { [docName]: pickEach(await adminPosts(db, rows, v), params), meta };
   });
 
   const read = async (request: FastifyRequest<{ Querystring: Query }>, key: PostKey) => {
-    const v = view(request.query, true);
+    const { db } = request.ctx;
+    const v = view(request.ctx, request.query, true);
     const row = await findPost(db, key, { type });
     if (!row) throw notFound();
     const include = typeof request.query.include === 'string' ? v.include : [];
@@ -103,47 +97,47 @@ export function postsAdminRoutes(app: FastifyInstance, type: PostType, { db, sit
 
   app.post<{ Querystring: Query }>(`/${docName}/`, { config: { frame: frame('add'), permission: 'post.add' } }, async (request, reply) => {
     const options = writeOptions(request.query); // options are validated before the body, as in Ghost
-    const result = await addPost(ctx(request), type, parseBody(request, POST_ADD[type]), options);
+    const result = await addPost(request.ctx, type, parseBody(request, POST_ADD[type]), options);
     reply.status(201).header('Location', locationOf(request, result.id));
     cache(reply, result.cacheInvalidate);
-    return respond(result.id, request.query);
+    return respond(request.ctx, result.id, request.query);
   });
 
   app.put<{ Params: Params; Querystring: Query }>(`/${docName}/:id/`, { config: { frame: frame('edit'), permission: 'post.edit' } }, async (request, reply) => {
     assertIdParam(request.params.id);
     const options = writeOptions(request.query); // options are validated before the body, as in Ghost
-    const result = await editPost(ctx(request), type, request.params.id, parseBody(request, POST_EDIT[type]), options);
+    const result = await editPost(request.ctx, type, request.params.id, parseBody(request, POST_EDIT[type]), options);
     cache(reply, result.cacheInvalidate);
-    return respond(result.id, request.query);
+    return respond(request.ctx, result.id, request.query);
   });
 
   app.delete<{ Params: Params }>(`/${docName}/:id/`, { config: { frame: frame('destroy'), permission: 'post.destroy' } }, async (request, reply) => {
     assertIdParam(request.params.id);
-    await destroyPost(ctx(request), type, request.params.id);
+    await destroyPost(request.ctx, type, request.params.id);
     return reply.status(204).header('X-Cache-Invalidate', '/*').send();
   });
 
   // Copy is not one of the five controller verbs: its errors keep their own message.
   app.post<{ Params: Params; Querystring: Query }>(`/${docName}/:id/copy/`, { config: { frame: frame('copy'), permission: 'post.add' } }, async (request, reply) => {
     assertIdParam(request.params.id);
-    const result = await copyPost(ctx(request), type, request.params.id);
+    const result = await copyPost(request.ctx, type, request.params.id);
     const base = request.url.split('?')[0]!.replace(/[^/]+\/copy\/?$/, '');
     reply.status(201).header('Location', `${request.protocol}://${request.host}${base}${result.id}/`);
-    return respond(result.id, request.query);
+    return respond(request.ctx, result.id, request.query);
   });
 
   app.delete<{ Querystring: Query }>(`/${docName}/`, { config: { frame: frame('bulkDestroy'), permission: 'post.destroy' } }, async (request, reply) => {
-    assertBulkAllowed(request);
-    const stats = await bulkDestroy(db, type, where(request.query.filter));
+    assertBulkAllowed(request.ctx);
+    const stats = await bulkDestroy(request.ctx, type, where(request.ctx, request.query.filter));
     reply.header('X-Cache-Invalidate', '/*');
     return { bulk: { meta: { stats, errors: [] } } };
   });
 
   app.put<{ Querystring: Query }>(`/${docName}/bulk/`, { config: { frame: frame('bulkEdit'), permission: 'post.edit' } }, async (request, reply) => {
-    const filter = where(request.query.filter);
+    const filter = where(request.ctx, request.query.filter);
     if (!filter) throw errors.validation('Validation (FieldIsRequired) failed for filter');
-    assertBulkAllowed(request);
-    const meta = await bulkEdit(db, type, parseBody(request, POST_BULK), filter, actorOf(request).user?.id ?? OWNER_USER_ID);
+    assertBulkAllowed(request.ctx);
+    const meta = await bulkEdit(request.ctx, type, parseBody(request, POST_BULK), filter);
     reply.header('X-Cache-Invalidate', '/*');
     return { bulk: { meta } };
   });

@@ -30,10 +30,10 @@ export function checkFeatureImageAlt(alt: string | null | undefined, table: keyo
 /** Ghost's `times.cannotScheduleAPostBeforeInMinutes` (-2): scheduling up to two minutes in the past is allowed. */
 const SCHEDULE_GRACE_MS = 2 * 60 * 1000;
 
-export function checkSchedule(status: string, publishedAt: Date | null, publishedAtChanged: boolean): void {
+export function checkSchedule(status: string, publishedAt: Date | null, publishedAtChanged: boolean, now: Date): void {
   if (status !== 'scheduled') return;
   if (!publishedAt || Number.isNaN(publishedAt.getTime())) throw errors.validation('Value in published_at cannot be blank.');
-  if (publishedAtChanged && publishedAt.getTime() < Date.now() - SCHEDULE_GRACE_MS) {
+  if (publishedAtChanged && publishedAt.getTime() < now.getTime() - SCHEDULE_GRACE_MS) {
     throw errors.validation('Date must be at least -2 minutes in the future.');
   }
 }

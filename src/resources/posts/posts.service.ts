@@ -1,8 +1,9 @@
 import type { Db } from '../../db/connect.js';
 import type { PostMetaRow, PostRow } from '../../db/schema.js';
-import type { Actor } from '../../http/actor.js';
+import type { Ctx, WriteCtx } from '../../ctx.js';
+import { actorOf } from '../../http/actor.js';
 import { errors } from '../../errors.js';
-import { now, objectId, uuid } from '../../db/ids.js';
+import { objectId, uuid } from '../../db/ids.js';
 import { isoDate } from '../../content/dates.js';
 import { generateSlug } from '../../content/slugs.js';
 import { parseNql } from '../../filter/nql.js';
@@ -18,13 +19,6 @@ import { recordRevision } from './posts.revisions.js';
 import { findAnyPost, postSlugTaken } from './posts.queries.js';
 import { lexicalFromStorage, mobiledocFromStorage, htmlToStorage, readingTime, renderMobiledoc, toStorageUrl } from './posts.render.js';
 import type { PostInput, PostType } from './posts.schemas.js';
-import { retryingTransaction } from '../../db/transactions.js';
-
-export interface WriteContext {
-  db: Db;
-  siteUrl: string;
-  actor: Actor;
-}
 
 export interface WriteOptions {
   source: 'html' | null;
@@ -50,7 +44,12 @@ const NOT_COLLIDING = new Set(['created_at', 'updated_at', 'id', 'published_by',
 /** Stored next to the html so reads never count words. */
 const readingTimeOf = (row: Pick<PostRow, 'html' | 'feature_image'>) => (row.html ? readingTime({ html: row.html, feature_image: row.feature_image }) : null);
 
-export const actorUserId = async (ctx: WriteContext) => ctx.actor.user?.id ?? (await ownerUserId(ctx.db));
+/**
+ * Who a post is by when the body names no authors, and whose revision a save is: the calling user; for an
+ * integration, the site's Owner (as Ghost attributes them). Which user a write is *recorded* against
+ * (`created_by`, …) is `ctx.actingUserId`.
+ */
+export const authorOfWrite = async (ctx: Ctx) => actorOf(ctx).user?.id ?? (await ownerUserId(ctx.db));
 
 function unsafeOf(changes: PostChanges): UnsafeAttrs {
   return {
@@ -73,7 +72,7 @@ function toStorage(changes: PostChanges, siteUrl: string): void {
 }
 
 /** Steps shared by add and edit before the transaction: input, e-mail segment, html conversion. */
-async function prepare(ctx: WriteContext, type: PostType, input: PostInput, mode: 'add' | 'edit', options: WriteOptions) {
+async function prepare(ctx: Ctx, type: PostType, input: PostInput, mode: 'add' | 'edit', options: WriteOptions) {
   const changes = postChanges(type, input);
   if (mode === 'edit' && options.newsletter && options.emailSegment && options.emailSegment !== 'all') {
     try {
@@ -86,7 +85,7 @@ async function prepare(ctx: WriteContext, type: PostType, input: PostInput, mode
     changes.post.lexical = await lexicalFromHtml(changes.html);
     changes.post.mobiledoc = null;
   }
-  toStorage(changes, ctx.siteUrl);
+  toStorage(changes, ctx.site.url);
   return changes;
 }
 
@@ -103,40 +102,42 @@ async function writeMeta(db: Db, postId: string, existing: PostMetaRow | null, c
 }
 
 /** Creates a post or page (`POST /posts/`, `POST /pages/`). */
-export async function addPost(ctx: WriteContext, type: PostType, input: PostInput, options: WriteOptions): Promise<WriteResult> {
+export async function addPost(ctx: Ctx, type: PostType, input: PostInput, options: WriteOptions): Promise<WriteResult> {
   const changes = await prepare(ctx, type, input, 'add', options);
-  const allowed = checkPostPermission(ctx.actor, 'add', unsafeOf(changes), null);
+  const allowed = checkPostPermission(actorOf(ctx), 'add', unsafeOf(changes), null);
   if (allowed.dropTags) delete changes.tags;
   if (allowed.dropAuthors) delete changes.authors;
-  const userId = await actorUserId(ctx);
+  const authorId = await authorOfWrite(ctx);
 
-  return retryingTransaction(ctx.db, async (trx) => {
-    const authorIds = changes.authors ? await resolveAuthors(trx, changes.authors) : [userId];
-    const row = await buildNewRow(trx, ctx, type, changes, userId);
+  return ctx.write(async (w) => {
+    const trx = w.db;
+    const authorIds = changes.authors ? await resolveAuthors(trx, changes.authors) : [authorId];
+    const row = await buildNewRow(w, type, changes);
     const alt = changes.meta.feature_image_alt;
     checkPostColumns(row);
     checkFeatureImageAlt(alt, row.mobiledoc ? 'posts_meta' : 'post_revisions');
     await trx.insertInto('posts').values(row).execute();
-    if (changes.tags) await writeTags(trx, row.id, await resolveTags(trx, changes.tags, userId), true);
+    if (changes.tags) await writeTags(trx, row.id, await resolveTags(w, changes.tags), true);
     await writeAuthors(trx, row.id, authorIds, true);
     await writeMeta(trx, row.id, null, changes);
-    if (!row.mobiledoc) await recordRevision(trx, snapshot(row, changes.meta, userId, ctx.siteUrl), { previousStatus: null, force: !!options.saveRevision, fresh: true });
+    if (!row.mobiledoc) await recordRevision(trx, snapshot(row, changes.meta, authorId, w.site.url), { previousStatus: null, force: !!options.saveRevision, fresh: true }, w.clock);
     return { id: row.id, cacheInvalidate: row.status === 'published' ? '/*' : null };
   });
 }
 
-async function buildNewRow(db: Db, ctx: WriteContext, type: PostType, changes: PostChanges, userId: string): Promise<PostRow> {
+async function buildNewRow(ctx: WriteCtx, type: PostType, changes: PostChanges): Promise<PostRow> {
+  const { db, actingUserId: userId } = ctx;
+  const at = ctx.clock.now();
   const p = changes.post;
-  const sources = resolveSources(contentFromStorage(p.mobiledoc ?? null, p.lexical ?? null, ctx.siteUrl), null);
+  const sources = resolveSources(contentFromStorage(p.mobiledoc ?? null, p.lexical ?? null, ctx.site.url), null);
   let publishedAt = p.published_at ?? null;
-  checkSchedule(p.status ?? 'draft', publishedAt, publishedAt !== null);
-  const stored = await renderForStorage(sources, ctx.siteUrl);
+  checkSchedule(p.status ?? 'draft', publishedAt, publishedAt !== null, at);
+  const stored = await renderForStorage(sources, ctx.site.url);
   const title = cleanTitle(p.title);
   const status = effectiveStatus(p.status ?? 'draft', null, changes.meta.email_only ?? false);
   const publishing = status === 'published' || status === 'sent';
-  if (publishing && !publishedAt) publishedAt = now();
+  if (publishing && !publishedAt) publishedAt = at;
   const id = objectId();
-  const at = now();
   return {
     id, uuid: uuid(), title, slug: await uniqueSlug(db, p.slug || title), ...stored, comment_id: id,
     feature_image: p.feature_image ?? null, featured: p.featured ?? false, type, status, locale: p.locale ?? null,
@@ -183,24 +184,25 @@ export async function existingPost(db: Db, type: PostType, id: string): Promise<
 }
 
 /** Edits a post or page (`PUT /posts/:id/`), with Ghost's collision check on `updated_at`. */
-export async function editPost(ctx: WriteContext, type: PostType, id: string, input: PostInput, options: WriteOptions): Promise<WriteResult> {
+export async function editPost(ctx: Ctx, type: PostType, id: string, input: PostInput, options: WriteOptions): Promise<WriteResult> {
   const changes = await prepare(ctx, type, input, 'edit', options);
-  const userId = await actorUserId(ctx);
-  return retryingTransaction(ctx.db, async (trx) => {
+  const authorId = await authorOfWrite(ctx);
+  return ctx.write(async (w) => {
+    const trx = w.db;
     await lockPost(trx, id);
     const existing = await existingPost(trx, type, id);
     const existingAuthors = await authorIdsOf(trx, id);
-    const allowed = checkPostPermission(ctx.actor, 'edit', unsafeOf(changes), { ...existing, authorIds: existingAuthors });
+    const allowed = checkPostPermission(actorOf(w), 'edit', unsafeOf(changes), { ...existing, authorIds: existingAuthors });
     if (allowed.dropTags) delete changes.tags;
     if (allowed.dropAuthors) delete changes.authors;
     const authorIds = changes.authors ? await resolveAuthors(trx, changes.authors) : existingAuthors;
     const existingMeta = (await trx.selectFrom('posts_meta').selectAll().where('post_id', '=', id).executeTakeFirst()) ?? null;
 
-    const next = await buildEditedRow(trx, ctx, existing, existingMeta, changes, options, userId);
+    const next = await buildEditedRow(w, existing, existingMeta, changes, options);
     next.reading_time = readingTimeOf(next);
     const changedColumns = (Object.keys(next) as (keyof PostRow)[]).filter((key) => !equalValue(next[key], existing[key]));
     const existingTags = await tagIdsOf(trx, id);
-    const tagIds = changes.tags ? await resolveTags(trx, changes.tags, userId) : existingTags;
+    const tagIds = changes.tags ? await resolveTags(w, changes.tags) : existingTags;
     const tagsChanged = !sameList(tagIds, existingTags);
     const authorsChanged = !sameList(authorIds, existingAuthors);
 
@@ -218,7 +220,7 @@ export async function editPost(ctx: WriteContext, type: PostType, id: string, in
     if (changedColumns.length > 0) {
       const update: Partial<PostRow> = Object.fromEntries(changedColumns.map((key) => [key, next[key]]));
       // A reading time filled in for an older row is not an edit.
-      if (changedColumns.some((key) => key !== 'reading_time')) Object.assign(update, { updated_at: now(), updated_by: userId });
+      if (changedColumns.some((key) => key !== 'reading_time')) Object.assign(update, { updated_at: w.clock.now(), updated_by: w.actingUserId });
       await trx.updateTable('posts').set(update).where('id', '=', id).execute();
       Object.assign(next, update);
     }
@@ -227,43 +229,45 @@ export async function editPost(ctx: WriteContext, type: PostType, id: string, in
     const metaChanged = await writeMeta(trx, id, existingMeta, changes);
     if (!next.mobiledoc) {
       const meta = { ...existingMeta, ...changes.meta };
-      await recordRevision(trx, snapshot(next, meta, userId, ctx.siteUrl), { previousStatus: existing.status, force: !!options.saveRevision });
+      await recordRevision(trx, snapshot(next, meta, authorId, w.site.url), { previousStatus: existing.status, force: !!options.saveRevision }, w.clock);
     }
     const wasChanged = changedColumns.some((key) => key !== 'reading_time') || tagsChanged || authorsChanged || metaChanged;
-    return { id, cacheInvalidate: editInvalidation(ctx.siteUrl, existing.status, next, wasChanged) };
+    return { id, cacheInvalidate: editInvalidation(w.site.url, existing.status, next, wasChanged) };
   });
 }
 
 const equalValue = (a: unknown, b: unknown) => (a instanceof Date || b instanceof Date ? sameTime(a as Date | null, b as Date | null) : a === b);
 
 async function buildEditedRow(
-  db: Db, ctx: WriteContext, existing: PostRow, existingMeta: PostMetaRow | null, changes: PostChanges, options: WriteOptions, userId: string,
+  ctx: WriteCtx, existing: PostRow, existingMeta: PostMetaRow | null, changes: PostChanges, options: WriteOptions,
 ): Promise<PostRow> {
+  const { db, actingUserId: userId } = ctx;
+  const siteUrl = ctx.site.url;
   const p = changes.post;
   const next: PostRow = { ...existing };
   for (const key of Object.keys(p) as (keyof typeof p)[]) (next as unknown as Record<string, unknown>)[key] = p[key];
 
-  const previous = contentFromStorage(existing.mobiledoc, existing.lexical, ctx.siteUrl);
-  const requested = contentFromStorage('mobiledoc' in p ? p.mobiledoc ?? null : existing.mobiledoc, 'lexical' in p ? p.lexical ?? null : existing.lexical, ctx.siteUrl);
+  const previous = contentFromStorage(existing.mobiledoc, existing.lexical, siteUrl);
+  const requested = contentFromStorage('mobiledoc' in p ? p.mobiledoc ?? null : existing.mobiledoc, 'lexical' in p ? p.lexical ?? null : existing.lexical, siteUrl);
   // `?source=html` on a mobiledoc post keeps it mobiledoc, as Ghost does (the html converted to mobiledoc).
   if (options.source === 'html' && changes.html && existing.mobiledoc) requested.mobiledoc = await mobiledocFromHtml(changes.html);
   let sources = resolveSources(requested, previous);
   if (options.convertToLexical && sources.mobiledoc) {
     // Without Ghost's kg-converters the conversion goes through the rendered html.
-    sources = { mobiledoc: null, lexical: await lexicalFromHtml(renderMobiledoc(sources.mobiledoc, ctx.siteUrl)) };
+    sources = { mobiledoc: null, lexical: await lexicalFromHtml(renderMobiledoc(sources.mobiledoc, siteUrl)) };
   }
-  const storedSources = sourcesForStorage(sources, ctx.siteUrl);
+  const storedSources = sourcesForStorage(sources, siteUrl);
   if (storedSources.mobiledoc !== existing.mobiledoc || storedSources.lexical !== existing.lexical || options.forceRerender) {
-    Object.assign(next, await renderForStorage(sources, ctx.siteUrl));
+    Object.assign(next, await renderForStorage(sources, siteUrl));
   }
 
   checkStatusChange(existing.status, next.status);
-  checkSchedule(next.status, next.published_at, !sameTime(next.published_at, existing.published_at));
+  checkSchedule(next.status, next.published_at, !sameTime(next.published_at, existing.published_at), ctx.clock.now());
   if ('title' in p) next.title = cleanTitle(p.title);
   const emailOnly = changes.meta.email_only ?? existingMeta?.email_only ?? false;
   next.status = effectiveStatus(next.status, existing.status, emailOnly);
   const publishing = next.status === 'published' || next.status === 'sent';
-  if (publishing && !next.published_at) next.published_at = now();
+  if (publishing && !next.published_at) next.published_at = ctx.clock.now();
   if (publishing && next.status !== existing.status) next.published_by = userId;
   if (next.status === 'draft' && existing.status !== 'draft') {
     next.email_recipient_filter = 'all';
@@ -278,11 +282,11 @@ async function buildEditedRow(
 }
 
 /** `DELETE /posts/:id/`. */
-export async function destroyPost(ctx: WriteContext, type: PostType, id: string): Promise<void> {
-  await ctx.db.transaction().execute(async (trx) => {
+export async function destroyPost(ctx: Ctx, type: PostType, id: string): Promise<void> {
+  await ctx.write(async ({ db: trx }) => {
     await lockPost(trx, id);
     const existing = await existingPost(trx, type, id);
-    checkPostPermission(ctx.actor, 'destroy', {}, { ...existing, authorIds: await authorIdsOf(trx, id) });
+    checkPostPermission(actorOf(ctx), 'destroy', {}, { ...existing, authorIds: await authorIdsOf(trx, id) });
     await deletePosts(trx, [id]);
   });
 }

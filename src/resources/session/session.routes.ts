@@ -1,13 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Db } from '../../db/connect.js';
-import type { Mailer } from '../../mail/mailer.js';
 import { errors, GhostError } from '../../errors.js';
 import { actorOf } from '../../http/actor.js';
 import { requestOrigin } from '../../http/origin.js';
 import { createSession, deleteSession, detachUser, findSession, markVerified, SESSION_COOKIE, SESSION_LIFETIME_MS } from '../../auth/sessions.js';
 import { hit, LIMITERS, reset } from '../../auth/brute.js';
 import { acceptCode, codeAlwaysRequired, loginIsVerified, sendSignInCode, type DeviceVerification } from '../../auth/device-verification.js';
-import type { SecretBox } from '../../auth/secret-box.js';
 import { presentSessionUser } from '../users/users.present.js';
 import { findUserByEmail, findUserById } from '../users/users.queries.js';
 import { sendResetMail } from '../authentication/authentication.reset.js';
@@ -16,10 +13,6 @@ import { parseBody } from '../../http/parse-body.js';
 import { LOGIN, VERIFY } from './session.schemas.js';
 
 export interface SessionRouteOptions {
-  db: Db;
-  siteUrl: string;
-  mailer: Mailer;
-  secrets: SecretBox;
   /** `STAFF_DEVICE_VERIFICATION`: ask for an e-mailed code when a login comes from a new device. */
   deviceVerification: boolean;
 }
@@ -31,16 +24,17 @@ const pathOf = (request: FastifyRequest) => request.url.split('?')[0]!;
  * Login, logout and device verification. The session controller is not pipelined in Ghost: its errors
  * are never rewritten, so no route here has a frame.
  */
-export function sessionRoutes(app: FastifyInstance, { db, siteUrl, mailer, secrets, deviceVerification }: SessionRouteOptions) {
-  const site = new URL(siteUrl);
-  const secure = site.protocol === 'https:';
-  const cookiePath = `${site.pathname}ghost`;
-  const verification: DeviceVerification = { db, mailer, siteUrl, secrets, enabled: deviceVerification };
+export function sessionRoutes(app: FastifyInstance, { deviceVerification }: SessionRouteOptions) {
+  const verificationOf = ({ ctx }: FastifyRequest): DeviceVerification => ({
+    db: ctx.db, mailer: ctx.mailer, siteUrl: ctx.site.url, secrets: ctx.secrets, enabled: deviceVerification,
+  });
 
-  function setSessionCookie(reply: FastifyReply, token: string) {
+  function setSessionCookie(request: FastifyRequest, reply: FastifyReply, token: string) {
+    const site = new URL(request.ctx.site.url);
+    const secure = site.protocol === 'https:';
     reply.setCookie(SESSION_COOKIE, token, {
-      path: cookiePath,
-      expires: new Date(Date.now() + SESSION_LIFETIME_MS),
+      path: `${site.pathname}ghost`,
+      expires: new Date(request.ctx.clock.epochMs() + SESSION_LIFETIME_MS),
       httpOnly: true,
       secure,
       sameSite: secure ? 'none' : 'lax',
@@ -49,34 +43,36 @@ export function sessionRoutes(app: FastifyInstance, { db, siteUrl, mailer, secre
 
   const presentedSession = async (request: FastifyRequest) => {
     const token = request.cookies[SESSION_COOKIE];
-    return token ? findSession(db, token) : undefined;
+    return token ? findSession(request.ctx.db, token, request.ctx.clock.now()) : undefined;
   };
 
   app.post('/session/', { config: { auth: 'public' } }, async (request, reply) => {
-    await hit(db, LIMITERS.globalBlock, request.ip, pathOf(request));
-    await hit(db, LIMITERS.userLogin, request.ip, 'user_login');
+    const { ctx } = request;
+    const { db } = ctx;
+    await hit(db, LIMITERS.globalBlock, request.ip, pathOf(request), ctx.clock.epochMs());
+    await hit(db, LIMITERS.userLogin, request.ip, 'user_login', ctx.clock.epochMs());
     const credentials = parseBody(request, LOGIN);
-    const { user, firstLogin } = await checkCredentials(db, credentials).catch(async (err: unknown) => {
+    const { user, firstLogin } = await checkCredentials(ctx, credentials).catch(async (err: unknown) => {
       // A locked account (imported, or after a global reset) is mailed a reset link, as Ghost does.
       if (err instanceof GhostError && err.name === 'PasswordResetRequiredError' && typeof credentials.username === 'string') {
         const locked = await findUserByEmail(db, credentials.username);
-        if (locked) await sendResetMail({ db, mailer, siteUrl }, locked).catch((mailError) => request.log.error({ err: mailError }, 'reset mail failed'));
+        if (locked) await sendResetMail(ctx, locked).catch((mailError) => request.log.error({ err: mailError }, 'reset mail failed'));
       }
       throw err;
     });
     await reset(db, LIMITERS.userLogin, request.ip, 'user_login');
-    const origin = requestOrigin(request, siteUrl);
+    const origin = requestOrigin(request, ctx.site.url);
     if (!origin) throw errors.badRequest('Could not determine origin of request. Please ensure an Origin or Referrer header is present.');
 
     const presented = await presentedSession(request);
-    const verified = await loginIsVerified(verification, { user, firstLogin, code: credentials.token, presented });
+    const verified = await loginIsVerified(verificationOf(request), { user, firstLogin, code: credentials.token, presented, at: ctx.clock.now() });
     const userAgent = request.headers['user-agent'] ?? null;
-    const { token } = await createSession(db, { userId: user.id, origin, userAgent, ip: request.ip, verified });
+    const { token } = await createSession(db, { userId: user.id, origin, userAgent, ip: request.ip, verified }, ctx.clock.now());
     // A new cookie on every login: whatever the browser held before stops working.
     if (presented) await deleteSession(db, presented.id);
-    setSessionCookie(reply, token);
+    setSessionCookie(request, reply, token);
     if (!verified) {
-      await sendSignInCode(verification, user, { user_agent: userAgent, ip: request.ip });
+      await sendSignInCode(verificationOf(request), user, { user_agent: userAgent, ip: request.ip });
       throw errors.noPermission({
         type: 'Needs2FAError',
         message: 'User must verify session to login.',
@@ -88,33 +84,36 @@ export function sessionRoutes(app: FastifyInstance, { db, siteUrl, mailer, secre
   });
 
   app.get('/session/', async (request) => {
-    const { user } = actorOf(request);
+    const { user } = actorOf(request.ctx);
     if (!user) throw errors.notFound('User not found.');
     return presentSessionUser(user);
   });
 
   app.delete('/session/', async (request, reply) => {
-    const { session } = actorOf(request);
-    if (session) await detachUser(db, session.id, await codeAlwaysRequired(db));
+    const { db, clock } = request.ctx;
+    const { session } = actorOf(request.ctx);
+    if (session) await detachUser(db, session.id, clock.now(), await codeAlwaysRequired(db));
     return reply.status(204).send();
   });
 
   // Device verification works on the cookie's session directly: it is not authenticated yet.
   app.post('/session/verify/', { config: { auth: 'public' } }, async (request, reply) => {
-    await hit(db, LIMITERS.sendVerificationCode, request.ip, 'send_verification_code');
+    const { db } = request.ctx;
+    await hit(db, LIMITERS.sendVerificationCode, request.ip, 'send_verification_code', request.ctx.clock.epochMs());
     const session = await presentedSession(request);
     const user = session?.user_id ? await findUserById(db, session.user_id) : undefined;
     if (!session || !user) throw errors.badRequest('Could not fetch user from the session.');
-    await sendSignInCode(verification, user, session);
+    await sendSignInCode(verificationOf(request), user, session);
     return text(reply, 200, 'OK');
   });
 
   app.put('/session/verify/', { config: { auth: 'public' } }, async (request, reply) => {
-    await hit(db, LIMITERS.userVerification, request.ip, 'user_verification');
+    const { db, clock } = request.ctx;
+    await hit(db, LIMITERS.userVerification, request.ip, 'user_verification', request.ctx.clock.epochMs());
     const session = await presentedSession(request);
     const code = parseBody(request, VERIFY).token;
-    if (!session?.user_id || !(await acceptCode(db, session.user_id, code, secrets))) return text(reply, 401, 'Unauthorized');
-    await markVerified(db, session.id, session.user_id);
+    if (!session?.user_id || !(await acceptCode(db, session.user_id, code, request.ctx.secrets, clock.now()))) return text(reply, 401, 'Unauthorized');
+    await markVerified(db, session.id, session.user_id, clock.now());
     // Only wrong codes should use up the allowance: a success starts the count again.
     await reset(db, LIMITERS.userVerification, request.ip, 'user_verification');
     return text(reply, 200, 'OK');

@@ -1,7 +1,6 @@
-import type { Db } from '../../db/connect.js';
+import type { Ctx } from '../../ctx.js';
 import type { UserRow } from '../../db/schema.js';
 import { errors } from '../../errors.js';
-import { now } from '../../db/ids.js';
 import { passwordMatches } from '../../auth/passwords.js';
 import { findUserByEmail } from '../users/users.queries.js';
 import type { Credentials } from './session.schemas.js';
@@ -10,10 +9,10 @@ import type { Credentials } from './session.schemas.js';
  * Ghost's `User.check`: the user by e-mail, refusing locked and suspended accounts and wrong passwords.
  * `firstLogin` tells whether the user had never logged in before (no device check then).
  */
-export async function checkCredentials(db: Db, credentials: Credentials): Promise<{ user: UserRow; firstLogin: boolean }> {
+export async function checkCredentials(ctx: Ctx, credentials: Credentials): Promise<{ user: UserRow; firstLogin: boolean }> {
   const { username, password } = credentials;
   if (typeof username !== 'string' || !username || typeof password !== 'string' || !password) throw errors.unauthorized('Access Denied.');
-  const user = await findUserByEmail(db, username);
+  const user = await findUserByEmail(ctx.db, username);
   if (!user) throw errors.notFound('There is no user with that email address.');
   if (user.status === 'locked') throw errors.passwordResetRequired();
   if (user.status === 'inactive') throw errors.noPermission('Your account was suspended.');
@@ -25,7 +24,7 @@ export async function checkCredentials(db: Db, credentials: Credentials): Promis
       code: 'PASSWORD_INCORRECT',
     });
   }
-  const at = now();
-  await db.updateTable('users').set({ last_seen: at, status: 'active' }).where('id', '=', user.id).execute();
+  const at = ctx.clock.now();
+  await ctx.db.updateTable('users').set({ last_seen: at, status: 'active' }).where('id', '=', user.id).execute();
   return { user: { ...user, last_seen: at, status: 'active' }, firstLogin: user.last_seen === null };
 }

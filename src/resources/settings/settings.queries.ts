@@ -1,5 +1,4 @@
 import type { Db } from '../../db/connect.js';
-import { now } from '../../db/ids.js';
 
 /** Values of several settings by key; absent keys are missing from the map. */
 export async function readSettings(db: Db, keys: readonly string[]): Promise<Map<string, string | null>> {
@@ -11,8 +10,7 @@ export async function readSetting(db: Db, key: string): Promise<string | null> {
   return (await readSettings(db, [key])).get(key) ?? null;
 }
 
-export async function writeSettings(db: Db, values: Record<string, string | null>): Promise<void> {
-  const updated_at = now();
+export async function writeSettings(db: Db, values: Record<string, string | null>, updated_at: Date): Promise<void> {
   for (const [key, value] of Object.entries(values)) {
     await db.updateTable('settings').set({ value, updated_at }).where('key', '=', key).execute();
   }

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { Db } from '../../db/connect.js';
+import type { Ctx } from '../../ctx.js';
 import { parseBody } from '../../http/parse-body.js';
 import { SETUP } from './setup.schemas.js';
 import { actorOf } from '../../http/actor.js';
@@ -8,26 +8,27 @@ import { notFoundUrl } from '../../content/urls.js';
 import { presentAdminUser } from '../users/users.present.js';
 import { applySetup, assertSetupState, isSetup } from './setup.service.js';
 
-export function setupRoutes(app: FastifyInstance, { db, siteUrl }: { db: Db; siteUrl: string }) {
+export function setupRoutes(app: FastifyInstance) {
   const frame = { docName: 'authentication', method: 'setup' };
-  const present = (user: Parameters<typeof presentAdminUser>[0]) => ({ users: [presentAdminUser(user, { url: notFoundUrl(siteUrl) })] });
+  const present = (ctx: Ctx, user: Parameters<typeof presentAdminUser>[0]) => ({ users: [presentAdminUser(user, { url: notFoundUrl(ctx.site.url) })] });
 
-  app.get('/authentication/setup/', { config: { auth: 'public', frame } }, async () => ({ setup: [{ status: await isSetup(db) }] }));
+  app.get('/authentication/setup/', { config: { auth: 'public', frame } }, async ({ ctx }) => ({ setup: [{ status: await isSetup(ctx.db) }] }));
 
   app.post('/authentication/setup/', { config: { auth: 'public', frame } }, async (request, reply) => {
     const input = parseBody(request, SETUP);
-    await assertSetupState(db, false);
-    const owner = await applySetup(db, input, siteUrl, true);
+    await assertSetupState(request.ctx.db, false);
+    const owner = await applySetup(request.ctx, input, true);
     reply.status(201).header('X-Cache-Invalidate', '/*');
-    return present(owner);
+    return present(request.ctx, owner);
   });
 
   app.put('/authentication/setup/', { config: { frame } }, async (request, reply) => {
-    if (!actorOf(request).user || actorOf(request).role !== 'Owner') throw errors.noPermission('You are not the site owner.');
+    const actor = actorOf(request.ctx);
+    if (!actor.user || actor.role !== 'Owner') throw errors.noPermission('You are not the site owner.');
     const input = parseBody(request, SETUP);
-    await assertSetupState(db, true);
-    const owner = await applySetup(db, input, siteUrl, false);
+    await assertSetupState(request.ctx.db, true);
+    const owner = await applySetup(request.ctx, input, false);
     reply.header('X-Cache-Invalidate', '/*');
-    return present(owner);
+    return present(request.ctx, owner);
   });
 }

@@ -1,7 +1,7 @@
 import type { Db } from '../../db/connect.js';
+import type { Ctx } from '../../ctx.js';
 import type { UserRow } from '../../db/schema.js';
 import { errors } from '../../errors.js';
-import { now } from '../../db/ids.js';
 import { OWNER_USER_ID } from '../../auth/roles.js';
 import { assertPasswordPolicy, hashPassword } from '../../auth/passwords.js';
 import { generateSlug } from '../../content/slugs.js';
@@ -28,26 +28,27 @@ const text = (value: unknown) => (typeof value === 'string' ? value.trim() : '')
  * Fills in the owner and the site's title (first run, or the owner redoing it). Checks run in Ghost's
  * order: password policy, then the user record's columns.
  */
-export async function applySetup(db: Db, input: SetupInput, siteUrl: string, firstRun: boolean): Promise<UserRow> {
+export async function applySetup(ctx: Ctx, input: SetupInput, firstRun: boolean): Promise<UserRow> {
+  const { db } = ctx;
   const name = text(input.name);
   const email = text(input.email);
   const password = typeof input.password === 'string' ? input.password : '';
   const blogTitle = text(input.blogTitle);
 
-  assertPasswordPolicy(password, { email, siteTitle: blogTitle || (await readSetting(db, 'title')) || undefined, siteUrl });
+  assertPasswordPolicy(password, { email, siteTitle: blogTitle || (await readSetting(db, 'title')) || undefined, siteUrl: ctx.site.url });
   assertNameGiven(name);
   checkColumns(USER_RULES, { name, email });
 
   const passwordHash = await hashPassword(password);
   const ownerId = (await findOwner(db))?.id ?? OWNER_USER_ID;
-  return db.transaction().execute(async (trx) => {
+  return ctx.write(async ({ db: trx, clock }) => {
     const slug = await generateSlug(name, {
       kind: 'user',
       shortSlug: true,
       taken: async (candidate) => !!(await trx.selectFrom('users').select('id').where('slug', '=', candidate).where('id', '!=', ownerId).executeTakeFirst()),
     });
     let update = trx.updateTable('users').set({
-      name, slug, email, password: passwordHash, status: 'active', updated_at: now(), updated_by: ownerId,
+      name, slug, email, password: passwordHash, status: 'active', updated_at: clock.now(), updated_by: ownerId,
     }).where('id', '=', ownerId);
     // Two first-run requests racing: only the one that still finds the owner inactive wins.
     if (firstRun) update = update.where('status', '=', 'inactive');
@@ -56,7 +57,7 @@ export async function applySetup(db: Db, input: SetupInput, siteUrl: string, fir
     if (blogTitle) {
       const settings: Record<string, string> = { title: blogTitle, description: text(input.description) || 'Thoughts, stories and ideas.' };
       if (typeof input.accentColor === 'string' && input.accentColor) settings.accent_color = input.accentColor;
-      await writeSettings(trx, settings);
+      await writeSettings(trx, settings, clock.now());
     }
     return (await findUserById(trx, ownerId))!;
   });

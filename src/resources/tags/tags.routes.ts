@@ -2,7 +2,6 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Db } from '../../db/connect.js';
 import type { TagRow } from '../../db/schema.js';
 import { errors } from '../../errors.js';
-import { contextUserId } from '../../http/actor.js';
 import { assertIdParam } from '../../http/validate.js';
 import { locationOf } from '../../http/location.js';
 import { parseInclude } from '../../http/pagination.js';
@@ -16,15 +15,9 @@ import { presentAdminTag, presentContentTag } from './tags.present.js';
 import { addTag, deleteTag, editTag } from './tags.service.js';
 import { TAG_ADD, TAG_EDIT, TAG_INCLUDES } from './tags.schemas.js';
 import { parseBody } from '../../http/parse-body.js';
-import type { Engine } from '../../db/engine.js';
 
 type Query = Record<string, unknown>;
 type Params = { id: string; slug: string };
-interface Deps {
-  db: Db;
-  siteUrl: string;
-  engine: Engine;
-}
 
 const frame = (method: string) => ({ docName: 'tags', method });
 /** `fields` on a tag read; with `count.posts` Ghost reads every column and ignores them. */
@@ -47,14 +40,16 @@ async function presentTags(db: Db, siteUrl: string, rows: TagRow[], query: Query
   }));
 }
 
-export function tagsAdminRoutes(app: FastifyInstance, { db, siteUrl, engine }: Deps) {
+export function tagsAdminRoutes(app: FastifyInstance) {
   app.get<{ Querystring: Query }>('/tags/', { config: { frame: frame('browse'), permission: 'tag.browse' } }, async (request) => {
+    const { db, engine, site: { url: siteUrl } } = request.ctx;
     const params = parseBrowseParams(request.query, { include: TAG_INCLUDES });
     const { rows, meta } = await browseRows<TagRow>(db, engine, TAGS_BROWSE, 'admin', params);
     return { tags: pickEach(await presentTags(db, siteUrl, rows, request.query, 'admin'), params), meta };
   });
 
   const read = async (request: FastifyRequest<{ Params: Params; Querystring: Query }>, by: { id: string } | { slug: string }) => {
+    const { db, site: { url: siteUrl } } = request.ctx;
     const row = await findTag(db, by);
     if (!row) throw errors.notFound('Tag not found.');
     return { tags: pickTag(await presentTags(db, siteUrl, [row], request.query, 'admin'), request.query, by) };
@@ -69,33 +64,35 @@ export function tagsAdminRoutes(app: FastifyInstance, { db, siteUrl, engine }: D
   });
 
   app.post<{ Querystring: Query }>('/tags/', { config: { frame: frame('add'), permission: 'tag.add' } }, async (request, reply) => {
-    const row = await addTag({ db, siteUrl, actorId: contextUserId(request) }, parseBody(request, TAG_ADD));
+    const row = await addTag(request.ctx, parseBody(request, TAG_ADD));
     reply.status(201).header('Location', locationOf(request, row.id)).header('X-Cache-Invalidate', '/*');
-    return { tags: await presentTags(db, siteUrl, [row], request.query, 'admin') };
+    return { tags: await presentTags(request.ctx.db, request.ctx.site.url, [row], request.query, 'admin') };
   });
 
   app.put<{ Params: Params; Querystring: Query }>('/tags/:id/', { config: { frame: frame('edit'), permission: 'tag.edit' } }, async (request, reply) => {
     assertIdParam(request.params.id);
-    const { tag, changed } = await editTag({ db, siteUrl, actorId: contextUserId(request) }, request.params.id, parseBody(request, TAG_EDIT));
+    const { tag, changed } = await editTag(request.ctx, request.params.id, parseBody(request, TAG_EDIT));
     if (changed) reply.header('X-Cache-Invalidate', '/*');
-    return { tags: await presentTags(db, siteUrl, [tag], request.query, 'admin') };
+    return { tags: await presentTags(request.ctx.db, request.ctx.site.url, [tag], request.query, 'admin') };
   });
 
   app.delete<{ Params: Params }>('/tags/:id/', { config: { frame: frame('destroy'), permission: 'tag.destroy' } }, async (request, reply) => {
     assertIdParam(request.params.id);
-    await deleteTag(db, request.params.id);
+    await deleteTag(request.ctx, request.params.id);
     return reply.status(204).header('X-Cache-Invalidate', '/*').send();
   });
 }
 
-export function tagsContentRoutes(app: FastifyInstance, { db, siteUrl, engine }: Deps) {
+export function tagsContentRoutes(app: FastifyInstance) {
   app.get<{ Querystring: Query }>('/tags/', { config: { frame: frame('browse') } }, async (request) => {
+    const { db, engine, site: { url: siteUrl } } = request.ctx;
     const params = parseBrowseParams(request.query, { include: TAG_INCLUDES });
     const { rows, meta } = await browseRows<TagRow>(db, engine, TAGS_BROWSE, 'content', params);
     return { tags: pickEach(await presentTags(db, siteUrl, rows, request.query, 'content'), params), meta };
   });
 
   const read = async (request: FastifyRequest<{ Params: Params; Querystring: Query }>, by: { id: string } | { slug: string }) => {
+    const { db, site: { url: siteUrl } } = request.ctx;
     const row = await findTag(db, by);
     const published = row ? await tagsWithPublishedPosts(db, [row.id]) : new Set<string>();
     if (!row || !published.has(row.id)) throw errors.notFound('Tag not found.');

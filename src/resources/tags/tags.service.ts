@@ -1,20 +1,14 @@
 import type { Db } from '../../db/connect.js';
 import type { TagRow } from '../../db/schema.js';
+import type { Ctx, WriteCtx } from '../../ctx.js';
 import { errors } from '../../errors.js';
-import { now, objectId } from '../../db/ids.js';
+import { objectId } from '../../db/ids.js';
 import { generateSlug } from '../../content/slugs.js';
 import { absoluteImageUrl, htmlToStorage, toStorageUrl } from '../posts/posts.render.js';
 import { findTag, slugTaken } from './tags.queries.js';
 import { TAG_HTML_FIELDS, TAG_URL_FIELDS, TAG_WRITABLE, type TagInput, type TagWritable } from './tags.schemas.js';
-import { retryingTransaction } from '../../db/transactions.js';
 import { checkColumns } from '../../db/column-rules.js';
 import { TAG_RULES } from './tags.rules.js';
-
-export interface TagWriteContext {
-  db: Db;
-  siteUrl: string;
-  actorId: string;
-}
 
 type TagValues = Partial<Pick<TagRow, TagWritable>>;
 
@@ -42,10 +36,11 @@ function uniqueSlug(db: Db, base: string, exceptId?: string): Promise<string> {
 }
 
 /** A new tag row from resolved values (also used when a post names a tag that does not exist yet). */
-export async function insertTag(db: Db, values: TagValues, actorId: string): Promise<TagRow> {
+export async function insertTag(ctx: WriteCtx, values: TagValues): Promise<TagRow> {
+  const { db, actingUserId: actorId } = ctx;
   const name = values.name || values.slug || '';
   checkColumns(TAG_RULES, { name });
-  const at = now();
+  const at = ctx.clock.now();
   const row: TagRow = {
     id: objectId(), name, slug: '', description: null, feature_image: null, parent_id: null, visibility: 'public',
     og_image: null, og_title: null, og_description: null, twitter_image: null, twitter_title: null, twitter_description: null,
@@ -60,15 +55,15 @@ export async function insertTag(db: Db, values: TagValues, actorId: string): Pro
   return row;
 }
 
-export async function addTag(ctx: TagWriteContext, input: TagInput): Promise<TagRow> {
-  const values = valuesOf(input, ctx.siteUrl);
-  return retryingTransaction(ctx.db, (trx) => insertTag(trx, values, ctx.actorId));
+export async function addTag(ctx: Ctx, input: TagInput): Promise<TagRow> {
+  const values = valuesOf(input, ctx.site.url);
+  return ctx.write((w) => insertTag(w, values));
 }
 
 /** Edits a tag; `changed` is false when the body matched what was stored (no write, no cache purge). */
-export async function editTag(ctx: TagWriteContext, id: string, input: TagInput): Promise<{ tag: TagRow; changed: boolean }> {
-  const values = valuesOf(input, ctx.siteUrl);
-  return retryingTransaction(ctx.db, async (trx) => {
+export async function editTag(ctx: Ctx, id: string, input: TagInput): Promise<{ tag: TagRow; changed: boolean }> {
+  const values = valuesOf(input, ctx.site.url);
+  return ctx.write(async ({ db: trx, clock, actingUserId }) => {
     const existing = await findTag(trx, { id });
     if (!existing) throw errors.notFound();
     const next: TagRow = { ...existing, ...values };
@@ -79,15 +74,15 @@ export async function editTag(ctx: TagWriteContext, id: string, input: TagInput)
     const changedKeys = TAG_WRITABLE.filter((key) => next[key] !== existing[key]);
     if (changedKeys.length === 0) return { tag: existing, changed: false };
     const update: Record<string, unknown> = Object.fromEntries(changedKeys.map((key) => [key, next[key]]));
-    Object.assign(update, { updated_at: now(), updated_by: ctx.actorId });
+    Object.assign(update, { updated_at: clock.now(), updated_by: actingUserId });
     await trx.updateTable('tags').set(update).where('id', '=', id).execute();
     return { tag: { ...next, ...update } as TagRow, changed: true };
   });
 }
 
 /** Deletes a tag and detaches it from every post. */
-export async function deleteTag(db: Db, id: string): Promise<void> {
-  await db.transaction().execute(async (trx) => {
+export async function deleteTag(ctx: Ctx, id: string): Promise<void> {
+  await ctx.write(async ({ db: trx }) => {
     if (!(await findTag(trx, { id }))) throw errors.notFound();
     await trx.deleteFrom('posts_tags').where('tag_id', '=', id).execute();
     await trx.deleteFrom('tags').where('id', '=', id).execute();

@@ -1,8 +1,8 @@
 import type { Db } from '../../db/connect.js';
-import type { Storage } from '../../storage/storage.js';
-import type { Actor } from '../../http/actor.js';
+import type { Ctx, WriteCtx } from '../../ctx.js';
+import { actorOf } from '../../http/actor.js';
 import { errors } from '../../errors.js';
-import { now, objectId } from '../../db/ids.js';
+import { objectId } from '../../db/ids.js';
 import { generateSlug, slugify } from '../../content/slugs.js';
 import { mayDestroyUser } from '../../auth/staff-rules.js';
 import { readSetting } from '../settings/settings.queries.js';
@@ -14,20 +14,23 @@ import { findOwner, findUserById, roleOfUser } from './users.queries.js';
  * pass to the Owner (who becomes primary author where the user was); keys, sessions and the user go.
  * Returns the backup's file name.
  */
-export async function destroyUser(db: Db, actor: Actor, id: string, storage: Storage): Promise<string> {
+export async function destroyUser(ctx: Ctx, id: string): Promise<string> {
+  const { db } = ctx;
+  const actor = actorOf(ctx);
   const target = await findUserById(db, id);
   if (!target) throw errors.notFound('User not found');
   const role = await roleOfUser(db, target.id);
   if (!mayDestroyUser(actor, { id: target.id, role })) throw errors.noPermission('You do not have permission to destroy users');
-  const filename = await writeBackup(db, target.id, storage);
+  const filename = await writeBackup(ctx, target.id);
 
-  await db.transaction().execute(async (trx) => {
+  await ctx.write(async (w) => {
+    const trx = w.db;
     const owner = await findOwner(trx);
     if (!owner) throw new Error('the site has no Owner');
     await trx.updateTable('post_revisions').set({ author_id: null }).where('author_id', '=', target.id).execute();
     const authored = await trx.selectFrom('posts_authors').select(['post_id', 'sort_order']).where('author_id', '=', target.id).execute();
     if (authored.length > 0) {
-      await tagPosts(trx, authored.map((row) => row.post_id), target.slug, actor.user?.id ?? owner.id);
+      await tagPosts(w, authored.map((row) => row.post_id), target.slug);
       await reassignPosts(trx, authored, target.id, owner.id);
     }
     await trx.deleteFrom('api_keys').where('user_id', '=', target.id).execute();
@@ -39,10 +42,10 @@ export async function destroyUser(db: Db, actor: Actor, id: string, storage: Sto
 }
 
 /** The internal tag `#<slug>` (slug `hash-<slug>`) on every post of the user, appended after its tags. */
-async function tagPosts(db: Db, postIds: string[], userSlug: string, actorId: string): Promise<void> {
+async function tagPosts({ db, clock, actingUserId: actorId }: WriteCtx, postIds: string[], userSlug: string): Promise<void> {
   let tag = await db.selectFrom('tags').select('id').where('slug', '=', `hash-${userSlug}`).executeTakeFirst();
   if (!tag) {
-    const at = now();
+    const at = clock.now();
     const name = `#${userSlug}`;
     const slug = await generateSlug(name, {
       kind: 'tag', taken: async (candidate) => !!(await db.selectFrom('tags').select('id').where('slug', '=', candidate).executeTakeFirst()),
@@ -91,7 +94,7 @@ async function reassignPosts(db: Db, authored: { post_id: string; sort_order: nu
  * (`<site>.ghost.<YYYY-MM-DD-HH-mm-ss>.json`): the user (without password), role, authorship and
  * revisions, enough to restore them by hand.
  */
-async function writeBackup(db: Db, userId: string, storage: Storage): Promise<string> {
+async function writeBackup({ db, clock, storage }: Ctx, userId: string): Promise<string> {
   const [user, roles, authorship, revisions, title] = await Promise.all([
     findUserById(db, userId),
     db.selectFrom('roles_users').selectAll().where('user_id', '=', userId).execute(),
@@ -100,9 +103,10 @@ async function writeBackup(db: Db, userId: string, storage: Storage): Promise<st
     readSetting(db, 'title'),
   ]);
   const { password: _password, ...safeUser } = user!;
-  const stamp = new Date().toISOString().replace(/T/, '-').replace(/:/g, '-').slice(0, 19);
+  const at = clock.now();
+  const stamp = at.toISOString().replace(/T/, '-').replace(/:/g, '-').slice(0, 19);
   const filename = `${title ? `${slugify(title)}.` : ''}ghost.${stamp}.json`;
-  const data = { meta: { exported_on: Date.now(), reason: 'user deletion' }, data: { users: [safeUser], roles_users: roles, posts_authors: authorship, post_revisions: revisions } };
+  const data = { meta: { exported_on: clock.epochMs(), reason: 'user deletion' }, data: { users: [safeUser], roles_users: roles, posts_authors: authorship, post_revisions: revisions } };
   await storage.write(`data/${filename}`, JSON.stringify(data), { private: true });
   return filename;
 }

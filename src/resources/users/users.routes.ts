@@ -1,6 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import validator from 'validator';
-import type { Db } from '../../db/connect.js';
 import type { UserRow } from '../../db/schema.js';
 import { errors } from '../../errors.js';
 import { actorOf } from '../../http/actor.js';
@@ -11,8 +10,6 @@ import { parseInclude } from '../../http/pagination.js';
 import { parseBrowseParams } from '../../http/browse-params.js';
 import { browseRows, pickEach } from '../../filter/browse.js';
 import { USERS_BROWSE } from '../../filter/resources/users.browse.js';
-import type { Engine } from '../../db/engine.js';
-import type { Storage } from '../../storage/storage.js';
 import { assertSlugParam, pickRead } from '../../http/read-params.js';
 import { findUserByEmail, findUserById, findUserBySlug, rolesOfUsers } from './users.queries.js';
 import { presentStoredUser } from './users.present.js';
@@ -24,80 +21,73 @@ import { presentStaffToken, readStaffToken, regenerateStaffToken } from './users
 type Query = Record<string, unknown>;
 const frame = (method: string) => ({ docName: 'users', method });
 
-export interface UsersRouteOptions {
-  db: Db;
-  siteUrl: string;
-  /** Where the backup of a deleted user goes. */
-  storage: Storage;
-  engine: Engine;
-}
-
-export function usersRoutes(app: FastifyInstance, { db, siteUrl, storage, engine }: UsersRouteOptions) {
+export function usersRoutes(app: FastifyInstance) {
   const include = (query: Query) => parseInclude(query.include, USER_INCLUDES);
   // `filter` on a read is accepted and ignored, as in Ghost; `fields` applies, lookup key first.
   const one = async (request: FastifyRequest<{ Querystring: Query }>, user: UserRow | undefined, key: 'id' | 'slug' | 'email') => {
     if (!user) throw errors.notFound('User not found.');
     const includes = include(request.query);
-    return { users: pickRead(await presentUsers(db, siteUrl, [user], includes), request.query, key, [...includes]) };
+    return { users: pickRead(await presentUsers(request.ctx.db, request.ctx.site.url, [user], includes), request.query, key, [...includes]) };
   };
 
   app.get<{ Querystring: Query }>('/users/', { config: { frame: frame('browse'), permission: 'user.browse' } }, async (request) => {
     const params = parseBrowseParams(request.query, { include: USER_INCLUDES });
+    const { db, engine, site } = request.ctx;
     const { rows, meta } = await browseRows<UserRow>(db, engine, USERS_BROWSE, 'admin', params);
-    return { users: pickEach(await presentUsers(db, siteUrl, rows, include(request.query)), params), meta };
+    return { users: pickEach(await presentUsers(db, site.url, rows, include(request.query)), params), meta };
   });
 
   const read = { config: { frame: frame('read'), permission: 'user.read' } };
   app.get<{ Params: { id: string }; Querystring: Query }>('/users/:id/', read, async (request) => {
     assertIdParam(request.params.id);
-    return one(request, await findUserById(db, resolveUserId(actorOf(request), request.params.id)), 'id');
+    return one(request, await findUserById(request.ctx.db, resolveUserId(actorOf(request.ctx), request.params.id)), 'id');
   });
 
   app.get<{ Params: { slug: string }; Querystring: Query }>('/users/slug/:slug/', read, async (request) => {
     assertSlugParam(request.params.slug);
-    return one(request, await findUserBySlug(db, request.params.slug), 'slug');
+    return one(request, await findUserBySlug(request.ctx.db, request.params.slug), 'slug');
   });
 
   app.get<{ Params: { email: string }; Querystring: Query }>('/users/email/:email/', read, async (request) => {
     if (!validator.isEmail(request.params.email)) throw errors.validation({ message: 'Validation (isEmail) failed for email', context: 'undefined.email' });
-    return one(request, await findUserByEmail(db, request.params.email), 'email');
+    return one(request, await findUserByEmail(request.ctx.db, request.params.email), 'email');
   });
 
   // Not one of the five controller verbs: errors keep their own message.
   app.put('/users/password/', { config: { frame: frame('changePassword') } }, async (request) => {
-    await changePassword(db, actorOf(request), parseBody(request, PASSWORD_CHANGE), siteUrl);
+    await changePassword(request.ctx, parseBody(request, PASSWORD_CHANGE));
     return { password: [{ message: 'Password changed successfully.' }] };
   });
 
   app.put('/users/owner/', { config: { frame: frame('transferOwnership') } }, async (request) => {
-    const users = await transferOwnership(db, actorOf(request), parseBody(request, OWNER_TRANSFER));
-    const roles = await rolesOfUsers(db, users.map((user) => user.id));
+    const users = await transferOwnership(request.ctx, parseBody(request, OWNER_TRANSFER));
+    const roles = await rolesOfUsers(request.ctx.db, users.map((user) => user.id));
     return { users: users.map((user) => presentStoredUser(user, roles.get(user.id) ?? [])) };
   });
 
   app.put<{ Params: { id: string }; Querystring: Query }>('/users/:id/', { config: { frame: frame('edit') } }, async (request, reply) => {
     assertIdParam(request.params.id);
     const input = parseBody(request, USER_EDIT);
-    const actor = actorOf(request);
-    const { user, publicChange } = await editUser(db, actor, resolveUserId(actor, request.params.id), input, siteUrl);
+    const { ctx } = request;
+    const { user, publicChange } = await editUser(ctx, resolveUserId(actorOf(ctx), request.params.id), input);
     if (publicChange) reply.header('X-Cache-Invalidate', '/*');
-    return { users: await presentUsers(db, siteUrl, [user], include(request.query)) };
+    return { users: await presentUsers(ctx.db, ctx.site.url, [user], include(request.query)) };
   });
 
   app.delete<{ Params: { id: string } }>('/users/:id/', { config: { frame: frame('destroy') } }, async (request, reply) => {
     assertIdParam(request.params.id);
-    const filename = await destroyUser(db, actorOf(request), request.params.id, storage);
+    const filename = await destroyUser(request.ctx, request.params.id);
     reply.header('X-Cache-Invalidate', '/*');
     return { meta: { filename } };
   });
 
   app.get<{ Params: { id: string } }>('/users/:id/token/', { config: { frame: frame('readToken') } }, async (request) => {
     assertIdParam(request.params.id);
-    return { apiKey: presentStaffToken(await readStaffToken(db, actorOf(request), request.params.id)) };
+    return { apiKey: presentStaffToken(await readStaffToken(request.ctx, request.params.id)) };
   });
 
   app.put<{ Params: { id: string } }>('/users/:id/token/', { config: { frame: frame('regenerateToken') } }, async (request) => {
     assertIdParam(request.params.id);
-    return { apiKey: presentStaffToken(await regenerateStaffToken(db, actorOf(request), request.params.id)) };
+    return { apiKey: presentStaffToken(await regenerateStaffToken(request.ctx, request.params.id)) };
   });
 }

@@ -1,8 +1,8 @@
 import type { Db } from '../../db/connect.js';
 import type { RoleRow, UserRow } from '../../db/schema.js';
-import type { Actor } from '../../http/actor.js';
+import type { Ctx } from '../../ctx.js';
+import { actorOf, type Actor } from '../../http/actor.js';
 import { errors } from '../../errors.js';
-import { now } from '../../db/ids.js';
 import { generateSlug } from '../../content/slugs.js';
 import { mayEditUser, type RoleTable } from '../../auth/staff-rules.js';
 import { assertPasswordPolicy, hashPassword, passwordMatches } from '../../auth/passwords.js';
@@ -56,7 +56,9 @@ export interface EditResult {
 }
 
 /** `PUT /users/:id/`: permission rules, then Ghost's checks in its order, then one transaction. */
-export async function editUser(db: Db, actor: Actor, id: string, input: UserEditInput, siteUrl: string): Promise<EditResult> {
+export async function editUser(ctx: Ctx, id: string, input: UserEditInput): Promise<EditResult> {
+  const { db } = ctx;
+  const actor = actorOf(ctx);
   const target = await findUserById(db, id);
   if (!target) throw errors.notFound('User not found');
   const [roles, targetRole, owner] = await Promise.all([loadRoles(db), roleOfUser(db, target.id), findOwner(db)]);
@@ -68,15 +70,15 @@ export async function editUser(db: Db, actor: Actor, id: string, input: UserEdit
   if (wantedRoles !== undefined && wantedRoles !== null && !Array.isArray(wantedRoles)) throw invalidRole();
   if (Array.isArray(wantedRoles) && wantedRoles.length > 1) throw errors.validation('Only one role per user is supported at the moment.');
   if (typeof input.email === 'string' && input.email && (await emailTaken(db, input.email, target.id))) throw errors.validation('Email is already in use');
-  const changes = userChanges(input, target, siteUrl);
+  const changes = userChanges(input, target, ctx.site.url);
   const newRole = Array.isArray(wantedRoles) && wantedRoles.length === 1 ? roleToAssign(wantedRoles[0], targetRole, roles) : null;
 
-  return db.transaction().execute(async (trx) => {
+  return ctx.write(async ({ db: trx, clock, actingUserId }) => {
     const slug = 'slug' in input ? await newSlug(trx, target, input.slug, changes.name ?? target.name) : undefined;
     const values = { ...changes, ...(slug !== undefined ? { slug } : {}) };
     const changed = Object.keys(values);
     if (changed.length > 0) {
-      await trx.updateTable('users').set({ ...values, updated_at: now(), updated_by: actor.user?.id ?? target.id }).where('id', '=', target.id).execute();
+      await trx.updateTable('users').set({ ...values, updated_at: clock.now(), updated_by: actingUserId }).where('id', '=', target.id).execute();
     }
     if (newRole) await trx.updateTable('roles_users').set({ role_id: newRole.id }).where('user_id', '=', target.id).execute();
     return { user: (await findUserById(trx, target.id))!, publicChange: changed.some((key) => PUBLIC_USER_FIELDS.has(key)) };
@@ -99,7 +101,9 @@ async function newSlug(db: Db, target: UserRow, wanted: unknown, name: string): 
  * `PUT /users/password/`: your own password needs the old one; someone else's needs the right to edit
  * them. Every other session of that user ends (the caller's own stays).
  */
-export async function changePassword(db: Db, actor: Actor, data: PasswordInput, siteUrl: string): Promise<void> {
+export async function changePassword(ctx: Ctx, data: PasswordInput): Promise<void> {
+  const { db } = ctx;
+  const actor = actorOf(ctx);
   const userId = String(data.user_id);
   const target = await findUserById(db, userId);
   if (!target) throw errors.notFound('User not found');
@@ -117,16 +121,18 @@ export async function changePassword(db: Db, actor: Actor, data: PasswordInput, 
     }
   }
   const password = String(data.newPassword);
-  assertPasswordPolicy(password, { email: target.email, siteTitle: (await readSetting(db, 'title')) ?? undefined, siteUrl });
+  assertPasswordPolicy(password, { email: target.email, siteTitle: (await readSetting(db, 'title')) ?? undefined, siteUrl: ctx.site.url });
   const hash = await hashPassword(password);
-  await db.transaction().execute(async (trx) => {
-    await trx.updateTable('users').set({ password: hash, updated_at: now(), updated_by: actor.user?.id ?? target.id }).where('id', '=', target.id).execute();
+  await ctx.write(async ({ db: trx, clock, actingUserId }) => {
+    await trx.updateTable('users').set({ password: hash, updated_at: clock.now(), updated_by: actingUserId }).where('id', '=', target.id).execute();
     await deleteUserSessions(trx, target.id, actor.session?.id);
   });
 }
 
 /** `PUT /users/owner/`: the Owner hands the role to an active Administrator and becomes one. */
-export async function transferOwnership(db: Db, actor: Actor, data: { id?: unknown }): Promise<[UserRow, UserRow]> {
+export async function transferOwnership(ctx: Ctx, data: { id?: unknown }): Promise<[UserRow, UserRow]> {
+  const { db } = ctx;
+  const actor = actorOf(ctx);
   if (!actor.user || actor.role !== 'Owner') throw errors.noPermission('You do not have permission to perform this action');
   const target = typeof data.id === 'string' ? await findUserById(db, data.id) : undefined;
   if (!target) throw errors.notFound('User not found');
@@ -134,7 +140,7 @@ export async function transferOwnership(db: Db, actor: Actor, data: { id?: unkno
   if ((await roleOfUser(db, target.id))?.name !== 'Administrator') throw errors.validation('Only administrators can be assigned the owner role.');
   if (target.status !== 'active') throw errors.validation('Only active administrators can be assigned the owner role.');
   const ownerUser = actor.user;
-  await db.transaction().execute(async (trx) => {
+  await ctx.write(async ({ db: trx }) => {
     // Compare-and-set: of two transfers racing, only the first finds the caller still Owner.
     const { numUpdatedRows } = await trx.updateTable('roles_users').set({ role_id: roles.byName.get('Administrator')!.id })
       .where('user_id', '=', ownerUser.id).where('role_id', '=', roles.byName.get('Owner')!.id).executeTakeFirst();

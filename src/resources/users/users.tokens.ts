@@ -1,8 +1,8 @@
-import type { Db } from '../../db/connect.js';
 import type { ApiKeyRow } from '../../db/schema.js';
-import type { Actor } from '../../http/actor.js';
+import type { Ctx } from '../../ctx.js';
+import { actorOf, type Actor } from '../../http/actor.js';
 import { errors } from '../../errors.js';
-import { now, objectId, randomHex } from '../../db/ids.js';
+import { objectId, randomHex } from '../../db/ids.js';
 import { isoDate } from '../../content/dates.js';
 import { roleIdByName } from './users.queries.js';
 import { resolveUserId } from './users.service.js';
@@ -17,13 +17,13 @@ function ownUserId(actor: Actor, id: string): string {
   return target;
 }
 
-const findKey = (db: Db, userId: string) =>
+const findKey = (db: Ctx['db'], userId: string) =>
   db.selectFrom('api_keys').selectAll().where('user_id', '=', userId).orderBy('created_at', 'asc').orderBy('id', 'asc').executeTakeFirst();
 
-async function findOrCreateKey(db: Db, userId: string): Promise<ApiKeyRow> {
+async function findOrCreateKey({ db, clock }: Ctx, userId: string): Promise<ApiKeyRow> {
   const existing = await findKey(db, userId);
   if (existing) return existing;
-  const at = now();
+  const at = clock.now();
   // Ghost gives staff keys the Admin Integration role; it is never used, the user's role decides.
   const key: ApiKeyRow = {
     id: objectId(), type: 'admin', secret: randomHex(32), role_id: await roleIdByName(db, 'Admin Integration'), integration_id: null,
@@ -36,15 +36,15 @@ async function findOrCreateKey(db: Db, userId: string): Promise<ApiKeyRow> {
   return keys[0]!;
 }
 
-export async function readStaffToken(db: Db, actor: Actor, id: string): Promise<ApiKeyRow> {
-  return findOrCreateKey(db, ownUserId(actor, id));
+export async function readStaffToken(ctx: Ctx, id: string): Promise<ApiKeyRow> {
+  return findOrCreateKey(ctx, ownUserId(actorOf(ctx), id));
 }
 
 /** A new secret: the old token stops working at once. */
-export async function regenerateStaffToken(db: Db, actor: Actor, id: string): Promise<ApiKeyRow> {
-  const key = await findOrCreateKey(db, ownUserId(actor, id));
-  const changes = { secret: randomHex(32), updated_at: now(), updated_by: key.user_id };
-  await db.updateTable('api_keys').set(changes).where('id', '=', key.id).execute();
+export async function regenerateStaffToken(ctx: Ctx, id: string): Promise<ApiKeyRow> {
+  const key = await findOrCreateKey(ctx, ownUserId(actorOf(ctx), id));
+  const changes = { secret: randomHex(32), updated_at: ctx.clock.now(), updated_by: key.user_id };
+  await ctx.db.updateTable('api_keys').set(changes).where('id', '=', key.id).execute();
   return { ...key, ...changes };
 }
 
