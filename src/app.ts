@@ -33,7 +33,7 @@ import { authenticationRoutes } from './resources/authentication/authentication.
 import { authenticatorRoutes } from './resources/authenticator/authenticator.routes.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
 import { resolveSecretsKey, secretBox, type SecretBox } from './auth/secret-box.js';
-import { localDiskStorage } from './storage/local-disk.js';
+import { storageFor } from './storage/from-config.js';
 import type { Storage } from './storage/storage.js';
 
 export interface AppDeps {
@@ -54,7 +54,7 @@ export interface AppDeps {
 export async function buildApp({
   config, connection, logger = false, mailer: givenMailer,
   secrets = secretBox(resolveSecretsKey(config).key),
-  storage = localDiskStorage(config.contentDir, `${config.siteUrl}content/`),
+  storage = storageFor(config),
   clock = systemClock,
 }: AppDeps): Promise<FastifyInstance> {
   const site = siteOf(config.siteUrl);

@@ -5,7 +5,7 @@ import { jobCtx, siteOf } from './ctx.js';
 import { systemClock } from './clock.js';
 import { createMailer } from './mail/mailer.js';
 import { resolveSecretsKey, secretBox } from './auth/secret-box.js';
-import { localDiskStorage } from './storage/local-disk.js';
+import { storageFor } from './storage/from-config.js';
 import { migrateToLatest } from './db/migrate.js';
 import { applySetup, isSetup } from './resources/setup/setup.service.js';
 import { addIntegration } from './resources/integrations/integrations.service.js';
@@ -35,7 +35,7 @@ export async function runSetup(config: Config, options: SetupOptions): Promise<s
     const ctx = jobCtx({
       db, engine: connection.engine, site: siteOf(config.siteUrl), clock: systemClock, mailer: createMailer(config, { info: log, error: log }),
       secrets: secretBox(resolveSecretsKey(config).key),
-      storage: localDiskStorage(config.contentDir, `${config.siteUrl}content/`),
+      storage: storageFor(config),
     });
     if (!(await isSetup(db))) {
       const password = options.password ?? randomBytes(12).toString('base64url');
