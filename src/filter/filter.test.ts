@@ -5,7 +5,7 @@ import { createTestDatabase, type TestDatabase } from '../../test/support.js';
 import { seedSnapshot } from '../../test/browse/seed.js';
 import { GhostError } from '../errors.js';
 import { filterWhere, type FilterRules } from './filter.js';
-import { POSTS_FILTER } from './resources/posts.filter.js';
+import { POSTS_FILTER } from '../resources/posts/posts.filter.js';
 
 // Engine-level checks of the compiler on the seeded posts tables; the HTTP suite (test/browse) compares
 // whole requests with the reference Ghost.

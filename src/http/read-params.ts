@@ -1,5 +1,5 @@
 import { errors } from '../errors.js';
-import { queryList } from './query-list.js';
+import { queryList } from '../browse/query-list.js';
 
 /** `slug` URL parameters: Ghost's `isSlug` (lower-case only), with its `undefined.slug` context. */
 export function assertSlugParam(slug: string): void {

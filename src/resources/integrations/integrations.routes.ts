@@ -6,7 +6,7 @@ import { assertIdParam } from '../../http/validate.js';
 import { parseBody } from '../../http/parse-body.js';
 import { INTEGRATION_ADD, INTEGRATION_EDIT, INTEGRATION_REFRESH } from './integrations.schemas.js';
 import { locationOf } from '../../http/location.js';
-import { paginationMeta, parseInclude, parsePageRequest, sqlWindow } from '../../http/pagination.js';
+import { paginationMeta, parseInclude, parsePageRequest, sqlWindow } from '../../browse/pagination.js';
 import { apiKeysOf, countListedIntegrations, findListedIntegration, listIntegrations } from './integrations.queries.js';
 import { presentIntegration } from './integrations.present.js';
 import { addIntegration, deleteIntegration, editIntegration, refreshApiKey } from './integrations.service.js';

@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { errors } from '../../errors.js';
 import { assertIdParam } from '../../http/validate.js';
-import { parseBrowseParams } from '../../http/browse-params.js';
-import { browseRows, pickEach } from '../../filter/browse.js';
-import { POST_TYPES_BROWSE } from '../../filter/resources/posts.browse.js';
+import { parseBrowseParams } from '../../browse/params.js';
+import { browseRows, pickEach } from '../../browse/browse.js';
+import { POST_TYPES_BROWSE } from './posts.browse.js';
 import type { PostRow } from '../../db/schema.js';
 import { CONTENT_INCLUDES, DOC_NAME, FORMATS, type Format, type PostType } from './posts.schemas.js';
 import { parseFormats } from './posts.options.js';

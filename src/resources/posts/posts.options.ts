@@ -1,5 +1,5 @@
 import { errors } from '../../errors.js';
-import { queryList as list } from '../../http/query-list.js';
+import { queryList as list } from '../../browse/query-list.js';
 import { FORMATS, type Format } from './posts.schemas.js';
 
 /** `formats=…` on browse/read: unknown values are a 422 (`formats=` alone is accepted). */

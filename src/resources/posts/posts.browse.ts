@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
-import type { BrowseParams } from '../../http/browse-params.js';
-import type { ApiRules, BrowseSpec } from '../browse.js';
-import type { OrderTerm } from '../order.js';
-import { POST_COLUMNS, POST_META_COLUMNS, attributesOf } from './columns.js';
+import type { ApiRules, BrowseSpec } from '../../browse/browse.js';
+import { attributesOf, type OrderTerm } from '../../browse/order.js';
+import type { BrowseParams } from '../../browse/params.js';
+import { POST_COLUMNS, POST_META_COLUMNS } from './posts.columns.js';
 import { POSTS_FILTER } from './posts.filter.js';
 
 const desc = (expression: ReturnType<typeof sql>): OrderTerm => ({ kind: 'expression', expression, direction: 'desc' });

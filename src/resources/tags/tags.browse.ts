@@ -1,7 +1,8 @@
 import { sql } from 'kysely';
-import type { BrowseSpec } from '../browse.js';
-import type { FilterSpec } from '../spec.js';
-import { TAG_COLUMNS, attributesOf } from './columns.js';
+import type { BrowseSpec } from '../../browse/browse.js';
+import { attributesOf } from '../../browse/order.js';
+import type { FilterSpec } from '../../filter/spec.js';
+import { TAG_COLUMNS } from './tags.columns.js';
 
 export const TAGS_FILTER: FilterSpec = { table: 'tags', fields: TAG_COLUMNS };
 

@@ -1,5 +1,7 @@
-import type { FilterSpec } from '../spec.js';
-import { POST_COLUMNS, POST_META_COLUMNS, TAG_COLUMNS, USER_COLUMNS, schema } from './columns.js';
+import type { FilterSpec } from '../../filter/spec.js';
+import { TAG_COLUMNS } from '../tags/tags.columns.js';
+import { USER_COLUMNS } from '../users/users.columns.js';
+import { POST_AUTHOR_COLUMNS, POST_COLUMNS, POST_META_COLUMNS, POST_TAG_COLUMNS } from './posts.columns.js';
 
 /** Posts and pages (`core/server/models/post.js`: filterRelations, filterExpansions). */
 export const POSTS_FILTER: FilterSpec = {
@@ -8,11 +10,11 @@ export const POSTS_FILTER: FilterSpec = {
   relations: {
     tags: {
       kind: 'manyToMany', table: 'tags', fields: TAG_COLUMNS,
-      joinTable: 'posts_tags', joinFrom: 'post_id', joinTo: 'tag_id', joinFields: schema('id post_id tag_id sort_order:int'),
+      joinTable: 'posts_tags', joinFrom: 'post_id', joinTo: 'tag_id', joinFields: POST_TAG_COLUMNS,
     },
     authors: {
       kind: 'manyToMany', table: 'users', fields: USER_COLUMNS,
-      joinTable: 'posts_authors', joinFrom: 'post_id', joinTo: 'author_id', joinFields: schema('id post_id author_id sort_order:int'),
+      joinTable: 'posts_authors', joinFrom: 'post_id', joinTo: 'author_id', joinFields: POST_AUTHOR_COLUMNS,
     },
     posts_meta: { kind: 'oneToOne', table: 'posts_meta', joinFrom: 'post_id', fields: { id: 'text', post_id: 'text', ...POST_META_COLUMNS } },
     // Ghost's filter plugin cannot compile one-to-many relations and drops such statements.

@@ -1,7 +1,7 @@
 import { sql, type Expression, type SelectQueryBuilder } from 'kysely';
 import type { Engine } from '../db/engine.js';
 import { errors } from '../errors.js';
-import type { FieldType } from './spec.js';
+import type { FieldType, Fields } from '../filter/spec.js';
 
 /** One ORDER BY term: a column, or an expression a resource declares (Ghost's raw default orders). */
 export type OrderTerm =
@@ -18,6 +18,11 @@ export interface OrderSpec {
   attributes: readonly { name: string; type: FieldType }[];
   /** Attributes orderable only when their count is included (`count.posts`), ordered by that alias. */
   counts?: readonly string[];
+}
+
+/** Ghost's `orderAttributes()`: every column of the table, qualified, in schema order. */
+export function attributesOf(table: string, fields: Fields): { name: string; type: FieldType }[] {
+  return Object.entries(fields).map(([name, type]) => ({ name: `${table}.${name}`, type }));
 }
 
 /** `order` as the api-framework validates it before the controller runs. */

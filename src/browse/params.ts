@@ -1,5 +1,5 @@
 import { errors } from '../errors.js';
-import { assertOrderParam } from '../filter/order.js';
+import { assertOrderParam } from './order.js';
 import { parsePageRequest, type PageRequest } from './pagination.js';
 import { queryList } from './query-list.js';
 

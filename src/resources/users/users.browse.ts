@@ -1,7 +1,8 @@
 import { sql } from 'kysely';
-import type { BrowseSpec } from '../browse.js';
-import type { FilterSpec } from '../spec.js';
-import { USER_COLUMNS, attributesOf } from './columns.js';
+import type { BrowseSpec } from '../../browse/browse.js';
+import { attributesOf } from '../../browse/order.js';
+import type { FilterSpec } from '../../filter/spec.js';
+import { USER_COLUMNS } from './users.columns.js';
 
 export const USERS_FILTER: FilterSpec = { table: 'users', fields: USER_COLUMNS };
 

@@ -1,10 +1,13 @@
-import type { BrowseSpec } from '../browse.js';
-import type { FilterSpec } from '../spec.js';
-import { schema, attributesOf } from './columns.js';
+import type { BrowseSpec } from '../../browse/browse.js';
+import { attributesOf } from '../../browse/order.js';
+import type { InviteRow } from '../../db/schema.js';
+import type { FieldType, FilterSpec } from '../../filter/spec.js';
 
 /** Ghost's `invites` table; the token is stored as a hash here and is never filterable or readable. */
-const INVITE_COLUMNS = schema(`
-  id role_id status email expires:int created_at:date created_by updated_at:date updated_by`);
+const INVITE_COLUMNS = {
+  id: 'text', role_id: 'text', status: 'text', email: 'text', expires: 'number', created_at: 'date',
+  created_by: 'text', updated_at: 'date', updated_by: 'text',
+} as const satisfies Record<Exclude<keyof InviteRow, 'token_hash'>, FieldType>;
 
 export const INVITES_FILTER: FilterSpec = { table: 'invites', fields: INVITE_COLUMNS };
 

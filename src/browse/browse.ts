@@ -1,13 +1,13 @@
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { Db } from '../db/connect.js';
 import type { Engine } from '../db/engine.js';
-import type { BrowseParams } from '../http/browse-params.js';
-import { paginationMeta, sqlWindow } from '../http/pagination.js';
-import { allOf, type Cond } from './compile.js';
-import { filterCondition, type FilterRules } from './filter.js';
+import { allOf, type Cond } from '../filter/compile.js';
+import { filterCondition, type FilterRules } from '../filter/filter.js';
+import { renderCondition } from '../filter/render.js';
+import type { FilterSpec } from '../filter/spec.js';
 import { applyOrder, countAlias, orderTables, parseOrder, slugListOrder, type OrderSpec, type OrderTerm } from './order.js';
-import { renderCondition } from './render.js';
-import type { FilterSpec } from './spec.js';
+import { paginationMeta, sqlWindow } from './pagination.js';
+import type { BrowseParams } from './params.js';
 
 export type Api = 'admin' | 'content';
 type Eb = ExpressionBuilder<any, any>;
