@@ -28,6 +28,24 @@ export function tagUrl(siteUrl: string, slug: string, routable: boolean): string
   return routable ? `${siteUrl}tag/${slug}/` : notFoundUrl(siteUrl);
 }
 
+/**
+ * Ghost's input serializers make site-relative image paths (`/content/images/…`) absolute before storing;
+ * everything else is kept as given.
+ */
+export function absoluteImageUrl(value: string, siteUrl: string): string {
+  const site = new URL(siteUrl);
+  const subdir = site.pathname.replace(/\/$/, '');
+  let url: URL;
+  try {
+    url = new URL(value, siteUrl);
+  } catch {
+    return value;
+  }
+  if (!url.pathname.includes(`${subdir}/content/images`)) return value;
+  if (!value.startsWith('/') || value.startsWith('//')) return value;
+  return site.origin + (value.startsWith(`${subdir}/`) ? value : `${subdir}${value}`);
+}
+
 /** `hasPublishedPosts` = the user is an author of at least one published post or page. */
 export function authorUrl(siteUrl: string, slug: string, hasPublishedPosts: boolean): string {
   return hasPublishedPosts ? `${siteUrl}author/${slug}/` : notFoundUrl(siteUrl);

@@ -7,7 +7,7 @@ import { parseInclude } from '../../browse/pagination.js';
 import { parseBrowseParams } from '../../browse/params.js';
 import { browseRows, pickEach } from '../../browse/browse.js';
 import { USERS_BROWSE } from '../users/users.browse.js';
-import { authorUrl } from '../posts/posts.render.js';
+import { authorUrl } from '../../content/urls.js';
 import { assertSlugParam, pickRead } from '../../http/read-params.js';
 import { findPublicAuthor, publishedPostCounts } from './authors.queries.js';
 import { presentContentAuthor } from './authors.present.js';

@@ -1,7 +1,7 @@
 import { errors } from '../../errors.js';
-import {
-  htmlToLexical, htmlToMobiledoc, htmlToPlaintext, htmlToStorage, lexicalToStorage, mobiledocToStorage, plaintextToStorage, renderLexical, renderMobiledoc,
-} from './posts.render.js';
+import { htmlToStorage, lexicalToStorage, mobiledocToStorage, plaintextToStorage } from '../../content/ghost-url.js';
+import { htmlToLexical, htmlToMobiledoc, renderLexical, renderMobiledoc } from '../../content/render.js';
+import { htmlToPlaintext } from '../../content/text.js';
 
 /** What an empty editor holds; posts without any content get it. */
 export const BLANK_LEXICAL = '{"root":{"children":[{"children":[],"direction":null,"format":"","indent":0,"type":"paragraph","version":1}],"direction":null,"format":"","indent":0,"type":"root","version":1}}';
@@ -40,7 +40,7 @@ export async function lexicalFromHtml(html: string): Promise<string> {
 async function render(content: ContentState, siteUrl: string): Promise<string | null> {
   if (content.lexical !== null) {
     try {
-      return await renderLexical(content.lexical, siteUrl);
+      return await renderLexical(content.lexical, { siteUrl });
     } catch (err) {
       throw errors.validation({
         message: 'Invalid lexical structure.',
@@ -51,7 +51,7 @@ async function render(content: ContentState, siteUrl: string): Promise<string | 
     }
   }
   try {
-    return renderMobiledoc(content.mobiledoc!, siteUrl);
+    return renderMobiledoc(content.mobiledoc!, { siteUrl });
   } catch (err) {
     throw errors.validation({ message: 'Invalid mobiledoc structure.', help: 'https://ghost.org/docs/publishing/', cause: err });
   }

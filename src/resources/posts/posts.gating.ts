@@ -1,4 +1,4 @@
-import { htmlToPlaintext } from './posts.render.js';
+import { htmlToPlaintext } from '../../content/text.js';
 
 const PAYWALL = '<!--members-only-->';
 const HAS_GATED_BLOCKS = /<!--\s*kg-gated-block:begin/;

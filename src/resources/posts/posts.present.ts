@@ -3,9 +3,10 @@ import { isoDate } from '../../content/dates.js';
 import { presentAdminTag, presentContentTag } from '../tags/tags.present.js';
 import { presentContentAuthor, presentPostAuthor } from '../authors/authors.present.js';
 import { presentAdminUser } from '../users/users.present.js';
-import {
-  authorUrl, excerptOf, fromStorageUrl, htmlFromStorage, lexicalFromStorage, mobiledocFromStorage, postUrl, readingTime, tagOutboundLinks, tagUrl,
-} from './posts.render.js';
+import { fromStorageUrl, htmlFromStorage, lexicalFromStorage, mobiledocFromStorage } from '../../content/ghost-url.js';
+import { tagOutboundLinks } from '../../content/outbound-links.js';
+import { excerptOf, readingTime } from '../../content/text.js';
+import { authorUrl, postUrl, tagUrl } from '../../content/urls.js';
 import { zonedIso } from './posts.dates.js';
 import type { PostRecord } from './posts.queries.js';
 import type { Format } from './posts.schemas.js';

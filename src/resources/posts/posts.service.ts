@@ -17,7 +17,9 @@ import { cleanTitle, editInvalidation, effectiveStatus, nextMeta, sameTime, stor
 import { checkFeatureImageAlt, checkPostColumns, checkSchedule, checkStatusChange } from './posts.rules.js';
 import { recordRevision } from './posts.revisions.js';
 import { findAnyPost, postSlugTaken } from './posts.queries.js';
-import { lexicalFromStorage, mobiledocFromStorage, htmlToStorage, readingTime, renderMobiledoc, toStorageUrl } from './posts.render.js';
+import { htmlToStorage, lexicalFromStorage, mobiledocFromStorage, toStorageUrl } from '../../content/ghost-url.js';
+import { renderMobiledoc } from '../../content/render.js';
+import { readingTime } from '../../content/text.js';
 import type { PostInput, PostType } from './posts.schemas.js';
 
 export interface WriteOptions {
@@ -254,7 +256,7 @@ async function buildEditedRow(
   let sources = resolveSources(requested, previous);
   if (options.convertToLexical && sources.mobiledoc) {
     // Without Ghost's kg-converters the conversion goes through the rendered html.
-    sources = { mobiledoc: null, lexical: await lexicalFromHtml(renderMobiledoc(sources.mobiledoc, siteUrl)) };
+    sources = { mobiledoc: null, lexical: await lexicalFromHtml(renderMobiledoc(sources.mobiledoc, { siteUrl })) };
   }
   const storedSources = sourcesForStorage(sources, siteUrl);
   if (storedSources.mobiledoc !== existing.mobiledoc || storedSources.lexical !== existing.lexical || options.forceRerender) {

@@ -1,6 +1,6 @@
 import type { TagRow } from '../../db/schema.js';
 import { isoDate } from '../../content/dates.js';
-import { fromStorageUrl, htmlFromStorage } from '../posts/posts.render.js';
+import { fromStorageUrl, htmlFromStorage } from '../../content/ghost-url.js';
 
 export interface TagExtras {
   url: string;

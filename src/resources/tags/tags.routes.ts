@@ -8,7 +8,7 @@ import { parseInclude } from '../../browse/pagination.js';
 import { parseBrowseParams } from '../../browse/params.js';
 import { browseRows, pickEach } from '../../browse/browse.js';
 import { TAGS_BROWSE } from './tags.browse.js';
-import { tagUrl } from '../posts/posts.render.js';
+import { tagUrl } from '../../content/urls.js';
 import { assertSlugParam, pickRead } from '../../http/read-params.js';
 import { findTag, postCountsOfTags, tagsWithPublishedPosts } from './tags.queries.js';
 import { presentAdminTag, presentContentTag } from './tags.present.js';
