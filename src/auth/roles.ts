@@ -1,4 +1,4 @@
-/** Ghost's role fixtures, in the order Ghost seeds and lists them. */
+/** Ghost's role fixtures, in the order Ghost lists them (migration 0001 seeds its own frozen copy). */
 export const ROLE_FIXTURES = [
   { name: 'Administrator', description: 'Administrators' },
   { name: 'Editor', description: 'Editors' },

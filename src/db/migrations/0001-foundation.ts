@@ -3,7 +3,29 @@ import type { Kysely } from 'kysely';
 import type { ColumnTypes } from '../engine.js';
 import type { MigrationFactory } from './index.js';
 import { objectId } from '../ids.js';
-import { ROLE_FIXTURES, OWNER_USER_ID } from '../../auth/roles.js';
+
+/*
+ * The seed rows below are frozen copies, not imports of application code (`auth/roles.ts`): a migration must
+ * insert the same rows forever, whatever later code believes. Changing them later takes a new migration.
+ */
+
+/** Ghost's role fixtures, in the order Ghost seeds them. */
+const ROLE_FIXTURES = [
+  { name: 'Administrator', description: 'Administrators' },
+  { name: 'Editor', description: 'Editors' },
+  { name: 'Author', description: 'Authors' },
+  { name: 'Contributor', description: 'Contributors' },
+  { name: 'Owner', description: 'Blog Owner' },
+  { name: 'Admin Integration', description: 'External Apps' },
+  { name: 'Ghost Explore Integration', description: 'Internal Integration for the Ghost Explore directory' },
+  { name: 'Self-Serve Migration Integration', description: 'Internal Integration for the Self-Serve migration tool' },
+  { name: 'DB Backup Integration', description: 'Internal DB Backup Client' },
+  { name: 'Scheduler Integration', description: 'Internal Scheduler Client' },
+  { name: 'Super Editor', description: 'Super Editors' },
+];
+
+/** Ghost's fixture id of the owner user. */
+const OWNER_USER_ID = '1';
 
 /** Settings the foundation needs; the settings issue owns the full list. */
 const DEFAULT_SETTINGS: [group: string, key: string, type: string, value: () => string | null][] = [

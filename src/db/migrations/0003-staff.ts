@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { ColumnTypes } from '../engine.js';
 import type { MigrationFactory } from './index.js';
 import { objectId } from '../ids.js';
-import { PERMISSION_FIXTURES } from '../../auth/permission-fixtures.js';
+import { PERMISSION_FIXTURES } from './0003-staff.permissions.js';
 
 /**
  * Staff: invitations, login-protection counters, Ghost's permission rows (read by `roles.permissions`),

@@ -1,4 +1,9 @@
-/** Ghost's permission fixtures (object, action, name), in fixture order; seeded by migration 0003 for `roles.permissions`. */
+/**
+ * Ghost's permission fixtures (object, action, name), in fixture order, as migration 0003 seeds them for
+ * `roles.permissions`. A frozen copy, not imported from the application: a migration must insert the same
+ * rows forever, whatever later code believes. A later change to the rows is a new migration; which roles hold
+ * which row is `src/auth/permissions.ts`.
+ */
 export const PERMISSION_FIXTURES: readonly (readonly [object: string, action: string, name: string])[] = [
   ['explore', 'read', 'Read explore data'],
   ['db', 'exportContent', 'Export database'],
