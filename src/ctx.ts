@@ -1,6 +1,6 @@
 import type { Db } from './db/connect.js';
 import type { Engine } from './db/engine.js';
-import type { Actor } from './http/actor.js';
+import type { Actor } from './auth/actor.js';
 import type { Mailer } from './mail/mailer.js';
 import type { SecretBox } from './auth/secret-box.js';
 import type { Storage } from './storage/storage.js';

@@ -1,5 +1,6 @@
 import type { ApiKeyRow, SessionRow, UserRow } from '../db/schema.js';
-import { OWNER_USER_ID, type RoleName } from './roles.js';
+import { errors } from '../errors.js';
+import type { RoleName } from './roles.js';
 
 /**
  * Who is calling the Admin API. `session` and `staff` carry a user and the user's role; `integration`
@@ -10,10 +11,8 @@ export type Actor =
   | { kind: 'staff'; user: UserRow; role: RoleName; session: null; apiKey: ApiKeyRow }
   | { kind: 'integration'; user: null; role: RoleName; session: null; apiKey: ApiKeyRow };
 
-/**
- * The user a write is recorded against (`created_by`, `updated_by`): the caller, or for an integration the
- * owner's id `"1"`, as Ghost records it.
- */
-export function actingUserId(actor: Actor): string {
-  return actor.user?.id ?? OWNER_USER_ID;
+/** The authenticated caller of a ctx (every Admin API route that is not public has one). */
+export function actorOf(ctx: { actor: Actor | null }): Actor {
+  if (!ctx.actor) throw errors.noPermission({ message: 'Authorization failed' });
+  return ctx.actor;
 }

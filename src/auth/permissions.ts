@@ -1,3 +1,5 @@
+import { errors } from '../errors.js';
+import type { Actor } from './actor.js';
 import type { RoleName } from './roles.js';
 
 // Role letters as in Ghost's fixtures table: O A E Au C SE I (I = Admin Integration).
@@ -15,7 +17,7 @@ const ALL = 'O A E Au C SE I';
  * Ghost's permission rows (`object.action` → roles holding it), from fixtures.json. The Owner holds
  * every row. Model-level rules (an Author edits only own posts, …) are applied by each resource.
  */
-const TABLE: Record<string, string> = {
+const TABLE = {
   'post.browse': ALL, 'post.read': ALL, 'post.add': ALL, 'post.edit': ALL, 'post.destroy': ALL,
   'post.publish': 'O A E SE I',
   'tag.browse': ALL, 'tag.read': ALL, 'tag.add': 'O A E Au SE I', 'tag.edit': 'O A E SE I', 'tag.destroy': 'O A E SE I',
@@ -49,23 +51,34 @@ const TABLE: Record<string, string> = {
   'link.browse': 'O A I', 'link.edit': 'O A I', 'mention.browse': 'O A I',
   'collection.browse': ALL, 'collection.read': ALL, 'collection.edit': 'O A E SE I', 'collection.add': 'O A E Au SE I', 'collection.destroy': 'O A E SE I',
   'recommendation.browse': ALL, 'recommendation.read': ALL, 'recommendation.edit': 'O A I', 'recommendation.add': 'O A I', 'recommendation.destroy': 'O A I',
-};
+} as const satisfies Record<string, string>;
 
-const PERMISSIONS = new Map(Object.entries(TABLE).map(([key, spec]) => [key, roles(spec)]));
-
+/** A permission row, `object.action` (`post.browse`, …): a route's `config.permission` is checked against this list. */
 export type Permission = keyof typeof TABLE;
 
-/** Whether `role` holds the permission row `object.action`. Unknown rows are held by the Owner only. */
-export function roleHas(role: RoleName, permission: string): boolean {
-  if (role === 'Owner') return true;
-  return PERMISSIONS.get(permission)?.has(role) ?? false;
+const PERMISSIONS = new Map(Object.entries(TABLE).map(([key, spec]) => [key as Permission, roles(spec)]));
+
+/**
+ * Whether the actor's role holds the permission row — the one place a row is checked: the admin hook
+ * (`config.permission`) and the staff rules (`role.assign`, `invite.add`, …) all ask here.
+ */
+export function hasPermission(actor: Pick<Actor, 'role'>, permission: Permission): boolean {
+  if (actor.role === 'Owner') return true;
+  return PERMISSIONS.get(permission)?.has(actor.role) ?? false;
+}
+
+/** The row check with Ghost's message, `You do not have permission to <action> <docName>`. */
+export function assertPermission(actor: Actor, permission: Permission, docName: string): void {
+  if (hasPermission(actor, permission)) return;
+  const action = permission.split('.')[1];
+  throw errors.noPermission({ message: `You do not have permission to ${action} ${docName}` });
 }
 
 /**
  * Permission rows a role holds as stored in Ghost's fixtures (`roles.permissions`). The Owner holds none:
  * it passes every check without them.
  */
-export function permissionRowsOf(role: string): string[] {
+export function permissionRowsOf(role: string): Permission[] {
   if (role === 'Owner') return [];
   return [...PERMISSIONS].filter(([, holders]) => holders.has(role as RoleName)).map(([key]) => key);
 }

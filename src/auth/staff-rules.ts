@@ -1,7 +1,7 @@
 import type { RoleRow } from '../db/schema.js';
-import type { Actor } from '../http/actor.js';
 import { errors } from '../errors.js';
-import { roleHas } from './permissions.js';
+import type { Actor } from './actor.js';
+import { hasPermission } from './permissions.js';
 
 /**
  * Ghost's model-level rules for staff (`models/user.js`, `role.js`, `invite.js` `permissible`), applied
@@ -28,7 +28,7 @@ const INVITABLE_BY_INTEGRATIONS = ['Editor', 'Author', 'Contributor', 'Super Edi
 
 /** `role.assign`: staff by their role's list; integrations anything but Owner. */
 export function canAssignRole(actor: Actor, roleName: string): boolean {
-  if (!actor.user) return roleName !== 'Owner' && roleHas(actor.role, 'role.assign');
+  if (!actor.user) return roleName !== 'Owner' && hasPermission(actor, 'role.assign');
   return ASSIGNABLE_BY[actor.role]?.includes(roleName) ?? false;
 }
 
@@ -36,7 +36,7 @@ export function canAssignRole(actor: Actor, roleName: string): boolean {
 export function canInviteRole(actor: Actor, roleName: string): boolean {
   if (roleName === 'Owner') return false;
   const allowed = actor.user ? INVITABLE_BY_STAFF[actor.role] ?? [] : INVITABLE_BY_INTEGRATIONS;
-  return allowed.includes(roleName) && roleHas(actor.role, 'invite.add');
+  return allowed.includes(roleName) && hasPermission(actor, 'invite.add');
 }
 
 export interface RoleTable {
@@ -62,10 +62,10 @@ export interface UnsafeAttrs {
  */
 export function mayEditUser(actor: Actor, target: TargetUser, unsafe: UnsafeAttrs, roles: RoleTable, ownerId: string): boolean {
   const me = actor.user;
-  if (!me) return roleHas(actor.role, 'user.edit');
+  if (!me) return hasPermission(actor, 'user.edit');
   const targetRole = target.role?.name;
   const self = me.id === target.id;
-  let allowed = roleHas(actor.role, 'user.edit');
+  let allowed = hasPermission(actor, 'user.edit');
   if (self) allowed = true;
   else if (targetRole === 'Owner') allowed = actor.role === 'Owner';
   else if (EITHER_EDITOR.has(actor.role)) allowed = AUTHOR_OR_CONTRIBUTOR.has(targetRole ?? '');
@@ -93,5 +93,5 @@ export function mayDestroyUser(actor: Actor, target: TargetUser): boolean {
   const targetRole = target.role?.name ?? '';
   if (targetRole === 'Owner') return false;
   if (actor.user && EITHER_EDITOR.has(actor.role)) return actor.user.id === target.id || AUTHOR_OR_CONTRIBUTOR.has(targetRole);
-  return roleHas(actor.role, 'user.destroy');
+  return hasPermission(actor, 'user.destroy');
 }

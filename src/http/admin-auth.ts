@@ -5,10 +5,17 @@ import { decodeToken, verifyAdminToken } from '../auth/admin-jwt.js';
 import { findSession, SESSION_COOKIE } from '../auth/sessions.js';
 import { findUserById, roleNameOfUser } from '../resources/users/users.queries.js';
 import { requestOrigin } from './origin.js';
-import type { Actor } from './actor.js';
+import type { Actor } from '../auth/actor.js';
 import type { CtxBase } from '../ctx.js';
 import type { RoleName } from '../auth/roles.js';
 import { adminAudience } from './legacy-versions.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set by the admin authentication hook; services read it from `request.ctx`. */
+    actor?: Actor;
+  }
+}
 
 const LAST_SEEN_REFRESH_MS = 60 * 60 * 1000;
 const DISABLED_STATUSES = new Set(['inactive', 'locked']);

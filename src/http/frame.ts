@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import type { Permission } from '../auth/permissions.js';
 
 /**
  * What Ghost calls a controller frame: the resource (`docName`) and method a route runs. Errors raised
@@ -13,7 +14,7 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     frame?: Frame;
     /** Permission row checked before the handler (`integration.browse`, …). */
-    permission?: string;
+    permission?: Permission;
     /** `public` routes skip admin authentication. */
     auth?: 'public' | 'required';
   }

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { actorOf } from '../../http/actor.js';
+import { actorOf } from '../../auth/actor.js';
 import { hit, LIMITERS } from '../../auth/brute.js';
 import { parseBody } from '../../http/parse-body.js';
 import { AUTHENTICATOR } from './authenticator.schemas.js';

@@ -1,6 +1,6 @@
 import type { UserRow } from '../../db/schema.js';
 import type { Ctx } from '../../ctx.js';
-import { actorOf, type Actor } from '../../http/actor.js';
+import { actorOf, type Actor } from '../../auth/actor.js';
 import { errors } from '../../errors.js';
 import { passwordMatches } from '../../auth/passwords.js';
 import {

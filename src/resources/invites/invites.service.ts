@@ -1,6 +1,6 @@
 import type { InviteRow } from '../../db/schema.js';
 import type { Ctx } from '../../ctx.js';
-import { actorOf } from '../../http/actor.js';
+import { actorOf } from '../../auth/actor.js';
 import { errors } from '../../errors.js';
 import { objectId } from '../../db/ids.js';
 import { canInviteRole } from '../../auth/staff-rules.js';

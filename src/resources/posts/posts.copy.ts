@@ -2,7 +2,7 @@ import type { PostRow } from '../../db/schema.js';
 import { errors } from '../../errors.js';
 import { objectId, uuid } from '../../db/ids.js';
 import type { Ctx } from '../../ctx.js';
-import { actorOf } from '../../http/actor.js';
+import { actorOf } from '../../auth/actor.js';
 import { checkPostPermission } from './posts.permissions.js';
 import { authorIdsOf, tagIdsOf, writeAuthors, writeTags } from './posts.relations.js';
 import { checkPostColumns } from './posts.rules.js';

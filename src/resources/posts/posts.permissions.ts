@@ -1,4 +1,4 @@
-import type { Actor } from '../../http/actor.js';
+import type { Actor } from '../../auth/actor.js';
 import { errors } from '../../errors.js';
 import type { AuthorRef } from './posts.input.js';
 

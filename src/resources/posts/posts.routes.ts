@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Ctx } from '../../ctx.js';
 import { errors } from '../../errors.js';
-import { actorOf } from '../../http/actor.js';
+import { actorOf } from '../../auth/actor.js';
 import { assertIdParam } from '../../http/validate.js';
 import { locationOf } from '../../http/location.js';
 import { parseBrowseParams } from '../../browse/params.js';

@@ -1,7 +1,7 @@
 import type { Db } from '../../db/connect.js';
 import type { PostMetaRow, PostRow } from '../../db/schema.js';
 import type { Ctx, WriteCtx } from '../../ctx.js';
-import { actorOf } from '../../http/actor.js';
+import { actorOf } from '../../auth/actor.js';
 import { errors } from '../../errors.js';
 import { objectId, uuid } from '../../db/ids.js';
 import { isoDate } from '../../content/dates.js';

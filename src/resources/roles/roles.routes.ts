@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { errors } from '../../errors.js';
-import { actorOf } from '../../http/actor.js';
+import { actorOf } from '../../auth/actor.js';
 import { ROLE_FIXTURES } from '../../auth/roles.js';
 import { canAssignRole } from '../../auth/staff-rules.js';
 import { presentRole } from '../users/users.present.js';

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Ctx } from '../../ctx.js';
 import { parseBody } from '../../http/parse-body.js';
 import { SETUP } from './setup.schemas.js';
-import { actorOf } from '../../http/actor.js';
+import { actorOf } from '../../auth/actor.js';
 import { errors } from '../../errors.js';
 import { notFoundUrl } from '../../content/urls.js';
 import { presentAdminUser } from '../users/users.present.js';

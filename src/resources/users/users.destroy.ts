@@ -1,6 +1,6 @@
 import type { Db } from '../../db/connect.js';
 import type { Ctx, WriteCtx } from '../../ctx.js';
-import { actorOf } from '../../http/actor.js';
+import { actorOf } from '../../auth/actor.js';
 import { errors } from '../../errors.js';
 import { objectId } from '../../db/ids.js';
 import { generateSlug, slugify } from '../../content/slugs.js';

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import validator from 'validator';
 import type { UserRow } from '../../db/schema.js';
 import { errors } from '../../errors.js';
-import { actorOf } from '../../http/actor.js';
+import { actorOf } from '../../auth/actor.js';
 import { assertIdParam } from '../../http/validate.js';
 import { parseBody } from '../../http/parse-body.js';
 import { OWNER_TRANSFER, PASSWORD_CHANGE, USER_EDIT } from './users.schemas.js';
@@ -37,7 +37,7 @@ export function usersRoutes(app: FastifyInstance) {
     return { users: pickEach(await presentUsers(db, site.url, rows, include(request.query)), params), meta };
   });
 
-  const read = { config: { frame: frame('read'), permission: 'user.read' } };
+  const read = { config: { frame: frame('read'), permission: 'user.read' as const } };
   app.get<{ Params: { id: string }; Querystring: Query }>('/users/:id/', read, async (request) => {
     assertIdParam(request.params.id);
     return one(request, await findUserById(request.ctx.db, resolveUserId(actorOf(request.ctx), request.params.id)), 'id');

@@ -1,7 +1,7 @@
 import type { Db } from '../../db/connect.js';
 import type { RoleRow, UserRow } from '../../db/schema.js';
 import type { Ctx } from '../../ctx.js';
-import { actorOf, type Actor } from '../../http/actor.js';
+import { actorOf, type Actor } from '../../auth/actor.js';
 import { errors } from '../../errors.js';
 import { generateSlug } from '../../content/slugs.js';
 import { mayEditUser, type RoleTable } from '../../auth/staff-rules.js';

@@ -1,6 +1,6 @@
 import type { ApiKeyRow } from '../../db/schema.js';
 import type { Ctx } from '../../ctx.js';
-import { actorOf, type Actor } from '../../http/actor.js';
+import { actorOf, type Actor } from '../../auth/actor.js';
 import { errors } from '../../errors.js';
 import { objectId, randomHex } from '../../db/ids.js';
 import { isoDate } from '../../content/dates.js';
