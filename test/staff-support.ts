@@ -5,7 +5,7 @@ import { objectId } from '../src/db/ids.js';
 import { systemClock } from '../src/clock.js';
 import { hashPassword } from '../src/auth/passwords.js';
 import { emailCode } from '../src/auth/otp.js';
-import { readSetting } from '../src/resources/settings/settings.queries.js';
+import { readSetting } from '../src/settings/settings.js';
 import type { RoleName } from '../src/auth/roles.js';
 import { ADMIN, ORIGIN, OWNER, adminAuth, login, type TestApp } from './support.js';
 

@@ -3,7 +3,7 @@ import type { SessionRow, UserRow } from '../db/schema.js';
 import { errors } from '../errors.js';
 import type { Mailer } from '../mail/mailer.js';
 import { signInCode } from '../mail/templates.js';
-import { readSettings } from '../resources/settings/settings.queries.js';
+import { readSettings } from '../settings/settings.js';
 import { emailCode, emailCodeIsValid } from './otp.js';
 import { findAuthenticator, useAppCode, useRecoveryCode } from './authenticator.js';
 import type { SecretBox } from './secret-box.js';

@@ -8,6 +8,7 @@ import { parseConfig } from '../../src/config.js';
 import { connect, type Connection } from '../../src/db/connect.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { buildApp } from '../../src/app.js';
+import { readSetting } from '../../src/settings/settings.js';
 import { ADMIN, CONTENT, SITE_URL, adminAuth, bootstrap, createTestDatabase, type TestDatabase } from '../support.js';
 import { seedSnapshot } from './seed.js';
 
@@ -40,6 +41,8 @@ beforeAll(async () => {
   app = await buildApp({ config, connection });
   keys = await bootstrap(app);
   await seedSnapshot(raw.db);
+  // Settings are read once per instance and cached: load them now so every case counts its browse's queries only.
+  await readSetting(connection.db, 'timezone');
 });
 
 afterAll(async () => {

@@ -5,7 +5,7 @@ import { objectId } from '../../db/ids.js';
 import { fromUrlSafe, tokenHash } from '../../auth/tokens.js';
 import { assertPasswordPolicy, hashPassword } from '../../auth/passwords.js';
 import { generateSlug } from '../../content/slugs.js';
-import { readSetting } from '../settings/settings.queries.js';
+import { readSetting } from '../../settings/settings.js';
 import { emailTaken } from '../users/users.queries.js';
 import { findSentInviteByTokenHash } from '../invites/invites.queries.js';
 import { checkColumns } from '../../db/column-rules.js';

@@ -8,7 +8,7 @@ import { assertPasswordPolicy, hashPassword } from '../../auth/passwords.js';
 import { currentCount, hit, LIMITERS } from '../../auth/brute.js';
 import { deleteUserSessions } from '../../auth/sessions.js';
 import { currentEmailCode } from '../../auth/device-verification.js';
-import { readSettings } from '../settings/settings.queries.js';
+import { readSettings } from '../../settings/settings.js';
 import { findUserByEmail } from '../users/users.queries.js';
 import type { ResetInput } from './authentication.schemas.js';
 

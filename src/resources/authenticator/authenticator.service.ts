@@ -6,7 +6,7 @@ import { passwordMatches } from '../../auth/passwords.js';
 import {
   beginSetup, findAuthenticator, otpauthUri, removeAuthenticator, replaceRecoveryCodes, unusedRecoveryCodes, useAppCode,
 } from '../../auth/authenticator.js';
-import { readSetting } from '../settings/settings.queries.js';
+import { readSetting } from '../../settings/settings.js';
 
 /** Only a person at a browser manages their authenticator: never an API token. */
 export function sessionUser(actor: Actor): UserRow {

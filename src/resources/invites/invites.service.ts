@@ -6,7 +6,7 @@ import { objectId } from '../../db/ids.js';
 import { canInviteRole } from '../../auth/staff-rules.js';
 import { inviteToken, tokenHash, urlSafe } from '../../auth/tokens.js';
 import { invitation } from '../../mail/templates.js';
-import { readSettings } from '../settings/settings.queries.js';
+import { readSettings } from '../../settings/settings.js';
 import { emailTaken } from '../users/users.queries.js';
 import { checkColumns } from '../../db/column-rules.js';
 import { INVITE_RULES } from './invites.rules.js';

@@ -2,7 +2,7 @@ import type { Db } from '../../db/connect.js';
 import type { PostRow, UserRow } from '../../db/schema.js';
 import { rolesOfUsers } from '../users/users.queries.js';
 import { tagsWithPublishedPosts } from '../tags/tags.queries.js';
-import { readSettings } from '../settings/settings.queries.js';
+import { readSettings } from '../../settings/settings.js';
 import { loadRecords, usersWithPublishedPosts, type PostRecord } from './posts.queries.js';
 import { presentAdminPost, presentContentPost, type PresentContext } from './posts.present.js';
 import type { Format } from './posts.schemas.js';
@@ -45,7 +45,7 @@ export async function adminPosts(db: Db, rows: PostRow[], view: AdminView) {
   return records.map((record) => presentAdminPost(record, ctx, byId));
 }
 
-const CONTENT_SETTINGS = ['timezone', 'outbound_link_tagging', 'comments_enabled'];
+const CONTENT_SETTINGS = ['timezone', 'outbound_link_tagging', 'comments_enabled'] as const;
 
 /** Content API posts or pages; every one is published, so each embedded tag and author has a published post. */
 export async function contentPosts(db: Db, rows: PostRow[], view: AdminView) {

@@ -3,6 +3,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../../app.js';
 import { ADMIN, ORIGIN, OWNER, bootstrap, ghostError, startTestApp, type TestApp } from '../../../test/support.js';
 import { addStaffUser, currentCode, lastMailTo, outbox, STAFF_PASSWORD, type StaffUser } from '../../../test/staff-support.js';
+import { writeSettings } from '../../settings/settings.js';
 
 let t: TestApp;
 let owner: Record<string, string>;
@@ -177,7 +178,7 @@ describe('limits', () => {
 
 describe('site settings and failures', () => {
   it('reports 2FA_TOKEN_REQUIRED when the site requires a code on every login, and logout then forgets the device', async () => {
-    await t.connection.db.updateTable('settings').set({ value: 'true' }).where('key', '=', 'require_email_mfa').execute();
+    await writeSettings(t.connection.db, { require_email_mfa: 'true' }, new Date());
     try {
       const user = await knownUser();
       const res = await loginReq(user);
@@ -187,7 +188,7 @@ describe('site settings and failures', () => {
       await t.app.inject({ method: 'DELETE', url: `${ADMIN}/session/`, headers: { cookie, origin: ORIGIN } });
       expect((await loginReq(user, { cookie })).statusCode).toBe(403);
     } finally {
-      await t.connection.db.updateTable('settings').set({ value: 'false' }).where('key', '=', 'require_email_mfa').execute();
+      await writeSettings(t.connection.db, { require_email_mfa: 'false' }, new Date());
     }
   });
 

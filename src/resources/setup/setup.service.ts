@@ -5,7 +5,8 @@ import { errors } from '../../errors.js';
 import { OWNER_USER_ID } from '../../auth/roles.js';
 import { assertPasswordPolicy, hashPassword } from '../../auth/passwords.js';
 import { generateSlug } from '../../content/slugs.js';
-import { readSetting, writeSettings } from '../settings/settings.queries.js';
+import type { SettingKey } from '../../settings/keys.js';
+import { invalidateSettings, readSetting, writeSettings } from '../../settings/settings.js';
 import { findOwner, findUserById } from '../users/users.queries.js';
 import { checkColumns } from '../../db/column-rules.js';
 import { assertNameGiven, USER_RULES } from '../users/users.rules.js';
@@ -41,7 +42,7 @@ export async function applySetup(ctx: Ctx, input: SetupInput, firstRun: boolean)
 
   const passwordHash = await hashPassword(password);
   const ownerId = (await findOwner(db))?.id ?? OWNER_USER_ID;
-  return ctx.write(async ({ db: trx, clock }) => {
+  const owner = await ctx.write(async ({ db: trx, clock }) => {
     const slug = await generateSlug(name, {
       kind: 'user',
       shortSlug: true,
@@ -55,10 +56,13 @@ export async function applySetup(ctx: Ctx, input: SetupInput, firstRun: boolean)
     const { numUpdatedRows } = await update.executeTakeFirst();
     if (numUpdatedRows === 0n) throw errors.noPermission('Setup has already been completed.');
     if (blogTitle) {
-      const settings: Record<string, string> = { title: blogTitle, description: text(input.description) || 'Thoughts, stories and ideas.' };
+      const settings: Partial<Record<SettingKey, string>> = { title: blogTitle, description: text(input.description) || 'Thoughts, stories and ideas.' };
       if (typeof input.accentColor === 'string' && input.accentColor) settings.accent_color = input.accentColor;
       await writeSettings(trx, settings, clock.now());
     }
     return (await findUserById(trx, ownerId))!;
   });
+  // The title was written inside the transaction: forget what was read before it committed.
+  invalidateSettings();
+  return owner;
 }

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import { readSettings } from '../settings/settings.queries.js';
+import { readSettings } from '../../settings/settings.js';
 import { SERVER_VERSION } from '../../http/api-headers.js';
 
-const SITE_KEYS = ['title', 'description', 'logo', 'icon', 'cover_image', 'accent_color', 'locale', 'site_uuid', 'members_signup_access'];
+const SITE_KEYS = ['title', 'description', 'logo', 'icon', 'cover_image', 'accent_color', 'locale', 'site_uuid', 'members_signup_access'] as const;
 
 /** `GET /site/`: public, lets clients probe the server and its version. */
 export function siteRoutes(app: FastifyInstance) {

@@ -5,7 +5,7 @@ import { errors } from '../../errors.js';
 import { objectId } from '../../db/ids.js';
 import { generateSlug, slugify } from '../../content/slugs.js';
 import { mayDestroyUser } from '../../auth/staff-rules.js';
-import { readSetting } from '../settings/settings.queries.js';
+import { readSetting } from '../../settings/settings.js';
 import { findOwner, findUserById, roleOfUser } from './users.queries.js';
 
 /**

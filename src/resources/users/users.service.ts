@@ -7,7 +7,7 @@ import { generateSlug } from '../../content/slugs.js';
 import { mayEditUser, type RoleTable } from '../../auth/staff-rules.js';
 import { assertPasswordPolicy, hashPassword, passwordMatches } from '../../auth/passwords.js';
 import { deleteUserSessions } from '../../auth/sessions.js';
-import { readSetting } from '../settings/settings.queries.js';
+import { readSetting } from '../../settings/settings.js';
 import { emailTaken, findOwner, findUserById, loadRoles, roleOfUser } from './users.queries.js';
 import { userChanges } from './users.rules.js';
 import type { PasswordInput, UserEditInput } from './users.schemas.js';
