@@ -1,8 +1,5 @@
 import type { Db } from '../db/connect.js';
 import type { SessionRow, UserRow } from '../db/schema.js';
-import { errors } from '../errors.js';
-import type { Mailer } from '../mail/mailer.js';
-import { signInCode } from '../mail/templates.js';
 import { readSettings } from '../settings/settings.js';
 import { emailCode, emailCodeIsValid } from './otp.js';
 import { findAuthenticator, useAppCode, useRecoveryCode } from './authenticator.js';
@@ -11,12 +8,11 @@ import type { SecretBox } from './secret-box.js';
 /**
  * Device verification (Ghost's staff 2FA): a login from a browser that has not proved itself for this
  * user must enter a six-digit code. The code is Ghost's stateless TOTP e-mailed to the user; a user with
- * an authenticator app may instead give the app's code or a recovery code.
+ * an authenticator app may instead give the app's code or a recovery code. Sending the code is the
+ * session resource's (`session.sign-in-code.ts`): auth does not compose mail.
  */
 export interface DeviceVerification {
   db: Db;
-  mailer: Mailer;
-  siteUrl: string;
   /** Opens the stored authenticator-app keys. */
   secrets: SecretBox;
   /** `STAFF_DEVICE_VERIFICATION`: off, only users with an authenticator app are asked. */
@@ -68,38 +64,4 @@ export async function loginIsVerified(v: DeviceVerification, facts: LoginFacts):
   if (facts.firstLogin && !appEnabled) return true;
   if (facts.code !== undefined && facts.code !== null && (await acceptCode(v.db, user.id, facts.code, v.secrets, facts.at))) return true;
   return !v.enabled && !appEnabled;
-}
-
-/** E-mails the user a fresh code; a refused message becomes Ghost's EmailError. */
-export async function sendSignInCode(v: DeviceVerification, user: UserRow, session: Pick<SessionRow, 'user_agent' | 'ip'>): Promise<void> {
-  const settings = await readSettings(v.db, ['title', 'admin_session_secret']);
-  const mail = signInCode({
-    siteTitle: settings.get('title') ?? '',
-    siteUrl: v.siteUrl,
-    email: user.email,
-    code: emailCode(settings.get('admin_session_secret') ?? '', user.id),
-    device: describeDevice(session.user_agent),
-    ip: session.ip,
-    at: new Date(),
-  });
-  try {
-    await v.mailer.send({ to: user.email, fromName: settings.get('title') ?? undefined, ...mail });
-  } catch (err) {
-    throw errors.email({
-      message: 'Failed to send email. Please check your site configuration and try again.',
-      help: 'Please see https://ghost.org/docs/config/#mail for instructions on configuring email.',
-      cause: err,
-    });
-  }
-}
-
-const BROWSERS: [RegExp, string][] = [[/Edg\//, 'Edge'], [/OPR\/|Opera/, 'Opera'], [/Firefox\//, 'Firefox'], [/Chrome\//, 'Chrome'], [/Safari\//, 'Safari']];
-const SYSTEMS: [RegExp, string][] = [[/Windows/, 'Windows'], [/iPhone|iPad/, 'iOS'], [/Mac OS X/, 'Mac OS'], [/Android/, 'Android'], [/Linux/, 'Linux']];
-
-/** `Chrome, Mac OS` from a User-Agent, as the sign-in mail shows it; empty when nothing is recognised. */
-export function describeDevice(userAgent: string | null): string {
-  if (!userAgent) return '';
-  const browser = BROWSERS.find(([re]) => re.test(userAgent))?.[1];
-  const system = SYSTEMS.find(([re]) => re.test(userAgent))?.[1];
-  return [browser, system].filter(Boolean).join(', ');
 }

@@ -4,13 +4,14 @@ import { actorOf } from '../../auth/actor.js';
 import { requestOrigin } from '../../http/origin.js';
 import { createSession, deleteSession, detachUser, findSession, markVerified, SESSION_COOKIE, SESSION_LIFETIME_MS } from '../../auth/sessions.js';
 import { hit, LIMITERS, reset } from '../../auth/brute.js';
-import { acceptCode, codeAlwaysRequired, loginIsVerified, sendSignInCode, type DeviceVerification } from '../../auth/device-verification.js';
+import { acceptCode, codeAlwaysRequired, loginIsVerified, type DeviceVerification } from '../../auth/device-verification.js';
 import { presentSessionUser } from '../users/users.present.js';
 import { findUserByEmail, findUserById } from '../users/users.queries.js';
 import { sendResetMail } from '../authentication/authentication.reset.js';
 import { checkCredentials } from './session.service.js';
 import { parseBody } from '../../http/parse-body.js';
 import { LOGIN, VERIFY } from './session.schemas.js';
+import { sendSignInCode, type SignInMail } from './session.sign-in-code.js';
 
 export interface SessionRouteOptions {
   /** `STAFF_DEVICE_VERIFICATION`: ask for an e-mailed code when a login comes from a new device. */
@@ -25,9 +26,8 @@ const pathOf = (request: FastifyRequest) => request.url.split('?')[0]!;
  * are never rewritten, so no route here has a frame.
  */
 export function sessionRoutes(app: FastifyInstance, { deviceVerification }: SessionRouteOptions) {
-  const verificationOf = ({ ctx }: FastifyRequest): DeviceVerification => ({
-    db: ctx.db, mailer: ctx.mailer, siteUrl: ctx.site.url, secrets: ctx.secrets, enabled: deviceVerification,
-  });
+  const verificationOf = ({ ctx }: FastifyRequest): DeviceVerification => ({ db: ctx.db, secrets: ctx.secrets, enabled: deviceVerification });
+  const signInMailOf = ({ ctx }: FastifyRequest): SignInMail => ({ db: ctx.db, mailer: ctx.mailer, siteUrl: ctx.site.url });
 
   function setSessionCookie(request: FastifyRequest, reply: FastifyReply, token: string) {
     const site = new URL(request.ctx.site.url);
@@ -72,7 +72,7 @@ export function sessionRoutes(app: FastifyInstance, { deviceVerification }: Sess
     if (presented) await deleteSession(db, presented.id);
     setSessionCookie(request, reply, token);
     if (!verified) {
-      await sendSignInCode(verificationOf(request), user, { user_agent: userAgent, ip: request.ip });
+      await sendSignInCode(signInMailOf(request), user, { user_agent: userAgent, ip: request.ip });
       throw errors.noPermission({
         type: 'Needs2FAError',
         message: 'User must verify session to login.',
@@ -103,7 +103,7 @@ export function sessionRoutes(app: FastifyInstance, { deviceVerification }: Sess
     const session = await presentedSession(request);
     const user = session?.user_id ? await findUserById(db, session.user_id) : undefined;
     if (!session || !user) throw errors.badRequest('Could not fetch user from the session.');
-    await sendSignInCode(verificationOf(request), user, session);
+    await sendSignInCode(signInMailOf(request), user, session);
     return text(reply, 200, 'OK');
   });
 
