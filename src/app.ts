@@ -28,6 +28,7 @@ import { postsAdminRoutes } from './resources/posts/posts.routes.js';
 import { postsContentRoutes } from './resources/posts/posts.content-routes.js';
 import { authorsContentRoutes } from './resources/authors/authors.routes.js';
 import { usersRoutes } from './resources/users/users.routes.js';
+import { findUserById, roleNameOfUser } from './resources/users/users.queries.js';
 import { rolesRoutes } from './resources/roles/roles.routes.js';
 import { invitesRoutes } from './resources/invites/invites.routes.js';
 import { authenticationRoutes } from './resources/authentication/authentication.routes.js';
@@ -83,7 +84,7 @@ export async function buildApp({
     admin.addHook('onRequest', async (request, reply) => apiHeaders(request, reply));
     await admin.register(cors, { origin: adminCorsOrigin(site.url), maxAge: 86400, methods: 'GET,HEAD,PUT,PATCH,POST,DELETE' });
     admin.addHook('onRequest', checkVersionMatch);
-    admin.addHook('onRequest', adminAuthHook(base));
+    admin.addHook('onRequest', adminAuthHook(base, { findUserById, roleNameOfUser }));
     admin.addHook('onRequest', ctxHook(base));
     // From here on errors belong to the controller and get Ghost's "cannot <verb> <resource>" message.
     admin.addHook('preValidation', async (request) => {

@@ -1,9 +1,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../db/connect.js';
+import type { UserRow } from '../db/schema.js';
 import { errors } from '../errors.js';
 import { decodeToken, verifyAdminToken } from '../auth/admin-jwt.js';
 import { findSession, SESSION_COOKIE } from '../auth/sessions.js';
-import { findUserById, roleNameOfUser } from '../resources/users/users.queries.js';
 import { requestOrigin } from './origin.js';
 import type { Actor } from '../auth/actor.js';
 import type { CtxBase } from '../ctx.js';
@@ -43,13 +43,19 @@ const STAFF_TOKEN_BLOCKED = [['DELETE', 'db'], ['PUT', 'users/owner']] as const;
  * Establishes `request.actor` for Admin API routes: an admin-key JWT when an Authorization header is
  * present, else a verified session cookie. Public routes are skipped; errors here are never rewritten.
  */
-export function adminAuthHook({ db, site, clock }: CtxBase) {
+/** How the hook finds a key's or session's user and role: the users resource's queries, passed in by app.ts (http imports no resource). */
+export interface StaffLookup {
+  findUserById(db: Db, id: string): Promise<UserRow | undefined>;
+  roleNameOfUser(db: Db, userId: string): Promise<RoleName | null>;
+}
+
+export function adminAuthHook({ db, site, clock }: CtxBase, staff: StaffLookup) {
   return async function authenticateAdmin(request: FastifyRequest, _reply: FastifyReply) {
     if (request.routeOptions.config.auth === 'public') return;
     if (request.headers.authorization !== undefined) {
-      request.actor = await actorFromToken(db, request.headers.authorization, adminAudience(request), clock.epochMs());
+      request.actor = await actorFromToken(db, staff, request.headers.authorization, adminAudience(request), clock.epochMs());
     } else if (request.headers.cookie !== undefined) {
-      request.actor = await actorFromSession(db, request, site.url, clock.now());
+      request.actor = await actorFromSession(db, staff, request, site.url, clock.now());
     }
     const actor = request.actor;
     if (!actor) {
@@ -72,7 +78,7 @@ export function adminAuthHook({ db, site, clock }: CtxBase) {
   };
 }
 
-async function actorFromToken(db: Db, header: string, audience: RegExp, nowMs: number): Promise<Actor> {
+async function actorFromToken(db: Db, staff: StaffLookup, header: string, audience: RegExp, nowMs: number): Promise<Actor> {
   const [scheme, token] = header.split(' ');
   if (!scheme || !/^(ghost|service)$/i.test(scheme) || !token) {
     throw errors.unauthorized({ message: 'Authorization header format is "Authorization: Ghost [token]"', code: 'INVALID_AUTH_HEADER' });
@@ -87,8 +93,8 @@ async function actorFromToken(db: Db, header: string, audience: RegExp, nowMs: n
   verifyAdminToken(decoded, apiKey.secret, audience, nowMs);
 
   if (apiKey.user_id) {
-    const user = await findUserById(db, apiKey.user_id);
-    const role = user && user.status === 'active' ? await roleNameOfUser(db, user.id) : null;
+    const user = await staff.findUserById(db, apiKey.user_id);
+    const role = user && user.status === 'active' ? await staff.roleNameOfUser(db, user.id) : null;
     if (!user || !role) throw errors.unauthorized({ message: 'Unknown Admin API Key', code: 'UNKNOWN_ADMIN_API_KEY' });
     return { kind: 'staff', user, role, session: null, apiKey };
   }
@@ -96,7 +102,7 @@ async function actorFromToken(db: Db, header: string, audience: RegExp, nowMs: n
   return { kind: 'integration', user: null, role: (role?.name ?? 'Admin Integration') as RoleName, session: null, apiKey };
 }
 
-async function actorFromSession(db: Db, request: FastifyRequest, siteUrl: string, at: Date): Promise<Actor | undefined> {
+async function actorFromSession(db: Db, staff: StaffLookup, request: FastifyRequest, siteUrl: string, at: Date): Promise<Actor | undefined> {
   const token = request.cookies[SESSION_COOKIE];
   if (!token) return undefined;
   const session = await findSession(db, token, at);
@@ -105,9 +111,9 @@ async function actorFromSession(db: Db, request: FastifyRequest, siteUrl: string
   if (session.origin && origin !== session.origin) {
     throw errors.badRequest(`Request made from incorrect origin. Expected '${session.origin}' received '${origin}'.`);
   }
-  const user = await findUserById(db, session.user_id);
+  const user = await staff.findUserById(db, session.user_id);
   if (!user || DISABLED_STATUSES.has(user.status)) return undefined;
-  const role = await roleNameOfUser(db, user.id);
+  const role = await staff.roleNameOfUser(db, user.id);
   if (!role) return undefined;
   return { kind: 'session', user, role, session, apiKey: null };
 }
