@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { ColumnTypes } from '../engine.js';
-import type { MigrationFactory } from './index.js';
+import type { MigrationFactory } from './factory.js';
 import { objectId } from '../ids.js';
 
 /*

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { ColumnTypes } from '../engine.js';
-import type { MigrationFactory } from './index.js';
+import type { MigrationFactory } from './factory.js';
 
 /** Posts and pages (one table, `type`), their SEO/meta row, tags, authorship and revisions (Ghost's schema). */
 export const posts: MigrationFactory = (t) => ({

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { ColumnTypes } from '../engine.js';
-import type { MigrationFactory } from './index.js';
+import type { MigrationFactory } from './factory.js';
 import { objectId } from '../ids.js';
 import { PERMISSION_FIXTURES } from './0003-staff.permissions.js';
 

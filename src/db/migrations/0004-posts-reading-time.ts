@@ -1,4 +1,4 @@
-import type { MigrationFactory } from './index.js';
+import type { MigrationFactory } from './factory.js';
 
 /**
  * `reading_time` worked out when a post is saved, next to the html it is derived from: Content API browse

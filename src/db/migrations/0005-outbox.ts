@@ -1,4 +1,4 @@
-import type { MigrationFactory } from './index.js';
+import type { MigrationFactory } from './factory.js';
 
 /**
  * The outbox: events recorded by a write, inserted in the write's own transaction so a rolled-back write

@@ -1,12 +1,9 @@
-import type { Migration } from 'kysely';
-import type { ColumnTypes } from '../engine.js';
+import type { MigrationFactory } from './factory.js';
 import { foundation } from './0001-foundation.js';
 import { posts } from './0002-posts.js';
 import { staff } from './0003-staff.js';
 import { postsReadingTime } from './0004-posts-reading-time.js';
 import { outbox } from './0005-outbox.js';
-
-export type MigrationFactory = (types: ColumnTypes) => Migration;
 
 /**
  * Every migration in order. Names sort in the order they must run; Kysely's migrator refuses to run
