@@ -6,11 +6,10 @@ import { browseRows, pickEach } from '../../browse/browse.js';
 import { POST_TYPES_BROWSE } from './posts.browse.js';
 import type { PostRow } from '../../db/schema.js';
 import { CONTENT_INCLUDES, DOC_NAME, FORMATS, type Format, type PostType } from './posts.schemas.js';
-import { parseFormats } from './posts.options.js';
+import { includesOf, parseFormats } from './posts.options.js';
 import { assertSlugParam, pickRead } from '../../http/read-params.js';
 import { findPost, type PostKey } from './posts.queries.js';
 import { contentPosts } from './posts.responses.js';
-import { includesOf } from './posts.routes.js';
 
 type Query = Record<string, unknown>;
 type Params = { id: string; slug: string };

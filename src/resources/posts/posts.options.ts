@@ -21,3 +21,10 @@ export function parseSource(raw: unknown): 'html' | null {
 
 /** Boolean query options (`force_rerender`, `save_revision`, `convert_to_lexical`). */
 export const flag = (raw: unknown) => raw === 'true' || raw === true;
+
+/** `include=a,b` in request order, unknown values dropped; Ghost's defaults when the request names none. */
+export function includesOf(raw: unknown, allowed: readonly string[], defaults: readonly string[]): string[] {
+  if (typeof raw !== 'string') return [...defaults];
+  const values = raw.trim().toLowerCase().split(',').map((value) => value.trim());
+  return [...new Set(values.filter((value) => allowed.includes(value)))];
+}

@@ -12,7 +12,7 @@ import { filterWhere } from '../../filter/filter.js';
 import { POSTS_FILTER } from './posts.filter.js';
 import { ADMIN_DEFAULT_INCLUDES, ADMIN_INCLUDES, DOC_NAME, FORMATS, POST_ADD, POST_BULK, POST_EDIT, type Format, type PostType } from './posts.schemas.js';
 import { parseBody } from '../../http/parse-body.js';
-import { flag, parseFormats, parseSource } from './posts.options.js';
+import { flag, includesOf, parseFormats, parseSource } from './posts.options.js';
 import { assertSlugParam, pickRead } from '../../http/read-params.js';
 import { findPost, type PostKey, type PostWhere } from './posts.queries.js';
 import { adminPosts } from './posts.responses.js';
@@ -22,13 +22,6 @@ import { bulkDestroy, bulkEdit } from './posts.bulk.js';
 
 type Query = Record<string, unknown>;
 type Params = { id: string; slug: string };
-
-/** `include=a,b` in request order, unknown values dropped; Ghost's defaults when the request names none. */
-export function includesOf(raw: unknown, allowed: readonly string[], defaults: readonly string[]): string[] {
-  if (typeof raw !== 'string') return [...defaults];
-  const values = raw.trim().toLowerCase().split(',').map((value) => value.trim());
-  return [...new Set(values.filter((value) => allowed.includes(value)))];
-}
 
 /** Admin formats: lexical always (interface.md), plus whatever the request adds. */
 function adminFormats(raw: unknown, validate: boolean): Set<Format> {
