@@ -16,6 +16,13 @@ export interface FoundationTables {
   sessions: SessionRow;
   integrations: IntegrationRow;
   api_keys: ApiKeyRow;
+  cache_versions: CacheVersionRow;
+}
+
+/** Version of a cache several instances keep (migration 0006): bumped by every write to what it caches. */
+export interface CacheVersionRow {
+  name: string;
+  version: number;
 }
 
 export interface SettingRow {

@@ -1,20 +1,33 @@
+import { sql } from 'kysely';
 import type { Db } from '../db/connect.js';
 import { SETTINGS, type SettingKey } from './keys.js';
 
 /**
  * Settings as the rest of the code reads them: every stored setting, loaded in one query and kept per
- * database handle (one per running instance) until a write invalidates it. Values are the stored strings;
- * a key without a row reads as its default.
+ * database handle (one per running instance). Values are the stored strings; a key without a row reads as
+ * its default.
  *
- * Invalidation reaches this process only. Another instance sharing the database keeps its cache until it
- * invalidates too: cross-instance invalidation arrives with the scale issue.
+ * A write in this process invalidates the cache at once. A write by another instance bumps the `settings`
+ * row of `cache_versions` in its transaction; each instance compares that version with its own at most
+ * once every RECHECK_MS, so another instance's change is seen within that bound.
  */
-type Values = ReadonlyMap<string, string | null>;
+export const RECHECK_MS = 1000;
 
-const caches = new WeakMap<Db, { generation: number; values: Promise<Values> }>();
+type Values = ReadonlyMap<string, string | null>;
+interface Loaded {
+  version: number;
+  values: Values;
+}
+interface Entry {
+  generation: number;
+  checkedAt: number;
+  loaded: Promise<Loaded>;
+}
+
+const caches = new WeakMap<Db, Entry>();
 let generation = 0;
 
-/** Forgets every cached value; the next read loads them again. */
+/** Forgets every cached value of this process; the next read loads them again. */
 export function invalidateSettings(): void {
   generation += 1;
 }
@@ -29,27 +42,50 @@ export async function readSetting(db: Db, key: SettingKey): Promise<string | nul
 }
 
 /**
- * Stores values of existing settings and invalidates the cache. Inside a transaction, the caller
- * invalidates again once it committed: a read between the write and the commit caches the old value.
+ * Stores values of existing settings, tells other instances (the version bump commits with the values)
+ * and invalidates this process's cache. Inside a transaction, the caller invalidates again once it
+ * committed: a read between the write and the commit caches the old value.
  */
 export async function writeSettings(db: Db, values: Partial<Record<SettingKey, string | null>>, updated_at: Date): Promise<void> {
   for (const [key, value] of Object.entries(values)) {
     await db.updateTable('settings').set({ value, updated_at }).where('key', '=', key).execute();
   }
+  await db.updateTable('cache_versions').set({ version: sql`version + 1` }).where('name', '=', 'settings').execute();
   invalidateSettings();
 }
 
 /** A transaction reads its own view of the table; everything else shares the handle's cache. */
-function storedValues(db: Db, keys: readonly SettingKey[]): Promise<Values> {
+async function storedValues(db: Db, keys: readonly SettingKey[]): Promise<Values> {
   if (db.isTransaction) return load(db, keys);
-  let cached = caches.get(db);
-  if (!cached || cached.generation !== generation) {
-    cached = { generation, values: load(db, null) };
-    caches.set(db, cached);
-    // A failed load is not kept: the next read tries again.
-    cached.values.catch(() => caches.delete(db));
-  }
-  return cached.values;
+  const at = performance.now();
+  let entry = caches.get(db);
+  if (entry && entry.generation === generation && at - entry.checkedAt < RECHECK_MS) return (await entry.loaded).values;
+  const known = entry?.generation === generation ? entry.loaded : null;
+  entry = { generation, checkedAt: at, loaded: known ? recheck(db, known) : loadVersioned(db) };
+  caches.set(db, entry);
+  const current = entry;
+  // A failed load is not kept: the next read tries again.
+  current.loaded.catch(() => {
+    if (caches.get(db) === current) caches.delete(db);
+  });
+  return (await current.loaded).values;
+}
+
+/** Keeps what is loaded while the version is unchanged (one primary-key read), else loads again. */
+async function recheck(db: Db, known: Promise<Loaded>): Promise<Loaded> {
+  const [previous, version] = await Promise.all([known, versionOf(db)]);
+  return version === previous.version ? previous : loadVersioned(db);
+}
+
+/** The version is read before the values: a write in between makes the next check load again. */
+async function loadVersioned(db: Db): Promise<Loaded> {
+  const version = await versionOf(db);
+  return { version, values: await load(db, null) };
+}
+
+async function versionOf(db: Db): Promise<number> {
+  const row = await db.selectFrom('cache_versions').select('version').where('name', '=', 'settings').executeTakeFirst();
+  return Number(row?.version ?? 0);
 }
 
 async function load(db: Db, keys: readonly SettingKey[] | null): Promise<Values> {

@@ -4,6 +4,7 @@ import { posts } from './0002-posts.js';
 import { staff } from './0003-staff.js';
 import { postsReadingTime } from './0004-posts-reading-time.js';
 import { outbox } from './0005-outbox.js';
+import { cacheVersions } from './0006-cache-versions.js';
 
 /**
  * Every migration in order. Names sort in the order they must run; Kysely's migrator refuses to run
@@ -15,4 +16,5 @@ export const MIGRATIONS: [name: string, factory: MigrationFactory][] = [
   ['0003-staff', staff],
   ['0004-posts-reading-time', postsReadingTime],
   ['0005-outbox', outbox],
+  ['0006-cache-versions', cacheVersions],
 ];
