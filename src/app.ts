@@ -13,8 +13,9 @@ import { contentAuthHook } from './http/content-auth.js';
 import { actorOf } from './auth/actor.js';
 import { assertPermission } from './auth/permissions.js';
 import { ctxHook } from './http/request-ctx.js';
-import { siteOf, type CtxBase } from './ctx.js';
-import { systemClock, type Clock } from './clock.js';
+import { ctxBaseFromConfig } from './ctx-base.js';
+import { siteOf } from './ctx.js';
+import type { Clock } from './clock.js';
 import { adminCorsOrigin } from './http/cors.js';
 import { OneLinePerRequest } from './http/request-log.js';
 import { legacyUrlRewriter } from './http/legacy-versions.js';
@@ -33,9 +34,8 @@ import { rolesRoutes } from './resources/roles/roles.routes.js';
 import { invitesRoutes } from './resources/invites/invites.routes.js';
 import { authenticationRoutes } from './resources/authentication/authentication.routes.js';
 import { authenticatorRoutes } from './resources/authenticator/authenticator.routes.js';
-import { createMailer, type Mailer } from './mail/mailer.js';
-import { resolveSecretsKey, secretBox, type SecretBox } from './auth/secret-box.js';
-import { storageFor } from './storage/from-config.js';
+import type { Mailer } from './mail/mailer.js';
+import type { SecretBox } from './auth/secret-box.js';
 import type { Storage } from './storage/storage.js';
 
 export interface AppDeps {
@@ -53,15 +53,8 @@ export interface AppDeps {
 }
 
 /** Both APIs with their hooks and error handling; `main.ts` listens, tests call `inject()`. */
-export async function buildApp({
-  config, connection, logger = false, mailer: givenMailer,
-  secrets = secretBox(resolveSecretsKey(config).key),
-  storage = storageFor(config),
-  clock = systemClock,
-}: AppDeps): Promise<FastifyInstance> {
-  const site = siteOf(config.siteUrl);
-  const { apiRoot, adminRoot } = site;
-
+export async function buildApp({ config, connection, logger = false, mailer, secrets, storage, clock }: AppDeps): Promise<FastifyInstance> {
+  const { apiRoot, adminRoot } = siteOf(config.siteUrl);
   const app = Fastify({
     logger,
     bodyLimit: 50 * 1024 * 1024,
@@ -71,8 +64,7 @@ export async function buildApp({
     rewriteUrl: legacyUrlRewriter(apiRoot),
   });
   await app.register(cookie);
-  const mailer = givenMailer ?? createMailer(config, app.log);
-  const base: CtxBase = { db: connection.db, engine: connection.engine, site, clock, mailer, secrets, storage };
+  const base = ctxBaseFromConfig(config, connection, app.log, { mailer, secrets, storage, clock });
   app.decorateRequest('ctx', null as never);
   registerJsonParser(app);
 
@@ -82,7 +74,7 @@ export async function buildApp({
 
   await app.register(async (admin) => {
     admin.addHook('onRequest', async (request, reply) => apiHeaders(request, reply));
-    await admin.register(cors, { origin: adminCorsOrigin(site.url), maxAge: 86400, methods: 'GET,HEAD,PUT,PATCH,POST,DELETE' });
+    await admin.register(cors, { origin: adminCorsOrigin(base.site.url), maxAge: 86400, methods: 'GET,HEAD,PUT,PATCH,POST,DELETE' });
     admin.addHook('onRequest', checkVersionMatch);
     admin.addHook('onRequest', adminAuthHook(base, { findUserById, roleNameOfUser }));
     admin.addHook('onRequest', ctxHook(base));

@@ -1,11 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Config } from './config.js';
 import { connect } from './db/connect.js';
-import { jobCtx, siteOf } from './ctx.js';
-import { systemClock } from './clock.js';
-import { createMailer } from './mail/mailer.js';
-import { resolveSecretsKey, secretBox } from './auth/secret-box.js';
-import { storageFor } from './storage/from-config.js';
+import { jobCtx } from './ctx.js';
+import { ctxBaseFromConfig } from './ctx-base.js';
 import { migrateToLatest } from './db/migrate.js';
 import { applySetup, isSetup } from './resources/setup/setup.service.js';
 import { addIntegration } from './resources/integrations/integrations.service.js';
@@ -32,11 +29,7 @@ export async function runSetup(config: Config, options: SetupOptions): Promise<s
     await migrateToLatest(connection);
     const { db } = connection;
     const log = (details: object, message: string) => console.error(`quire: ${message}`, details);
-    const ctx = jobCtx({
-      db, engine: connection.engine, site: siteOf(config.siteUrl), clock: systemClock, mailer: createMailer(config, { info: log, error: log }),
-      secrets: secretBox(resolveSecretsKey(config).key),
-      storage: storageFor(config),
-    });
+    const ctx = jobCtx(ctxBaseFromConfig(config, connection, { info: log, error: log }));
     if (!(await isSetup(db))) {
       const password = options.password ?? randomBytes(12).toString('base64url');
       await applySetup(ctx, { name: options.name, email: options.email, password, blogTitle: options.title }, true);

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,6 +18,7 @@ const fixedClock = clockFrom(() => AT.getTime() + 678);
 let database: TestDatabase;
 let connection: Connection;
 let ctx: Ctx;
+const contentDir = mkdtempSync(path.join(tmpdir(), 'quire-ctx-'));
 beforeAll(async () => {
   database = await createTestDatabase();
   connection = connect(database.url, { poolSize: 2 });
@@ -25,12 +26,13 @@ beforeAll(async () => {
   ctx = jobCtx({
     db: connection.db, engine: connection.engine, site: siteOf(SITE_URL), clock: fixedClock,
     mailer: { send: async () => undefined }, secrets: secretBox(randomBytes(32)),
-    storage: localDiskStorage(mkdtempSync(path.join(tmpdir(), 'quire-ctx-')), `${SITE_URL}content/`),
+    storage: localDiskStorage(contentDir, `${SITE_URL}content/`),
   });
 });
 afterAll(async () => {
   await connection.close();
   await database.drop();
+  rmSync(contentDir, { recursive: true, force: true });
 });
 
 const outbox = () => connection.db.selectFrom('outbox').selectAll().orderBy('id').execute();
