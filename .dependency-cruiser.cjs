@@ -73,16 +73,16 @@ module.exports = {
     {
       name: 'ctx-imports-only-infrastructure',
       severity: 'error',
-      comment: 'The request/job context bundles infrastructure (and the injectable clock); it sits above it and below http and resources.',
-      from: { path: '^src/ctx[.]ts$' },
-      to: { path: OURS, pathNot: ['^src/(auth|db|mail|settings|storage|events)/', '^src/(errors|clock)[.]ts$'] },
+      comment: 'The request/job context (and its process-wide base, built from the configuration) bundles infrastructure and the injectable clock; it sits above it and below http and resources.',
+      from: { path: '^src/ctx(-base)?[.]ts$' },
+      to: { path: OURS, pathNot: ['^src/(auth|db|mail|settings|storage|events)/', '^src/(errors|clock|config|ctx)[.]ts$'] },
     },
     {
       name: 'ctx-is-imported-by-http-and-resources',
       severity: 'error',
       comment: 'Infrastructure does not reach for the context: it takes what it needs as arguments.',
-      from: { path: OURS, pathNot: ['^src/(http|resources)/', ENTRY] },
-      to: { path: '^src/ctx[.]ts$' },
+      from: { path: OURS, pathNot: ['^src/(http|resources)/', '^src/ctx(-base)?[.]ts$', ENTRY] },
+      to: { path: '^src/ctx(-base)?[.]ts$' },
     },
     {
       name: 'db-imports-only-errors',
