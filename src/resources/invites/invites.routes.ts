@@ -9,7 +9,7 @@ import { INVITES_BROWSE } from './invites.browse.js';
 import type { InviteRow } from '../../db/schema.js';
 import { findInvite } from './invites.queries.js';
 import { presentInvite } from './invites.present.js';
-import { addInvite } from './invites.service.js';
+import { addInvite, destroyInvite } from './invites.service.js';
 import { INVITE_ADD } from './invites.schemas.js';
 
 const frame = (method: string) => ({ docName: 'invites', method });
@@ -37,8 +37,7 @@ export function invitesRoutes(app: FastifyInstance) {
 
   app.delete<{ Params: { id: string } }>('/invites/:id/', { config: { frame: frame('destroy'), permission: 'invite.destroy' } }, async (request, reply) => {
     assertIdParam(request.params.id);
-    const { numDeletedRows } = await request.ctx.db.deleteFrom('invites').where('id', '=', request.params.id).executeTakeFirst();
-    if (numDeletedRows === 0n) throw errors.notFound();
+    await destroyInvite(request.ctx, request.params.id);
     return reply.status(204).send();
   });
 }

@@ -58,3 +58,11 @@ export async function addInvite(ctx: Ctx, input: InviteInput): Promise<InviteRow
   });
   return invite;
 }
+
+/** `DELETE /invites/:id/`: 404 when there is no such invitation. */
+export async function destroyInvite(ctx: Ctx, id: string): Promise<void> {
+  await ctx.write(async (w) => {
+    const { numDeletedRows } = await w.db.deleteFrom('invites').where('id', '=', id).executeTakeFirst();
+    if (numDeletedRows === 0n) throw errors.notFound();
+  });
+}
