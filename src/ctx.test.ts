@@ -10,7 +10,8 @@ import { clockFrom } from './clock.js';
 import { secretBox } from './auth/secret-box.js';
 import { localDiskStorage } from './storage/local-disk.js';
 import { jobCtx, siteOf, type Ctx, type WriteCtx } from './ctx.js';
-import { ADMIN, bootstrap, createTestDatabase, SITE_URL, sessionHeaders, startTestApp, type TestDatabase } from '../test/support.js';
+import { createTestDatabase, SITE_URL, type TestDatabase } from '../test/support.js';
+import { withTestSite } from '../test/test-site.js';
 
 const AT = new Date('2026-01-02T03:04:05.000Z');
 const fixedClock = clockFrom(() => AT.getTime() + 678);
@@ -100,15 +101,11 @@ describe('ctx.write and the outbox', () => {
 });
 
 it('stamps what a request writes with the clock the app was given', async () => {
-  const t = await startTestApp({}, { clock: fixedClock });
-  try {
-    const { cookie } = await bootstrap(t.app);
-    const res = await t.app.inject({ method: 'POST', url: `${ADMIN}/tags/`, headers: sessionHeaders(cookie), payload: { tags: [{ name: 'Clocked' }] } });
+  await withTestSite(async (t) => {
+    const res = await t.admin.post('/tags/', { tags: [{ name: 'Clocked' }] });
     expect(res.statusCode).toBe(201);
     const [tag] = res.json().tags;
     expect(tag.created_at).toBe('2026-01-02T03:04:05.000Z');
     expect(tag.updated_at).toBe('2026-01-02T03:04:05.000Z');
-  } finally {
-    await t.close();
-  }
+  }, { clock: fixedClock });
 });

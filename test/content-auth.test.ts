@@ -1,18 +1,13 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { CONTENT, bootstrap, ghostError, startTestApp, type Keys, type TestApp } from './support.js';
+import { expect, it } from 'vitest';
+import { CONTENT, ghostError } from './support.js';
+import { useTestSite } from './test-site.js';
 
-let t: TestApp;
-let keys: Keys;
-beforeAll(async () => {
-  t = await startTestApp();
-  keys = await bootstrap(t.app);
-});
-afterAll(async () => t.close());
+const t = useTestSite();
 
 const get = (query: string) => t.app.inject({ url: `${CONTENT}/posts/${query}` });
 
 it('serves the Content API with a content key, CORS open to every origin', async () => {
-  const res = await t.app.inject({ url: `${CONTENT}/posts/?key=${keys.contentKey}`, headers: { origin: 'https://front.example' } });
+  const res = await t.app.inject({ url: `${CONTENT}/posts/?key=${t.keys.contentKey}`, headers: { origin: 'https://front.example' } });
   expect(res.statusCode).toBe(200);
   expect(res.headers['access-control-allow-origin']).toBe('*');
   expect(res.headers['cache-control']).toBe('public, max-age=0');
@@ -37,13 +32,13 @@ it('refuses an unknown key with 401 UNKNOWN_CONTENT_API_KEY, never cacheable', a
 });
 
 it('refuses an admin key secret with 401 INVALID_API_KEY_TYPE', async () => {
-  const res = await get(`?key=${keys.adminKey.split(':')[1]}`);
+  const res = await get(`?key=${t.keys.adminKey.split(':')[1]}`);
   expect(res.statusCode).toBe(401);
   expect(ghostError(res)).toMatchObject({ type: 'UnauthorizedError', message: 'Invalid API Key type', code: 'INVALID_API_KEY_TYPE' });
 });
 
 it('refuses a key given twice with 400 INVALID_REQUEST', async () => {
-  const res = await get(`?key=${keys.contentKey}&key=${keys.contentKey}`);
+  const res = await get(`?key=${t.keys.contentKey}&key=${t.keys.contentKey}`);
   expect(res.statusCode).toBe(400);
   expect(ghostError(res)).toMatchObject({ type: 'BadRequestError', message: 'Invalid Request', code: 'INVALID_REQUEST' });
 });
@@ -56,7 +51,7 @@ it('answers a preflight without a key', async () => {
 });
 
 it('marks a Content API miss with Ghost\'s 404 cache header', async () => {
-  const res = await t.app.inject({ url: `${CONTENT}/posts/0123456789abcdef01234567/?key=${keys.contentKey}` });
+  const res = await t.app.inject({ url: `${CONTENT}/posts/0123456789abcdef01234567/?key=${t.keys.contentKey}` });
   expect(res.statusCode).toBe(404);
   expect(res.headers['cache-control']).toBe('no-cache, max-age=0, no-store, must-revalidate, max-stale=0, post-check=0, pre-check=0');
 });

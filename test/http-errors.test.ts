@@ -2,20 +2,15 @@ import { Writable } from 'node:stream';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { parseConfig } from '../src/config.js';
 import { connect } from '../src/db/connect.js';
 import { migrateToLatest } from '../src/db/migrate.js';
-import { ADMIN, CONTENT, bootstrap, createTestDatabase, ghostError, sessionHeaders, startTestApp, type TestApp } from './support.js';
+import { ADMIN, CONTENT, createTestDatabase, ghostError } from './support.js';
+import { useTestSite } from './test-site.js';
 
-let t: TestApp;
-let cookie: string;
-beforeAll(async () => {
-  t = await startTestApp();
-  ({ cookie } = await bootstrap(t.app));
-});
-afterAll(async () => t.close());
+const t = useTestSite();
 
 describe('error body', () => {
   it('has exactly Ghost nine keys, a v1 UUID id and Ghost headers', async () => {
@@ -42,7 +37,7 @@ describe('error body', () => {
   });
 
   it('rewrites controller errors and keeps the original as context', async () => {
-    const res = await t.app.inject({ url: `${ADMIN}/integrations/0123456789abcdef01234567/`, headers: sessionHeaders(cookie) });
+    const res = await t.app.inject({ url: `${ADMIN}/integrations/0123456789abcdef01234567/`, headers: t.owner });
     expect(ghostError(res)).toMatchObject({ message: 'Resource not found error, cannot read integration.', context: 'Resource could not be found.' });
   });
 });
@@ -111,7 +106,7 @@ describe('pretty URLs', () => {
   });
 
   it('accepts writes without the trailing slash', async () => {
-    const res = await t.app.inject({ method: 'POST', url: `${ADMIN}/integrations`, headers: sessionHeaders(cookie), payload: { integrations: [{ name: 'No slash' }] } });
+    const res = await t.app.inject({ method: 'POST', url: `${ADMIN}/integrations`, headers: t.owner, payload: { integrations: [{ name: 'No slash' }] } });
     expect(res.statusCode).toBe(201);
   });
 });
@@ -119,7 +114,7 @@ describe('pretty URLs', () => {
 describe('request bodies', () => {
   it('wraps malformed JSON as Ghost does: 400 with type InternalServerError', async () => {
     const res = await t.app.inject({
-      method: 'POST', url: `${ADMIN}/integrations/`, headers: { ...sessionHeaders(cookie), 'content-type': 'application/json' }, payload: '{"integrations": [}',
+      method: 'POST', url: `${ADMIN}/integrations/`, headers: { ...t.owner, 'content-type': 'application/json' }, payload: '{"integrations": [}',
     });
     expect(res.statusCode).toBe(400);
     const error = ghostError(res);
@@ -128,7 +123,7 @@ describe('request bodies', () => {
   });
 
   it('reads an empty JSON body as {}', async () => {
-    const res = await t.app.inject({ method: 'POST', url: `${ADMIN}/integrations/`, headers: { ...sessionHeaders(cookie), 'content-type': 'application/json' }, payload: '' });
+    const res = await t.app.inject({ method: 'POST', url: `${ADMIN}/integrations/`, headers: { ...t.owner, 'content-type': 'application/json' }, payload: '' });
     expect(res.statusCode).toBe(400);
     expect(ghostError(res).context).toBe("No root key ('integrations') provided.");
   });

@@ -1,30 +1,24 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import GhostAdminAPI from '@tryghost/admin-api';
 import GhostContentAPI from '@tryghost/content-api';
-import { ADMIN, adminAuth, bootstrap, startTestApp, type TestApp } from './support.js';
+import { ADMIN } from './support.js';
+import { useTestSite } from './test-site.js';
 
 // The official SDKs against a listening server: what a Ghost client sees.
-let t: TestApp;
+const t = useTestSite();
 let base: string;
-let adminKey: string;
 let admin: any;
 let content: any;
 
 beforeAll(async () => {
-  t = await startTestApp();
-  const keys = await bootstrap(t.app);
-  adminKey = keys.adminKey;
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  const address = t.app.server.address();
-  base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-  admin = new GhostAdminAPI({ url: base, key: adminKey, version: 'v5.0' });
-  content = new GhostContentAPI({ url: base, key: keys.contentKey, version: 'v5.0' });
+  base = await t.listen();
+  admin = new GhostAdminAPI({ url: base, key: t.keys.adminKey, version: 'v5.0' });
+  content = new GhostContentAPI({ url: base, key: t.keys.contentKey, version: 'v5.0' });
 });
-afterAll(async () => t.close());
 
 /** The SDK has no copy method; clients call the endpoint with the same token. */
 async function copy(resource: 'posts' | 'pages', id: string) {
-  const res = await fetch(`${base}${ADMIN}/${resource}/${id}/copy/`, { method: 'POST', headers: { ...adminAuth(adminKey), 'accept-version': 'v5.0' } });
+  const res = await fetch(`${base}${ADMIN}/${resource}/${id}/copy/`, { method: 'POST', headers: { ...t.integration(), 'accept-version': 'v5.0' } });
   expect(res.status).toBe(201);
   expect(res.headers.get('location')).toMatch(new RegExp(`/ghost/api/admin/${resource}/[0-9a-f]{24}/$`));
   return (await res.json())[resource][0];

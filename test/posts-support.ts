@@ -3,7 +3,7 @@ import { hashPassword } from '../src/auth/passwords.js';
 import type { RoleName } from '../src/auth/roles.js';
 import { objectId } from '../src/db/ids.js';
 import { systemClock } from '../src/clock.js';
-import { ADMIN, CONTENT, adminAuth, bootstrap, login, sessionHeaders, type TestApp } from './support.js';
+import { login, type TestApp } from './support.js';
 
 /** A staff user of the given role, inserted directly (the users API is another issue's), logged in. */
 export async function createStaff(t: TestApp, role: RoleName, name = `${role} Person`): Promise<{ id: string; cookie: string }> {
@@ -18,19 +18,6 @@ export async function createStaff(t: TestApp, role: RoleName, name = `${role} Pe
   const roleRow = await db.selectFrom('roles').select('id').where('name', '=', role).executeTakeFirstOrThrow();
   await db.insertInto('roles_users').values({ id: objectId(), role_id: roleRow.id, user_id: id }).execute();
   return { id, cookie: await login(t.app, email, password) };
-}
-
-export type Keys = Awaited<ReturnType<typeof bootstrap>>;
-
-/** Admin and Content API calls for one test app. */
-export function client(t: TestApp, keys: Keys) {
-  const admin = (method: string, path: string, payload?: unknown, headers: Record<string, string> = adminAuth(keys.adminKey)) =>
-    t.app.inject({ method: method as never, url: `${ADMIN}${path}`, headers, ...(payload !== undefined ? { payload: payload as never } : {}) });
-  return {
-    admin,
-    as: (cookie: string) => (method: string, path: string, payload?: unknown) => admin(method, path, payload, sessionHeaders(cookie)),
-    content: (path: string) => t.app.inject({ url: `${CONTENT}${path}${path.includes('?') ? '&' : '?'}key=${keys.contentKey}` }),
-  };
 }
 
 /** The only resource of an envelope (`posts[0]`, `tags[0]`, …). */

@@ -1,17 +1,14 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import GhostAdminAPI from '@tryghost/admin-api';
-import { ADMIN, OWNER, startTestApp, type TestApp } from './support.js';
+import { ADMIN, OWNER } from './support.js';
+import { useTestSite } from './test-site.js';
 
 // Against a listening server, as a real client sees it: setup, login, integration, then the official SDK.
-let t: TestApp;
+const t = useTestSite({ setup: 'none' });
 let base: string;
 beforeAll(async () => {
-  t = await startTestApp();
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  const address = t.app.server.address();
-  base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  base = await t.listen();
 });
-afterAll(async () => t.close());
 
 async function http(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
   return fetch(`${base}${ADMIN}${path}`, {

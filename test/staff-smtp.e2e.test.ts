@@ -2,8 +2,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import type { LightMyRequestResponse } from 'fastify';
-import { ADMIN, ORIGIN, ghostError, login, setupSite, startTestApp, type TestApp } from './support.js';
+import { ADMIN, ORIGIN, ghostError } from './support.js';
 import { parseMail, type ReceivedMail } from './staff-support.js';
+import { useTestSite } from './test-site.js';
 
 /**
  * End to end over real SMTP: a mail server on loopback receives what the app sends. Invite → accept →
@@ -37,20 +38,15 @@ async function nextMailTo(email: string, after: number): Promise<ReceivedMail> {
   throw new Error(`no mail to ${email}`);
 }
 
-let t: TestApp;
-let owner: Record<string, string>;
-let editorRoleId: string;
 beforeAll(async () => {
   await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-  const { port } = smtp.server.address() as AddressInfo;
-  t = await startTestApp({ STAFF_DEVICE_VERIFICATION: 'true', MAIL_SMTP_URL: `smtp://127.0.0.1:${port}`, MAIL_FROM: 'staff@quire.test' });
-  await setupSite(t.app);
-  owner = { cookie: await login(t.app), origin: ORIGIN };
-  editorRoleId = (await t.connection.db.selectFrom('roles').select('id').where('name', '=', 'Editor').executeTakeFirstOrThrow()).id;
 });
 afterAll(async () => {
-  await t.close();
   await new Promise<void>((resolve) => smtp.close(() => resolve()));
+});
+// Registered after the mail server's hooks: the site starts once the server listens and closes before it.
+const t = useTestSite({
+  settings: () => ({ STAFF_DEVICE_VERIFICATION: 'true', MAIL_SMTP_URL: `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`, MAIL_FROM: 'staff@quire.test' }),
 });
 afterEach(() => { vi.useRealTimers(); });
 
@@ -62,7 +58,7 @@ const codeIn = (mail: ReceivedMail) => /^(\d{6}) is your Ghost sign in verificat
 
 async function invitedEditor(email: string, password: string) {
   const before = received.length;
-  const invited = await t.app.inject({ method: 'POST', url: `${ADMIN}/invites/`, headers: owner, payload: { invites: [{ email, role_id: editorRoleId }] } });
+  const invited = await t.admin.post('/invites/', { invites: [{ email, role_id: t.roleId('Editor') }] });
   expect(invited.statusCode).toBe(201);
   const mail = await nextMailTo(email, before);
   expect(mail.subject).toBe('Owner Person has invited you to join Test Site');
@@ -86,7 +82,7 @@ async function newDevice(email: string, password: string, remoteAddress: string)
 
 const verify = (cookie: string, token: string, remoteAddress: string) =>
   t.app.inject({ method: 'PUT', url: `${ADMIN}/session/verify/`, remoteAddress, headers: { cookie, origin: ORIGIN }, payload: { token } });
-const me = (cookie: string) => t.app.inject({ url: `${ADMIN}/users/me/?include=roles`, headers: { cookie, origin: ORIGIN } });
+const me = (cookie: string) => t.admin.get('/users/me/?include=roles', { cookie, origin: ORIGIN });
 
 describe('invite → accept → new device → code by SMTP → verify', () => {
   it('signs the invited editor in with the mailed code', async () => {

@@ -17,6 +17,7 @@ export interface StaffUser {
   email: string;
   name: string;
   slug: string;
+  password: string;
 }
 
 /**
@@ -26,13 +27,13 @@ export interface StaffUser {
 export async function addStaffUser(t: TestApp, role: RoleName, name?: string): Promise<StaffUser> {
   const id = objectId();
   const slug = `${role.toLowerCase().replace(/\s/g, '-')}-${id.slice(-6)}`;
-  const user = { id, email: `${slug}@example.com`, name: name ?? `${role} ${id.slice(-6)}`, slug };
+  const user = { id, email: `${slug}@example.com`, name: name ?? `${role} ${id.slice(-6)}`, slug, password: STAFF_PASSWORD };
   const at = systemClock.now();
   passwordHash ??= hashPassword(STAFF_PASSWORD);
   const { db } = t.connection;
   const roleRow = await db.selectFrom('roles').select('id').where('name', '=', role).executeTakeFirstOrThrow();
   await db.insertInto('users').values({
-    ...user, password: await passwordHash, status: 'active', visibility: 'public', created_at: at, created_by: '1', updated_at: at, updated_by: '1',
+    id, email: user.email, name: user.name, slug, password: await passwordHash, status: 'active', visibility: 'public', created_at: at, created_by: '1', updated_at: at, updated_by: '1',
   } as never).execute();
   await db.insertInto('roles_users').values({ id: objectId(), role_id: roleRow.id, user_id: id }).execute();
   return user;
@@ -72,7 +73,7 @@ export const STAFF_ROLES: RoleName[] = ['Owner', 'Administrator', 'Editor', 'Aut
 export async function makeCallers(t: TestApp, integrationKey: string): Promise<Caller[]> {
   const callers: Caller[] = [];
   for (const role of STAFF_ROLES) {
-    const user = role === 'Owner' ? { id: '1', email: OWNER.email, name: OWNER.name, slug: 'owner' } : await addStaffUser(t, role);
+    const user = role === 'Owner' ? { id: '1', email: OWNER.email, name: OWNER.name, slug: 'owner', password: OWNER.password } : await addStaffUser(t, role);
     const password = role === 'Owner' ? OWNER.password : STAFF_PASSWORD;
     const state = { cookie: await loginAs(t.app, user.email, password), key: '' };
     state.key = await staffKey(t.app, state.cookie);

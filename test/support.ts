@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import type { KyselyPlugin } from 'kysely';
 import pg from 'pg';
 import mysql from 'mysql2/promise';
 import { parseConfig, type Config } from '../src/config.js';
@@ -86,17 +87,19 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** A migrated database and an app on it; `settings` override configuration values, `clock` fixes time. */
-export async function startTestApp(settings: Record<string, string> = {}, { clock }: { clock?: Clock } = {}): Promise<TestApp> {
+/** A migrated database and an app on it; `settings` override configuration values, `clock` fixes time, `plugins` wrap the app's queries. */
+export async function startTestApp(settings: Record<string, string> = {}, { clock, plugins = [] }: { clock?: Clock; plugins?: KyselyPlugin[] } = {}): Promise<TestApp> {
   const database = await createTestDatabase();
   const contentDir = mkdtempSync(path.join(tmpdir(), 'quire-content-'));
   const config = parseConfig({ SITE_URL: SITE_URL, DATABASE_URL: database.url, CONTENT_DIR: contentDir, STAFF_DEVICE_VERIFICATION: 'false', ...settings });
   const connection = connect(config.databaseUrl, { poolSize: 4 });
   await migrateToLatest(connection);
-  const app = await buildApp({ config, connection, ...(clock ? { clock } : {}) });
+  // The tests read and write through the app's own handle: settings are cached per handle.
+  const appConnection = { ...connection, db: plugins.reduce((db, plugin) => db.withPlugin(plugin), connection.db) };
+  const app = await buildApp({ config, connection: appConnection, ...(clock ? { clock } : {}) });
   return {
     app,
-    connection,
+    connection: appConnection,
     config,
     async close() {
       await app.close();

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, CONTENT, SITE_URL, adminAuth, bootstrap, startTestApp, type TestApp } from '../support.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { CONTENT, SITE_URL } from '../support.js';
+import { useTestSite } from '../test-site.js';
 import { seedSnapshot } from './seed.js';
 // @ts-expect-error plain JS module shared with the recording script
 import { cases as declared } from './cases.mjs';
@@ -28,18 +29,8 @@ const deviations = new Map((declared as Declared[]).map((kase) => [kase.name, ka
 // Resources whose endpoints are not on this branch yet: their cases stay recorded and are reported as todo.
 const PENDING = new Set<string>([]);
 
-let t: TestApp;
-let keys: { adminKey: string; contentKey: string };
-
-beforeAll(async () => {
-  t = await startTestApp();
-  keys = await bootstrap(t.app);
-  await seedSnapshot(t.connection.db);
-});
-
-afterAll(async () => {
-  await t?.close();
-});
+const t = useTestSite({ caller: 'integration' });
+beforeAll(() => seedSnapshot(t.db));
 
 function expected(kase: Recorded): Projection {
   const want: Projection = { ...kase.ghost, ...(deviations.get(kase.name)?.expect ?? {}) };
@@ -51,8 +42,8 @@ function expected(kase: Recorded): Projection {
 async function replay(kase: Recorded): Promise<Projection> {
   const sep = kase.q ? '&' : '';
   const res = kase.api === 'content'
-    ? await t.app.inject({ method: 'GET', url: `${CONTENT}/${kase.resource}/?key=${keys.contentKey}${sep}${kase.q}` })
-    : await t.app.inject({ method: 'GET', url: `${ADMIN}/${kase.resource}/${kase.q ? `?${kase.q}` : ''}`, headers: adminAuth(keys.adminKey) });
+    ? await t.app.inject({ method: 'GET', url: `${CONTENT}/${kase.resource}/?key=${t.keys.contentKey}${sep}${kase.q}` })
+    : await t.admin.get(`/${kase.resource}/${kase.q ? `?${kase.q}` : ''}`);
   return project(kase, res.statusCode, res.json(), SITE_URL) as Projection;
 }
 

@@ -1,23 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, CONTENT, adminAuth, bootstrap, startTestApp, type TestApp } from '../support.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { CONTENT } from '../support.js';
+import { useTestSite } from '../test-site.js';
 import { seedSnapshot } from './seed.js';
 
 /**
  * Hostile and random `filter`, `order`, `limit`, `page` and `fields` values through HTTP: whatever the
  * input, the answer is a result or Ghost's 400/422 error — never a 500, never a driver error.
  */
-let t: TestApp;
-let keys: { adminKey: string; contentKey: string };
-
-beforeAll(async () => {
-  t = await startTestApp();
-  keys = await bootstrap(t.app);
-  await seedSnapshot(t.connection.db);
-});
-
-afterAll(async () => {
-  await t?.close();
-});
+const t = useTestSite({ caller: 'integration' });
+beforeAll(() => seedSnapshot(t.db));
 
 // Deterministic, so a failure replays.
 function rng(seed: number) {
@@ -70,8 +61,8 @@ const ENDPOINTS = [
 ] as const;
 
 async function get(endpoint: (typeof ENDPOINTS)[number], query: string) {
-  if (endpoint.api === 'content') return t.app.inject({ method: 'GET', url: `${CONTENT}/${endpoint.path}/?key=${keys.contentKey}&${query}` });
-  return t.app.inject({ method: 'GET', url: `${ADMIN}/${endpoint.path}/?${query}`, headers: adminAuth(keys.adminKey) });
+  if (endpoint.api === 'content') return t.app.inject({ method: 'GET', url: `${CONTENT}/${endpoint.path}/?key=${t.keys.contentKey}&${query}` });
+  return t.admin.get(`/${endpoint.path}/?${query}`);
 }
 
 async function assertGhostAnswer(endpoint: (typeof ENDPOINTS)[number], query: string) {

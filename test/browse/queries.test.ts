@@ -1,15 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
-import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseConfig } from '../../src/config.js';
-import { connect, type Connection } from '../../src/db/connect.js';
-import { migrateToLatest } from '../../src/db/migrate.js';
-import { buildApp } from '../../src/app.js';
 import { readSetting } from '../../src/settings/settings.js';
-import { ADMIN, CONTENT, SITE_URL, adminAuth, bootstrap, createTestDatabase, type TestDatabase } from '../support.js';
+import { ADMIN, CONTENT } from '../support.js';
+import { useTestSite } from '../test-site.js';
 import { seedSnapshot } from './seed.js';
 
 /** Counts the SQL statements the app sends. */
@@ -24,37 +17,17 @@ class QueryCounter implements KyselyPlugin {
   }
 }
 
-let database: TestDatabase;
-let connection: Connection;
-let app: FastifyInstance;
-let contentDir: string;
-let keys: { adminKey: string; contentKey: string };
 const counter = new QueryCounter();
-
+const t = useTestSite({ plugins: [counter] });
 beforeAll(async () => {
-  database = await createTestDatabase();
-  contentDir = mkdtempSync(path.join(tmpdir(), 'quire-content-'));
-  const config = parseConfig({ SITE_URL, DATABASE_URL: database.url, CONTENT_DIR: contentDir, STAFF_DEVICE_VERIFICATION: 'false' });
-  const raw = connect(config.databaseUrl, { poolSize: 4 });
-  await migrateToLatest(raw);
-  connection = { ...raw, db: raw.db.withPlugin(counter) };
-  app = await buildApp({ config, connection });
-  keys = await bootstrap(app);
-  await seedSnapshot(raw.db);
+  await seedSnapshot(t.db);
   // Settings are read once per instance and cached: load them now so every case counts its browse's queries only.
-  await readSetting(connection.db, 'timezone');
-});
-
-afterAll(async () => {
-  await app?.close();
-  await connection?.close();
-  await database?.drop();
-  rmSync(contentDir, { recursive: true, force: true });
+  await readSetting(t.db, 'timezone');
 });
 
 async function queriesFor(url: string, admin = false): Promise<number> {
   const before = counter.count;
-  const res = await app.inject({ method: 'GET', url, headers: admin ? adminAuth(keys.adminKey) : {} });
+  const res = await t.app.inject({ method: 'GET', url, headers: admin ? t.integration() : {} });
   expect(res.statusCode, res.body).toBe(200);
   // Admin requests also look up the API key (authentication), which is not the browse's doing.
   return counter.count - before;
@@ -62,11 +35,11 @@ async function queriesFor(url: string, admin = false): Promise<number> {
 
 describe('queries per browse request do not grow with the page', () => {
   const cases: [string, (limit: string) => string, boolean][] = [
-    ['content posts include=tags,authors', (limit) => `${CONTENT}/posts/?key=${keys.contentKey}&include=tags,authors,count.posts&filter=tag:-zebra&limit=${limit}`, false],
+    ['content posts include=tags,authors', (limit) => `${CONTENT}/posts/?key=${t.keys.contentKey}&include=tags,authors,count.posts&filter=tag:-zebra&limit=${limit}`, false],
     ['admin posts include=tags,authors', (limit) => `${ADMIN}/posts/?include=tags,authors,count.posts&filter=tag:-zebra&limit=${limit}`, true],
-    ['content tags include=count.posts', (limit) => `${CONTENT}/tags/?key=${keys.contentKey}&include=count.posts&limit=${limit}`, false],
+    ['content tags include=count.posts', (limit) => `${CONTENT}/tags/?key=${t.keys.contentKey}&include=count.posts&limit=${limit}`, false],
     ['admin tags include=count.posts', (limit) => `${ADMIN}/tags/?include=count.posts&limit=${limit}`, true],
-    ['content authors include=count.posts', (limit) => `${CONTENT}/authors/?key=${keys.contentKey}&include=count.posts&limit=${limit}`, false],
+    ['content authors include=count.posts', (limit) => `${CONTENT}/authors/?key=${t.keys.contentKey}&include=count.posts&limit=${limit}`, false],
     ['admin users include=count.posts,roles', (limit) => `${ADMIN}/users/?include=count.posts,roles&filter=status:locked&limit=${limit}`, true],
   ];
   const report: Record<string, Record<string, number>> = {};

@@ -1,21 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, ORIGIN, OWNER, bootstrap, ghostError, login, startTestApp, type TestApp } from '../../../test/support.js';
+import { describe, expect, it } from 'vitest';
+import { ADMIN, ORIGIN, OWNER, ghostError, login } from '../../../test/support.js';
 import { addStaffUser, lastMailTo, loginAs, STAFF_PASSWORD } from '../../../test/staff-support.js';
+import { useTestSite, withTestSite } from '../../../test/test-site.js';
+import type { RoleName } from '../../auth/roles.js';
 import { resetToken, urlSafe } from '../../auth/tokens.js';
 
-let t: TestApp;
-let owner: Record<string, string>;
-let roleIds: Map<string, string>;
+const t = useTestSite();
 let client = 0;
 // Each case gets its own client address: the reset limiters count per address.
 const ip = () => `10.1.${Math.floor(++client / 250)}.${client % 250}`;
-beforeAll(async () => {
-  t = await startTestApp();
-  const boot = await bootstrap(t.app);
-  owner = { cookie: boot.cookie, origin: ORIGIN };
-  roleIds = new Map((await t.connection.db.selectFrom('roles').select(['id', 'name']).execute()).map((r) => [r.name, r.id]));
-});
-afterAll(async () => t.close());
 
 const request = (method: 'GET' | 'POST' | 'PUT', url: string, payload?: object, remoteAddress = ip()) =>
   t.app.inject({ method, url: `${ADMIN}${url}`, remoteAddress, ...(payload ? { payload } : {}) });
@@ -94,8 +87,8 @@ describe('password reset', () => {
 });
 
 describe('invitations', () => {
-  const inviteToken = async (email: string, role = 'Editor') => {
-    const res = await t.app.inject({ method: 'POST', url: `${ADMIN}/invites/`, headers: owner, payload: { invites: [{ email, role_id: roleIds.get(role) }] } });
+  const inviteToken = async (email: string, role: RoleName = 'Editor') => {
+    const res = await t.admin.post('/invites/', { invites: [{ email, role_id: t.roleId(role) }] });
     expect(res.statusCode).toBe(201);
     return linkToken(lastMailTo(t, email)!.text, 'signup');
   };
@@ -115,7 +108,7 @@ describe('invitations', () => {
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ invitation: [{ message: 'Invitation accepted.' }] });
     const cookie = await loginAs(t.app, 'joiner@example.com', 'Joiner-secret-1');
-    const me = (await t.app.inject({ url: `${ADMIN}/users/me/?include=roles`, headers: { cookie, origin: ORIGIN } })).json().users[0];
+    const me = (await t.admin.get('/users/me/?include=roles', { cookie, origin: ORIGIN })).json().users[0];
     expect(me).toMatchObject({ name: 'Jo Iner', slug: 'jo', email: 'joiner@example.com', status: 'active', roles: [{ name: 'Editor' }] });
     const again = await request('POST', '/authentication/invitation/', { invitation: [{ token, email: 'joiner2@example.com', name: 'X', password: 'Joiner-secret-1' }] });
     expect(again.statusCode).toBe(404);
@@ -150,16 +143,13 @@ describe('invitations', () => {
 
 describe('POST /authentication/global_password_reset/', () => {
   it('mails everyone a reset link, locks every account and ends every session', async () => {
-    const t2 = await startTestApp();
-    try {
-      const { cookie } = await bootstrap(t2.app);
+    await withTestSite(async (t2) => {
       const author = await addStaffUser(t2, 'Author');
-      const authorCookie = await loginAs(t2.app, author.email);
-      const refused = await t2.app.inject({ method: 'POST', url: `${ADMIN}/authentication/global_password_reset/`, headers: { cookie: authorCookie, origin: ORIGIN } });
+      const refused = await t2.admin.post('/authentication/global_password_reset/', undefined, await t2.session(author));
       expect(refused.statusCode).toBe(403);
       expect(ghostError(refused)).toMatchObject({ type: 'NoPermissionError', message: 'You do not have permission to resetAllPasswords authentication', context: null });
 
-      const res = await t2.app.inject({ method: 'POST', url: `${ADMIN}/authentication/global_password_reset/`, headers: { cookie, origin: ORIGIN } });
+      const res = await t2.admin.post('/authentication/global_password_reset/');
       expect(res.statusCode).toBe(204);
       expect(await t2.connection.db.selectFrom('sessions').select('id').execute()).toEqual([]);
       const statuses = await t2.connection.db.selectFrom('users').select('status').execute();
@@ -169,8 +159,6 @@ describe('POST /authentication/global_password_reset/', () => {
       await expect(login(t2.app)).rejects.toThrow(/401/);
       const locked = await t2.app.inject({ method: 'POST', url: `${ADMIN}/session/`, headers: { origin: ORIGIN }, payload: { username: author.email, password: STAFF_PASSWORD } });
       expect(ghostError(locked)).toMatchObject({ type: 'PasswordResetRequiredError', message: 'For security, you need to create a new password. An email has been sent to you with instructions!' });
-    } finally {
-      await t2.close();
-    }
+    });
   });
 });

@@ -1,21 +1,17 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
-import { ADMIN, ORIGIN, adminAuth, bootstrap, ghostError, startTestApp, type TestApp } from '../../../test/support.js';
+import { ADMIN, ORIGIN, adminAuth, ghostError } from '../../../test/support.js';
 import { addStaffUser, currentCode, lastMailTo, loginAs, staffKey, STAFF_PASSWORD, type StaffUser } from '../../../test/staff-support.js';
+import { useTestSite } from '../../../test/test-site.js';
 import { base32Decode, hotp } from '../../auth/otp.js';
 import { sealStoredSecrets } from '../../auth/authenticator.js';
 import { resolveSecretsKey, secretBox } from '../../auth/secret-box.js';
 
 // E-mailed device verification is off here: an authenticator app alone makes logins ask for a code.
-let t: TestApp;
+const t = useTestSite({ settings: { STAFF_DEVICE_VERIFICATION: 'false' } });
 let client = 0;
 const ip = () => `10.4.0.${++client}`;
-beforeAll(async () => {
-  t = await startTestApp({ STAFF_DEVICE_VERIFICATION: 'false' });
-  await bootstrap(t.app);
-});
-afterAll(async () => t.close());
 
 const appCode = (secret: string, at = Date.now()) => hotp(base32Decode(secret), Math.floor(at / 30_000));
 const cookieOf = (res: LightMyRequestResponse) => {
@@ -65,7 +61,7 @@ describe('set-up', () => {
   it('is for people at a browser only: staff tokens are refused', async () => {
     const user = await addStaffUser(t, 'Editor');
     const key = await staffKey(t.app, await loginAs(t.app, user.email));
-    const res = await t.app.inject({ url: `${ADMIN}/authenticator/`, headers: adminAuth(key) });
+    const res = await t.admin.get('/authenticator/', adminAuth(key));
     expect(res.statusCode).toBe(403);
     expect(ghostError(res)).toMatchObject({ type: 'NoPermissionError', message: 'Staff tokens are not allowed to access this endpoint' });
   });

@@ -1,24 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, adminAuth, bootstrap, ghostError, sessionHeaders, startTestApp, type TestApp } from '../../../test/support.js';
+import { describe, expect, it } from 'vitest';
+import { ADMIN, adminAuth, ghostError } from '../../../test/support.js';
+import { useTestSite } from '../../../test/test-site.js';
 
-let t: TestApp;
-let cookie: string;
-beforeAll(async () => {
-  t = await startTestApp();
-  ({ cookie } = await bootstrap(t.app));
-});
-afterAll(async () => t.close());
-
-const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, payload?: object) =>
-  t.app.inject({ method, url: `${ADMIN}${path}`, headers: sessionHeaders(cookie), ...(payload ? { payload } : {}) });
+const t = useTestSite();
 
 async function count(): Promise<number> {
-  return (await call('GET', '/integrations/?limit=all')).json().meta.pagination.total;
+  return (await t.admin.get('/integrations/?limit=all')).json().meta.pagination.total;
 }
 
 describe('adding', () => {
   it('creates a custom integration with one content and one admin key, 201 and Location', async () => {
-    const res = await call('POST', '/integrations/', { integrations: [{ name: 'My App', description: 'Syncs posts', icon_image: 'https://example.com/i.png', bogus: 1 }] });
+    const res = await t.admin.post('/integrations/', { integrations: [{ name: 'My App', description: 'Syncs posts', icon_image: 'https://example.com/i.png', bogus: 1 }] });
     expect(res.statusCode).toBe(201);
     const [integration] = res.json().integrations;
     expect(res.headers.location).toBe(`http://localhost:80${ADMIN}/integrations/${integration.id}/`);
@@ -37,7 +29,7 @@ describe('adding', () => {
   });
 
   it('deduplicates slugs', async () => {
-    const res = await call('POST', '/integrations/', { integrations: [{ name: 'My App' }] });
+    const res = await t.admin.post('/integrations/', { integrations: [{ name: 'My App' }] });
     expect(res.json().integrations[0].slug).toBe('my-app-2');
   });
 
@@ -52,7 +44,7 @@ describe('adding', () => {
       [{ integrations: [{ name: 'ok', description: 'd'.repeat(2001) }] }, 422, 'ValidationError', 'Value in [integrations.description] exceeds maximum length of 2000 characters. integrations.description'],
     ];
     for (const [payload, status, type, context] of cases) {
-      const res = await call('POST', '/integrations/', payload);
+      const res = await t.admin.post('/integrations/', payload);
       expect(res.statusCode, context).toBe(status);
       const verb = status === 400 ? 'Request not understood error' : 'Validation error';
       expect(ghostError(res)).toMatchObject({ type, message: `${verb}, cannot save integration.`, context });
@@ -63,33 +55,33 @@ describe('adding', () => {
 
 describe('reading', () => {
   it('lists integrations with pagination, keys only when included', async () => {
-    const res = await call('GET', '/integrations/?limit=2');
+    const res = await t.admin.get('/integrations/?limit=2');
     expect(res.statusCode).toBe(200);
     const body = res.json();
     expect(body.integrations).toHaveLength(2);
     expect(body.integrations[0]).toMatchObject({ type: 'builtin', slug: 'zapier' });
     expect(body.integrations[0]).not.toHaveProperty('api_keys');
     expect(body.meta.pagination).toMatchObject({ page: 1, limit: 2, next: 2, prev: null });
-    const withKeys = (await call('GET', '/integrations/?include=api_keys,nonsense')).json();
+    const withKeys = (await t.admin.get('/integrations/?include=api_keys,nonsense')).json();
     expect(withKeys.integrations.every((i: { api_keys: unknown[] }) => i.api_keys.length >= 1)).toBe(true);
   });
 
   it('reads one by id', async () => {
-    const created = (await call('POST', '/integrations/', { integrations: [{ name: 'Reader' }] })).json().integrations[0];
-    const res = await call('GET', `/integrations/${created.id}/?include=api_keys`);
+    const created = (await t.admin.post('/integrations/', { integrations: [{ name: 'Reader' }] })).json().integrations[0];
+    const res = await t.admin.get(`/integrations/${created.id}/?include=api_keys`);
     expect(res.statusCode).toBe(200);
     expect(res.json().integrations[0]).toMatchObject({ id: created.id, name: 'Reader' });
     expect(res.json().integrations[0].api_keys).toHaveLength(2);
   });
 
   it('answers 404 and 422 as Ghost does', async () => {
-    const missing = await call('GET', '/integrations/0123456789abcdef01234567/');
+    const missing = await t.admin.get('/integrations/0123456789abcdef01234567/');
     expect(missing.statusCode).toBe(404);
     expect(ghostError(missing)).toMatchObject({ type: 'NotFoundError', message: 'Resource not found error, cannot read integration.', context: 'Resource could not be found.' });
-    const bad = await call('GET', '/integrations/abc/');
+    const bad = await t.admin.get('/integrations/abc/');
     expect(bad.statusCode).toBe(422);
     expect(ghostError(bad)).toMatchObject({ type: 'ValidationError', message: 'Validation error, cannot read integration.', context: 'Validation (matches) failed for id undefined.id' });
-    const badLimit = await call('GET', '/integrations/?limit=abc');
+    const badLimit = await t.admin.get('/integrations/?limit=abc');
     expect(badLimit.statusCode).toBe(422);
     expect(ghostError(badLimit).message).toBe('Validation error, cannot list integrations.');
   });
@@ -97,8 +89,8 @@ describe('reading', () => {
 
 describe('editing', () => {
   it('renames an integration, keeping its slug, and returns its keys', async () => {
-    const created = (await call('POST', '/integrations/', { integrations: [{ name: 'Before' }] })).json().integrations[0];
-    const res = await call('PUT', `/integrations/${created.id}/`, { integrations: [{ name: 'After', description: null }] });
+    const created = (await t.admin.post('/integrations/', { integrations: [{ name: 'Before' }] })).json().integrations[0];
+    const res = await t.admin.put(`/integrations/${created.id}/`, { integrations: [{ name: 'After', description: null }] });
     expect(res.statusCode).toBe(200);
     const [edited] = res.json().integrations;
     expect(edited).toMatchObject({ name: 'After', slug: 'before', description: null });
@@ -106,28 +98,28 @@ describe('editing', () => {
   });
 
   it('answers 404 for an unknown id and 400 for a mismatched body id', async () => {
-    const missing = await call('PUT', '/integrations/0123456789abcdef01234567/', { integrations: [{ name: 'x' }] });
+    const missing = await t.admin.put('/integrations/0123456789abcdef01234567/', { integrations: [{ name: 'x' }] });
     expect(missing.statusCode).toBe(404);
     expect(ghostError(missing)).toMatchObject({ message: 'Resource not found error, cannot edit integration.', context: 'Integration not found.' });
-    const created = (await call('POST', '/integrations/', { integrations: [{ name: 'Mismatch' }] })).json().integrations[0];
-    const mismatch = await call('PUT', `/integrations/${created.id}/`, { integrations: [{ id: '0123456789abcdef01234567', name: 'x' }] });
+    const created = (await t.admin.post('/integrations/', { integrations: [{ name: 'Mismatch' }] })).json().integrations[0];
+    const mismatch = await t.admin.put(`/integrations/${created.id}/`, { integrations: [{ id: '0123456789abcdef01234567', name: 'x' }] });
     expect(mismatch.statusCode).toBe(400);
     expect(ghostError(mismatch)).toMatchObject({ type: 'BadRequestError', context: 'Invalid id provided.' });
-    const blank = await call('PUT', `/integrations/${created.id}/`, { integrations: [{ name: '' }] });
+    const blank = await t.admin.put(`/integrations/${created.id}/`, { integrations: [{ name: '' }] });
     expect(blank.statusCode).toBe(422);
     expect(ghostError(blank).context).toBe('Value in [integrations.name] cannot be blank. integrations.name');
   });
 
   it('refreshes one key and answers 404 for a key of another integration', async () => {
-    const created = (await call('POST', '/integrations/', { integrations: [{ name: 'Refresh' }] })).json().integrations[0];
+    const created = (await t.admin.post('/integrations/', { integrations: [{ name: 'Refresh' }] })).json().integrations[0];
     const admin = created.api_keys.find((k: { type: string }) => k.type === 'admin');
     const content = created.api_keys.find((k: { type: string }) => k.type === 'content');
-    const res = await call('POST', `/integrations/${created.id}/api_key/${admin.id}/refresh/`, { integrations: [{ id: created.id }] });
+    const res = await t.admin.post(`/integrations/${created.id}/api_key/${admin.id}/refresh/`, { integrations: [{ id: created.id }] });
     expect(res.statusCode).toBe(200);
     const keys = res.json().integrations[0].api_keys;
     expect(keys.find((k: { type: string }) => k.type === 'admin').secret).not.toBe(admin.secret);
     expect(keys.find((k: { type: string }) => k.type === 'content').secret).toBe(content.secret);
-    const other = await call('POST', `/integrations/${created.id}/api_key/0123456789abcdef01234567/refresh/`, { integrations: [{ id: created.id }] });
+    const other = await t.admin.post(`/integrations/${created.id}/api_key/0123456789abcdef01234567/refresh/`, { integrations: [{ id: created.id }] });
     expect(other.statusCode).toBe(404);
     expect(ghostError(other)).toMatchObject({ message: 'Resource not found error, cannot edit integration.', context: 'ApiKey not found.' });
   });
@@ -135,20 +127,20 @@ describe('editing', () => {
 
 describe('deleting', () => {
   it('deletes with 204; its keys stop authenticating', async () => {
-    const created = (await call('POST', '/integrations/', { integrations: [{ name: 'Doomed' }] })).json().integrations[0];
+    const created = (await t.admin.post('/integrations/', { integrations: [{ name: 'Doomed' }] })).json().integrations[0];
     const adminKey = created.api_keys.find((k: { type: string }) => k.type === 'admin').secret;
-    expect((await t.app.inject({ url: `${ADMIN}/site/`, headers: adminAuth(adminKey) })).statusCode).toBe(200);
-    const res = await call('DELETE', `/integrations/${created.id}/`);
+    expect((await t.admin.get('/site/', adminAuth(adminKey))).statusCode).toBe(200);
+    const res = await t.admin.del(`/integrations/${created.id}/`);
     expect(res.statusCode).toBe(204);
     expect(res.body).toBe('');
-    const after = await t.app.inject({ url: `${ADMIN}/integrations/`, headers: adminAuth(adminKey) });
+    const after = await t.admin.get('/integrations/', adminAuth(adminKey));
     expect(after.statusCode).toBe(401);
     expect(ghostError(after)).toMatchObject({ message: 'Unknown Admin API Key', code: 'UNKNOWN_ADMIN_API_KEY' });
-    expect((await call('GET', `/integrations/${created.id}/`)).statusCode).toBe(404);
+    expect((await t.admin.get(`/integrations/${created.id}/`)).statusCode).toBe(404);
   });
 
   it('answers 404 for an unknown id', async () => {
-    const res = await call('DELETE', '/integrations/0123456789abcdef01234567/');
+    const res = await t.admin.del('/integrations/0123456789abcdef01234567/');
     expect(res.statusCode).toBe(404);
     expect(ghostError(res)).toMatchObject({ message: 'Resource not found error, cannot delete integration.', context: 'Resource could not be found.' });
   });
@@ -156,10 +148,10 @@ describe('deleting', () => {
 
 describe('permissions', () => {
   it('refuses integration tokens with 501 on every integrations route', async () => {
-    const keys: { type: string; secret: string }[] = (await call('POST', '/integrations/', { integrations: [{ name: 'Token' }] })).json().integrations[0].api_keys;
+    const keys: { type: string; secret: string }[] = (await t.admin.post('/integrations/', { integrations: [{ name: 'Token' }] })).json().integrations[0].api_keys;
     const adminKey = keys.find((k) => k.type === 'admin')!.secret;
     for (const [method, path] of [['GET', '/integrations/'], ['POST', '/integrations/'], ['DELETE', '/integrations/0123456789abcdef01234567/']] as const) {
-      const res = await t.app.inject({ method, url: `${ADMIN}${path}`, headers: adminAuth(adminKey), payload: {} });
+      const res = await t.admin.request(method, path, {}, adminAuth(adminKey));
       expect(res.statusCode).toBe(501);
       expect(ghostError(res).type).toBe('NotImplementedError');
     }

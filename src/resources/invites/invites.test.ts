@@ -1,23 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildApp } from '../../app.js';
-import { ADMIN, ORIGIN, OWNER, adminAuth, bootstrap, ghostError, startTestApp, type TestApp } from '../../../test/support.js';
+import { ADMIN, ORIGIN, OWNER, ghostError } from '../../../test/support.js';
 import { addStaffUser, lastMailTo, loginAs } from '../../../test/staff-support.js';
+import { useTestSite, type Caller } from '../../../test/test-site.js';
+import type { RoleName } from '../../auth/roles.js';
 
-let t: TestApp;
-let owner: Record<string, string>;
-let adminKey: string;
-let roleIds: Map<string, string>;
-beforeAll(async () => {
-  t = await startTestApp();
-  const boot = await bootstrap(t.app);
-  owner = { cookie: boot.cookie, origin: ORIGIN };
-  adminKey = boot.adminKey;
-  roleIds = new Map((await t.connection.db.selectFrom('roles').select(['id', 'name']).execute()).map((r) => [r.name, r.id]));
-});
-afterAll(async () => t.close());
+const t = useTestSite();
 
-const invite = (email: string, role: string, headers: Record<string, string> = owner) =>
-  t.app.inject({ method: 'POST', url: `${ADMIN}/invites/`, headers, payload: { invites: [{ email, role_id: roleIds.get(role) ?? role }] } });
+const invite = (email: string, role: RoleName, as?: Caller) => t.admin.post('/invites/', { invites: [{ email, role_id: t.roleId(role) }] }, as);
 
 describe('POST /invites/', () => {
   it('creates a sent invitation, mails the link and never shows the token', async () => {
@@ -25,7 +15,7 @@ describe('POST /invites/', () => {
     expect(res.statusCode).toBe(201);
     const [created] = res.json().invites;
     expect(Object.keys(created)).toEqual(['id', 'role_id', 'status', 'email', 'expires', 'created_at', 'updated_at']);
-    expect(created).toMatchObject({ role_id: roleIds.get('Author'), status: 'sent', email: 'new.person@example.com' });
+    expect(created).toMatchObject({ role_id: t.roleId('Author'), status: 'sent', email: 'new.person@example.com' });
     expect(created.expires - Date.now()).toBeGreaterThan(7 * 24 * 3600 * 1000 - 60_000);
     expect(res.headers.location).toBe(`http://localhost:80${ADMIN}/invites/${created.id}/`);
     const mail = lastMailTo(t, 'new.person@example.com')!;
@@ -37,23 +27,23 @@ describe('POST /invites/', () => {
   it('replaces an earlier invitation to the same address', async () => {
     const first = (await invite('again@example.com', 'Author')).json().invites[0];
     const second = (await invite('again@example.com', 'Editor')).json().invites[0];
-    const list = (await t.app.inject({ url: `${ADMIN}/invites/?limit=all`, headers: owner })).json().invites;
+    const list = (await t.admin.get('/invites/?limit=all')).json().invites;
     expect(list.map((i: { id: string }) => i.id)).toContain(second.id);
     expect(list.map((i: { id: string }) => i.id)).not.toContain(first.id);
   });
 
   it('lets an integration invite (mail from nobody in particular), but not Administrators', async () => {
-    const res = await invite('from-api@example.com', 'Editor', adminAuth(adminKey));
+    const res = await invite('from-api@example.com', 'Editor', t.integration());
     expect(res.statusCode).toBe(201);
     expect(lastMailTo(t, 'from-api@example.com')!.subject).toBe(`You have been invited to join ${OWNER.blogTitle}`);
-    const refused = await invite('admin-from-api@example.com', 'Administrator', adminAuth(adminKey));
+    const refused = await invite('admin-from-api@example.com', 'Administrator', t.integration());
     expect(refused.statusCode).toBe(403);
     expect(ghostError(refused)).toMatchObject({ type: 'NoPermissionError', message: 'Permission error, cannot save invite.', context: 'You do not have permission to add invites' });
   });
 
   it('applies the role rules: nobody invites an Owner, Editors only Authors and Contributors', async () => {
     const editor = { cookie: await loginAs(t.app, (await addStaffUser(t, 'Editor')).email), origin: ORIGIN };
-    for (const [role, headers] of [['Owner', owner], ['Administrator', editor], ['Editor', editor]] as const) {
+    for (const [role, headers] of [['Owner', t.owner], ['Administrator', editor], ['Editor', editor]] as const) {
       const res = await invite(`${role.toLowerCase()}-x@example.com`, role, headers);
       expect(res.statusCode, role).toBe(403);
       expect(ghostError(res)).toMatchObject({ type: 'NoPermissionError', message: 'Permission error, cannot save invite.', context: 'You do not have permission to add invites' });
@@ -69,8 +59,8 @@ describe('POST /invites/', () => {
     [{ invites: [{ email: 'b@example.com', role_id: 'aaaaaaaaaaaaaaaaaaaaaaaa' }] }, 404, 'NotFoundError', 'Role not found'],
     [{ invites: [{ email: 'nope', role_id: 'AUTHOR' }] }, 422, 'ValidationError', 'Validation (isEmail) failed for email invites.email'],
   ])('refuses %j', async (body, status, type, context) => {
-    const payload = JSON.parse(JSON.stringify(body).replace('"AUTHOR"', JSON.stringify(roleIds.get('Author'))));
-    const res = await t.app.inject({ method: 'POST', url: `${ADMIN}/invites/`, headers: owner, payload });
+    const payload = JSON.parse(JSON.stringify(body).replace('"AUTHOR"', JSON.stringify(t.roleId('Author'))));
+    const res = await t.admin.post('/invites/', payload);
     expect(res.statusCode).toBe(status);
     expect(ghostError(res)).toMatchObject({ type, context });
   });
@@ -78,7 +68,7 @@ describe('POST /invites/', () => {
   it('answers EmailError when the mail is refused, and stores nothing', async () => {
     const failing = await buildApp({ config: t.config, connection: t.connection, mailer: { send: async () => { throw new Error('Sending failed'); } } });
     try {
-      const res = await failing.inject({ method: 'POST', url: `${ADMIN}/invites/`, headers: owner, payload: { invites: [{ email: 'unlucky@example.com', role_id: roleIds.get('Author') }] } });
+      const res = await failing.inject({ method: 'POST', url: `${ADMIN}/invites/`, headers: t.owner, payload: { invites: [{ email: 'unlucky@example.com', role_id: t.roleId('Author') }] } });
       expect(res.statusCode).toBe(500);
       expect(ghostError(res)).toMatchObject({
         type: 'EmailError', message: 'Error sending email!',
@@ -95,41 +85,41 @@ describe('POST /invites/', () => {
 describe('GET and DELETE /invites/', () => {
   it('browses with pagination, reads one and deletes it', async () => {
     const created = (await invite('browse@example.com', 'Contributor')).json().invites[0];
-    const list = await t.app.inject({ url: `${ADMIN}/invites/?limit=2`, headers: owner });
+    const list = await t.admin.get('/invites/?limit=2');
     expect(list.statusCode).toBe(200);
     expect(list.json().meta.pagination).toMatchObject({ page: 1, limit: 2 });
-    const read = await t.app.inject({ url: `${ADMIN}/invites/${created.id}/`, headers: owner });
+    const read = await t.admin.get(`/invites/${created.id}/`);
     expect(read.json().invites[0]).toEqual(created);
-    const del = await t.app.inject({ method: 'DELETE', url: `${ADMIN}/invites/${created.id}/`, headers: owner });
+    const del = await t.admin.del(`/invites/${created.id}/`);
     expect(del.statusCode).toBe(204);
     expect(del.body).toBe('');
-    const again = await t.app.inject({ url: `${ADMIN}/invites/${created.id}/`, headers: owner });
+    const again = await t.admin.get(`/invites/${created.id}/`);
     expect(again.statusCode).toBe(404);
     expect(ghostError(again)).toMatchObject({ type: 'NotFoundError', message: 'Resource not found error, cannot read invite.', context: 'Invite not found.' });
-    const delAgain = await t.app.inject({ method: 'DELETE', url: `${ADMIN}/invites/${created.id}/`, headers: owner });
+    const delAgain = await t.admin.del(`/invites/${created.id}/`);
     expect(ghostError(delAgain)).toMatchObject({ type: 'NotFoundError', message: 'Resource not found error, cannot delete invite.', context: 'Resource could not be found.' });
   });
 
   it('filters, orders and restricts fields with the browse machinery; the token cannot be probed', async () => {
     await invite('filter-a@example.com', 'Author');
     await invite('filter-b@example.com', 'Editor');
-    const byRole = await t.app.inject({ url: `${ADMIN}/invites/?filter=${encodeURIComponent(`role_id:'${roleIds.get('Editor')}'+email:~'filter-'`)}`, headers: owner });
+    const byRole = await t.admin.get(`/invites/?filter=${encodeURIComponent(`role_id:'${t.roleId('Editor')}'+email:~'filter-'`)}`);
     expect(byRole.statusCode).toBe(200);
     expect(byRole.json().invites.map((i: { email: string }) => i.email)).toEqual(['filter-b@example.com']);
-    const ordered = await t.app.inject({ url: `${ADMIN}/invites/?filter=email:~'filter-'&order=email%20desc&fields=email`, headers: owner });
+    const ordered = await t.admin.get(`/invites/?filter=email:~'filter-'&order=email%20desc&fields=email`);
     expect(ordered.json().invites).toEqual([{ email: 'filter-b@example.com' }, { email: 'filter-a@example.com' }]);
-    const probe = await t.app.inject({ url: `${ADMIN}/invites/?filter=${encodeURIComponent("token_hash:'x'+email:~'filter-'")}`, headers: owner });
+    const probe = await t.admin.get(`/invites/?filter=${encodeURIComponent("token_hash:'x'+email:~'filter-'")}`);
     expect(probe.json().invites).toHaveLength(2);
-    const bad = await t.app.inject({ url: `${ADMIN}/invites/?filter=email:(`, headers: owner });
+    const bad = await t.admin.get('/invites/?filter=email:(');
     expect(bad.statusCode).toBe(400);
     expect(ghostError(bad)).toMatchObject({ type: 'BadRequestError', message: 'Request not understood error, cannot list invites.', context: 'Error parsing filter' });
   });
 
   it('refuses Authors and integrations', async () => {
     const author = { cookie: await loginAs(t.app, (await addStaffUser(t, 'Author')).email), origin: ORIGIN };
-    const res = await t.app.inject({ url: `${ADMIN}/invites/`, headers: author });
+    const res = await t.admin.get('/invites/', author);
     expect(ghostError(res)).toMatchObject({ type: 'NoPermissionError', message: 'Permission error, cannot list invites.', context: 'You do not have permission to browse invites' });
-    const api = await t.app.inject({ url: `${ADMIN}/invites/`, headers: adminAuth(adminKey) });
+    const api = await t.admin.get('/invites/', t.integration());
     expect(api.statusCode).toBe(501);
   });
 });

@@ -1,20 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bootstrap, ghostError, startTestApp, type TestApp } from '../../../test/support.js';
-import { client, first, type Keys } from '../../../test/posts-support.js';
+import { describe, expect, it } from 'vitest';
+import { ghostError } from '../../../test/support.js';
+import { first } from '../../../test/posts-support.js';
+import { useTestSite } from '../../../test/test-site.js';
 
-let t: TestApp;
-let keys: Keys;
-let api: ReturnType<typeof client>;
+const t = useTestSite({ caller: 'integration' });
 
-beforeAll(async () => {
-  t = await startTestApp();
-  keys = await bootstrap(t.app);
-  api = client(t, keys);
-});
-afterAll(async () => { await t.close(); });
-
-const add = async (docName: 'posts' | 'pages', fields: Record<string, unknown>) => first(await api.admin('POST', `/${docName}/`, { [docName]: [fields] }), docName);
-const bulk = (action: string, filter: string, meta?: unknown) => api.admin('PUT', `/posts/bulk/?filter=${encodeURIComponent(filter)}`, { bulk: { action, ...(meta ? { meta } : {}) } });
+const add = async (docName: 'posts' | 'pages', fields: Record<string, unknown>) => first(await t.admin.post(`/${docName}/`, { [docName]: [fields] }), docName);
+const bulk = (action: string, filter: string, meta?: unknown) => t.admin.put(`/posts/bulk/?filter=${encodeURIComponent(filter)}`, { bulk: { action, ...(meta ? { meta } : {}) } });
 
 describe('PUT /posts/bulk/', () => {
   it('feature, unfeature, unpublish and access apply to matching posts of the type only', async () => {
@@ -25,30 +17,30 @@ describe('PUT /posts/bulk/', () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['x-cache-invalidate']).toBe('/*');
     expect(res.json()).toEqual({ bulk: { meta: { stats: { successful: 2, unsuccessful: 0 }, errors: [], unsuccessfulData: [] } } });
-    expect(first(await api.admin('GET', `/posts/${b.id}/`), 'posts').featured).toBe(true);
-    expect(first(await api.admin('GET', `/pages/${page.id}/`), 'pages').featured).toBe(false);
+    expect(first(await t.admin.get(`/posts/${b.id}/`), 'posts').featured).toBe(true);
+    expect(first(await t.admin.get(`/pages/${page.id}/`), 'pages').featured).toBe(false);
     expect((await bulk('unpublish', 'tag:batch')).json().bulk.meta.stats.successful).toBe(1);
-    expect(first(await api.admin('GET', `/posts/${a.id}/`), 'posts').status).toBe('draft');
+    expect(first(await t.admin.get(`/posts/${a.id}/`), 'posts').status).toBe('draft');
     expect((await bulk('access', `id:${a.id}`, { visibility: 'paid' })).statusCode).toBe(200);
-    expect(first(await api.admin('GET', `/posts/${a.id}/`), 'posts').visibility).toBe('paid');
+    expect(first(await t.admin.get(`/posts/${a.id}/`), 'posts').visibility).toBe('paid');
   });
 
   it('addTag creates missing tags and attaches them', async () => {
     const post = await add('posts', { title: 'Needs a tag' });
     const res = await bulk('addTag', `id:${post.id}`, { tags: [{ name: 'Bulk added' }] });
     expect(res.json()).toEqual({ bulk: { meta: { stats: { successful: 1, unsuccessful: 0 } } } });
-    expect(first(await api.admin('GET', `/posts/${post.id}/`), 'posts').tags.map((tag: { name: string }) => tag.name)).toEqual(['Bulk added']);
+    expect(first(await t.admin.get(`/posts/${post.id}/`), 'posts').tags.map((tag: { name: string }) => tag.name)).toEqual(['Bulk added']);
   });
 
   it('unschedule moves scheduled posts back to drafts', async () => {
     const future = new Date(Date.now() + 86400_000).toISOString();
     const post = await add('posts', { title: 'Scheduled', status: 'scheduled', published_at: future });
     expect((await bulk('unschedule', `id:${post.id}`)).json().bulk.meta.stats.successful).toBe(1);
-    expect(first(await api.admin('GET', `/posts/${post.id}/`), 'posts')).toMatchObject({ status: 'draft', published_at: null });
+    expect(first(await t.admin.get(`/posts/${post.id}/`), 'posts')).toMatchObject({ status: 'draft', published_at: null });
   });
 
   it('errors: no filter, unknown action, bad meta', async () => {
-    const noFilter = await api.admin('PUT', '/posts/bulk/', { bulk: { action: 'feature' } });
+    const noFilter = await t.admin.put('/posts/bulk/', { bulk: { action: 'feature' } });
     expect(noFilter.statusCode).toBe(422);
     expect(ghostError(noFilter)).toMatchObject({ type: 'ValidationError', message: 'Validation (FieldIsRequired) failed for filter', context: null });
     for (const [action, meta, message] of [['explode', undefined, 'Unsupported bulk action'], ['access', { visibility: 'x' }, 'Invalid visibility value.'], ['addTag', { tags: ['x'] }, 'Invalid tags value.']] as const) {
@@ -64,17 +56,17 @@ describe('DELETE /posts/?filter=', () => {
     const doomed = await add('posts', { title: 'Doomed one', tags: ['Doomed'] });
     await add('posts', { title: 'Doomed two', tags: ['Doomed'] });
     const kept = await add('pages', { title: 'Kept page', tags: ['Doomed'] });
-    const res = await api.admin('DELETE', '/posts/?filter=tag:doomed');
+    const res = await t.admin.del('/posts/?filter=tag:doomed');
     expect(res.statusCode).toBe(200);
     expect(res.headers['x-cache-invalidate']).toBe('/*');
     expect(res.json()).toEqual({ bulk: { meta: { stats: { successful: 2, unsuccessful: 0 }, errors: [] } } });
-    expect((await api.admin('GET', `/posts/${doomed.id}/`)).statusCode).toBe(404);
-    expect((await api.admin('GET', `/pages/${kept.id}/`)).statusCode).toBe(200);
+    expect((await t.admin.get(`/posts/${doomed.id}/`)).statusCode).toBe(404);
+    expect((await t.admin.get(`/pages/${kept.id}/`)).statusCode).toBe(200);
     expect(await t.connection.db.selectFrom('posts_tags').select('id').where('post_id', '=', doomed.id).execute()).toEqual([]);
   });
 
   it('pages have the same endpoint', async () => {
     const page = await add('pages', { title: 'Page to go' });
-    expect((await api.admin('DELETE', `/pages/?filter=id:${page.id}`)).json().bulk.meta.stats.successful).toBe(1);
+    expect((await t.admin.del(`/pages/?filter=id:${page.id}`)).json().bulk.meta.stats.successful).toBe(1);
   });
 });

@@ -1,18 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bootstrap, startTestApp, type TestApp } from '../../../test/support.js';
-import { client, first, type Keys } from '../../../test/posts-support.js';
+import { describe, expect, it } from 'vitest';
+import { first } from '../../../test/posts-support.js';
+import { useTestSite } from '../../../test/test-site.js';
 import { revisionReason } from './posts.revisions.js';
 
-let t: TestApp;
-let keys: Keys;
-let api: ReturnType<typeof client>;
-
-beforeAll(async () => {
-  t = await startTestApp();
-  keys = await bootstrap(t.app);
-  api = client(t, keys);
-});
-afterAll(async () => { await t.close(); });
+const t = useTestSite({ caller: 'integration' });
 
 const lexicalOf = (text: string) => JSON.stringify({
   root: { children: [{ children: [{ detail: 0, format: 0, mode: 'normal', style: '', text, type: 'extended-text', version: 1 }], direction: 'ltr', format: '', indent: 0, type: 'paragraph', version: 1 }], direction: 'ltr', format: '', indent: 0, type: 'root', version: 1 },
@@ -20,16 +11,16 @@ const lexicalOf = (text: string) => JSON.stringify({
 
 describe('post revisions', () => {
   it('records the first save, explicit saves, publishing and unpublishing; include=post_revisions shows them', async () => {
-    const post = first(await api.admin('POST', '/posts/', { posts: [{ title: 'Revised', lexical: lexicalOf('one') }] }), 'posts');
+    const post = first(await t.admin.post('/posts/', { posts: [{ title: 'Revised', lexical: lexicalOf('one') }] }), 'posts');
     let current = post;
     const edit = async (fields: Record<string, unknown>, query = '') => {
-      current = first(await api.admin('PUT', `/posts/${post.id}/${query}`, { posts: [{ ...fields, updated_at: current.updated_at }] }), 'posts');
+      current = first(await t.admin.put(`/posts/${post.id}/${query}`, { posts: [{ ...fields, updated_at: current.updated_at }] }), 'posts');
     };
     await edit({ lexical: lexicalOf('two') });
     await edit({ lexical: lexicalOf('three') }, '?save_revision=true');
     await edit({ status: 'published' });
     await edit({ status: 'draft' });
-    const read = first(await api.admin('GET', `/posts/${post.id}/?include=post_revisions,post_revisions.author`), 'posts');
+    const read = first(await t.admin.get(`/posts/${post.id}/?include=post_revisions,post_revisions.author`), 'posts');
     expect(read.post_revisions.map((r: { reason: string; post_status: string }) => `${r.reason}/${r.post_status}`)).toEqual([
       'initial_revision/draft', 'explicit_save/draft', 'published/published', 'unpublished/draft',
     ]);
@@ -37,14 +28,14 @@ describe('post revisions', () => {
     expect(JSON.parse(revision.lexical).root.children[0].children[0].text).toBe('three');
     expect(revision).toMatchObject({ post_id: post.id, title: 'Revised', author: { id: '1', slug: 'owner' } });
     expect(typeof revision.created_at_ts).toBe('number');
-    const plain = first(await api.admin('GET', `/posts/${post.id}/?include=post_revisions`), 'posts');
+    const plain = first(await t.admin.get(`/posts/${post.id}/?include=post_revisions`), 'posts');
     expect(plain.post_revisions[0]).not.toHaveProperty('author');
   });
 
   it('keeps the 25 latest revisions', async () => {
-    let post = first(await api.admin('POST', '/posts/', { posts: [{ title: 'Busy', status: 'published' }] }), 'posts');
+    let post = first(await t.admin.post('/posts/', { posts: [{ title: 'Busy', status: 'published' }] }), 'posts');
     for (let i = 0; i < 26; i++) {
-      post = first(await api.admin('PUT', `/posts/${post.id}/`, { posts: [{ title: `Busy ${i}`, updated_at: post.updated_at }] }), 'posts');
+      post = first(await t.admin.put(`/posts/${post.id}/`, { posts: [{ title: `Busy ${i}`, updated_at: post.updated_at }] }), 'posts');
     }
     const rows = await t.connection.db.selectFrom('post_revisions').select('title').where('post_id', '=', post.id).execute();
     expect(rows).toHaveLength(25);
@@ -53,8 +44,8 @@ describe('post revisions', () => {
 
   it('mobiledoc posts have none', async () => {
     const mobiledoc = JSON.stringify({ version: '0.3.1', atoms: [], cards: [], markups: [], sections: [[1, 'p', [[0, [], 0, 'x']]]] });
-    const post = first(await api.admin('POST', '/posts/', { posts: [{ title: 'Legacy', mobiledoc }] }), 'posts');
-    expect(first(await api.admin('GET', `/posts/${post.id}/?include=post_revisions`), 'posts').post_revisions).toEqual([]);
+    const post = first(await t.admin.post('/posts/', { posts: [{ title: 'Legacy', mobiledoc }] }), 'posts');
+    expect(first(await t.admin.get(`/posts/${post.id}/?include=post_revisions`), 'posts').post_revisions).toEqual([]);
   });
 
   it('background saves wait ten minutes after the latest revision', () => {

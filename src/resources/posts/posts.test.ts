@@ -1,22 +1,14 @@
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bootstrap, ghostError, startTestApp, SITE_URL, type TestApp } from '../../../test/support.js';
-import { client, first, type Keys } from '../../../test/posts-support.js';
+import { describe, expect, it } from 'vitest';
+import { ghostError, SITE_URL } from '../../../test/support.js';
+import { first } from '../../../test/posts-support.js';
+import { useTestSite } from '../../../test/test-site.js';
 import { BLANK_LEXICAL } from './posts.formats.js';
 
-let t: TestApp;
-let keys: Keys;
-let api: ReturnType<typeof client>;
+const t = useTestSite({ caller: 'integration' });
 
-beforeAll(async () => {
-  t = await startTestApp();
-  keys = await bootstrap(t.app);
-  api = client(t, keys);
-});
-afterAll(async () => { await t.close(); });
-
-const addPost = (post: Record<string, unknown>, query = '') => api.admin('POST', `/posts/${query}`, { posts: [post] });
-const editPost = (id: string, post: Record<string, unknown>, query = '') => api.admin('PUT', `/posts/${id}/${query}`, { posts: [post] });
+const addPost = (post: Record<string, unknown>, query = '') => t.admin.post(`/posts/${query}`, { posts: [post] });
+const editPost = (id: string, post: Record<string, unknown>, query = '') => t.admin.put(`/posts/${id}/${query}`, { posts: [post] });
 
 const ADMIN_POST_KEYS = ['id', 'uuid', 'title', 'slug', 'lexical', 'comment_id', 'feature_image', 'featured', 'status', 'visibility',
   'created_at', 'updated_at', 'published_at', 'custom_excerpt', 'codeinjection_head', 'codeinjection_foot', 'custom_template',
@@ -67,7 +59,7 @@ describe('Admin posts: add and read', () => {
     expect(post.reading_time).toBe(1);
     const stored = await t.connection.db.selectFrom('posts').select(['html', 'plaintext']).where('id', '=', post.id).executeTakeFirstOrThrow();
     expect(stored.html).toBe(post.html);
-    const read = first(await api.admin('GET', `/posts/${post.id}/?formats=html`), 'posts');
+    const read = first(await t.admin.get(`/posts/${post.id}/?formats=html`), 'posts');
     expect(read.html).toBe(post.html);
     expect(read).not.toHaveProperty('plaintext');
   });
@@ -101,19 +93,19 @@ describe('Admin posts: add and read', () => {
 
   it('fields on a read keep the lookup key first', async () => {
     const post = first(await addPost({ title: 'Fielded' }), 'posts');
-    expect(first(await api.admin('GET', `/posts/${post.id}/?fields=title,url`), 'posts')).toEqual({ id: post.id, title: 'Fielded', url: post.url });
-    expect(Object.keys(first(await api.admin('GET', '/posts/slug/fielded/?fields=title'), 'posts'))).toEqual(['slug', 'title']);
+    expect(first(await t.admin.get(`/posts/${post.id}/?fields=title,url`), 'posts')).toEqual({ id: post.id, title: 'Fielded', url: post.url });
+    expect(Object.keys(first(await t.admin.get('/posts/slug/fielded/?fields=title'), 'posts'))).toEqual(['slug', 'title']);
   });
 
   it('slugs are generated from the title and de-duplicated across posts and pages', async () => {
     expect(first(await addPost({ title: 'Same Title' }), 'posts').slug).toBe('same-title');
-    expect(first(await api.admin('POST', '/pages/', { pages: [{ title: 'Same Title' }] }), 'pages').slug).toBe('same-title-2');
+    expect(first(await t.admin.post('/pages/', { pages: [{ title: 'Same Title' }] }), 'pages').slug).toBe('same-title-2');
     expect(first(await addPost({ title: 'Other', slug: 'Same Title' }), 'posts').slug).toBe('same-title-3');
     expect(first(await addPost({ title: '' }), 'posts')).toMatchObject({ title: '(Untitled)', slug: 'untitled' });
   });
 
   it('resolves tags by id, name or slug, creates new ones and keeps their order', async () => {
-    const news = first(await api.admin('POST', '/tags/', { tags: [{ name: 'News' }] }), 'tags');
+    const news = first(await t.admin.post('/tags/', { tags: [{ name: 'News' }] }), 'tags');
     const post = first(await addPost({ title: 'Tagged', tags: ['Fresh', { slug: 'News' }, 'fresh', { name: '#internal' }, { id: news.id }] }), 'posts');
     expect(post.tags.map((tag: { name: string; slug: string }) => `${tag.name}/${tag.slug}`)).toEqual(['Fresh/fresh', 'News/news', '#internal/hash-internal']);
     expect(post.primary_tag.name).toBe('Fresh');
@@ -128,9 +120,9 @@ describe('Admin posts: add and read', () => {
 
   it('reads by id and by slug, and browses drafts before published posts', async () => {
     const post = first(await addPost({ title: 'Find me' }), 'posts');
-    expect(first(await api.admin('GET', `/posts/${post.id}/`), 'posts').id).toBe(post.id);
-    expect(first(await api.admin('GET', '/posts/slug/find-me/'), 'posts').id).toBe(post.id);
-    const browse = (await api.admin('GET', '/posts/?limit=all')).json();
+    expect(first(await t.admin.get(`/posts/${post.id}/`), 'posts').id).toBe(post.id);
+    expect(first(await t.admin.get('/posts/slug/find-me/'), 'posts').id).toBe(post.id);
+    const browse = (await t.admin.get('/posts/?limit=all')).json();
     const statuses = browse.posts.map((p: { status: string }) => p.status);
     expect(statuses.indexOf('published')).toBeGreaterThan(statuses.lastIndexOf('draft'));
     expect(browse.meta.pagination).toMatchObject({ page: 1, limit: 'all', pages: 1, next: null, prev: null });
@@ -139,7 +131,7 @@ describe('Admin posts: add and read', () => {
 
   it('include names exactly what is embedded', async () => {
     const post = first(await addPost({ title: 'Includes', tags: ['X'] }), 'posts');
-    const read = first(await api.admin('GET', `/posts/${post.id}/?include=tags,unknown`), 'posts');
+    const read = first(await t.admin.get(`/posts/${post.id}/?include=tags,unknown`), 'posts');
     expect(read.tags.map((tag: { name: string }) => tag.name)).toEqual(['X']);
     expect(read).not.toHaveProperty('authors');
     expect(read).not.toHaveProperty('count');
@@ -225,14 +217,14 @@ describe('Admin posts: edit', () => {
     const res = await editPost(post.id, { status: 'published', updated_at: post.updated_at }, '?newsletter=weekly');
     expect(res.statusCode).toBe(400);
     expect(ghostError(res)).toMatchObject({ type: 'BadRequestError', message: 'Request not understood error, cannot edit post.', context: "The newsletter parameter doesn't match any active newsletter." });
-    expect(first(await api.admin('GET', `/posts/${post.id}/`), 'posts').status).toBe('draft');
+    expect(first(await t.admin.get(`/posts/${post.id}/`), 'posts').status).toBe('draft');
   });
 });
 
 describe('Admin posts: copy and delete', () => {
   it('copies a post as a draft titled "(Copy)" with its tags, authors and meta', async () => {
     const post = first(await addPost({ title: 'Original', status: 'published', tags: ['Copied'], meta_description: 'Desc', canonical_url: 'https://example.com/x' }), 'posts');
-    const res = await api.admin('POST', `/posts/${post.id}/copy/`);
+    const res = await t.admin.post(`/posts/${post.id}/copy/`);
     expect(res.statusCode).toBe(201);
     const copy = first(res, 'posts');
     expect(res.headers.location).toBe(`http://localhost:80/ghost/api/admin/posts/${copy.id}/`);
@@ -243,10 +235,10 @@ describe('Admin posts: copy and delete', () => {
 
   it('deletes with 204 and a cache purge', async () => {
     const post = first(await addPost({ title: 'Doomed', tags: ['Kept'] }), 'posts');
-    const res = await api.admin('DELETE', `/posts/${post.id}/`);
+    const res = await t.admin.del(`/posts/${post.id}/`);
     expect(res.statusCode).toBe(204);
     expect(res.headers['x-cache-invalidate']).toBe('/*');
-    expect((await api.admin('GET', `/posts/${post.id}/`)).statusCode).toBe(404);
+    expect((await t.admin.get(`/posts/${post.id}/`)).statusCode).toBe(404);
     expect(await t.connection.db.selectFrom('posts_tags').select('id').where('post_id', '=', post.id).execute()).toEqual([]);
   });
 });

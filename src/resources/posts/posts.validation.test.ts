@@ -1,20 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bootstrap, ghostError, startTestApp, type TestApp } from '../../../test/support.js';
-import { client, first, tableCounts, type Keys } from '../../../test/posts-support.js';
+import { describe, expect, it } from 'vitest';
+import { ghostError } from '../../../test/support.js';
+import { first, tableCounts } from '../../../test/posts-support.js';
+import { useTestSite } from '../../../test/test-site.js';
 
-let t: TestApp;
-let keys: Keys;
-let api: ReturnType<typeof client>;
+const t = useTestSite({ caller: 'integration' });
 const UNKNOWN = '6b01a0b05973b53791bbe3ff';
 const STALE = '2020-01-01T00:00:00.000Z';
 const long = (n: number) => 'x'.repeat(n);
-
-beforeAll(async () => {
-  t = await startTestApp();
-  keys = await bootstrap(t.app);
-  api = client(t, keys);
-});
-afterAll(async () => { await t.close(); });
 
 /** [label, field values, context, property] — each write fails with 422 and Ghost's wording. */
 const FIELD_CASES: [string, Record<string, unknown>, string, string | null][] = [
@@ -55,7 +47,7 @@ const FIELD_CASES: [string, Record<string, unknown>, string, string | null][] = 
 describe('Admin posts: add validation', () => {
   it.each(FIELD_CASES)('%s → 422, nothing written', async (_label, fields, context, property) => {
     const before = await tableCounts(t);
-    const res = await api.admin('POST', '/posts/', { posts: [fields] });
+    const res = await t.admin.post('/posts/', { posts: [fields] });
     expect(res.statusCode).toBe(422);
     const error = ghostError(res);
     expect(error).toMatchObject({ type: 'ValidationError', message: 'Validation error, cannot save post.', property });
@@ -69,13 +61,13 @@ describe('Admin posts: add validation', () => {
     ['two posts', { posts: [{ title: 'a' }, { title: 'b' }] }, 'Validation failed for posts.', 'posts'],
     ['no title', { posts: [{}] }, 'Validation failed for posts[0].', 'posts[0]'],
   ])('%s → 422 from the schema', async (_label, body, context, property) => {
-    const res = await api.admin('POST', '/posts/', body);
+    const res = await t.admin.post('/posts/', body);
     expect(res.statusCode).toBe(422);
     expect(ghostError(res)).toMatchObject({ message: 'Validation error, cannot save post.', context, property });
   });
 
   it('reports ajv 6 details', async () => {
-    const error = ghostError(await api.admin('POST', '/posts/', { posts: [{ title: 'a', status: 5 }] }));
+    const error = ghostError(await t.admin.post('/posts/', { posts: [{ title: 'a', status: 5 }] }));
     expect(error.details).toEqual([
       { keyword: 'type', dataPath: '.posts[0].status', schemaPath: '#/properties/status/type', params: { type: 'string' }, message: 'should be string' },
       { keyword: 'enum', dataPath: '.posts[0].status', schemaPath: '#/properties/status/enum', params: { allowedValues: ['published', 'draft', 'scheduled', 'sent'] }, message: 'should be equal to one of the allowed values' },
@@ -83,22 +75,22 @@ describe('Admin posts: add validation', () => {
   });
 
   it('?source must be html; ?formats on reads must be known', async () => {
-    expect(ghostError(await api.admin('POST', '/posts/?source=markdown', { posts: [{ title: 'a' }] }))).toMatchObject({
+    expect(ghostError(await t.admin.post('/posts/?source=markdown', { posts: [{ title: 'a' }] }))).toMatchObject({
       message: 'Validation error, cannot save post.', context: 'Validation (AllowedValues) failed for source',
     });
-    expect(ghostError(await api.admin('GET', '/posts/?formats=foo'))).toMatchObject({
+    expect(ghostError(await t.admin.get('/posts/?formats=foo'))).toMatchObject({
       message: 'Validation error, cannot list posts.', context: 'Validation (AllowedValues) failed for formats',
     });
   });
 
   it('query options are checked before the body, as in Ghost', async () => {
-    expect(ghostError(await api.admin('POST', '/posts/?source=markdown', { posts: [{}] }))).toMatchObject({
+    expect(ghostError(await t.admin.post('/posts/?source=markdown', { posts: [{}] }))).toMatchObject({
       context: 'Validation (AllowedValues) failed for source',
     });
   });
 
   it('unknown and read-only fields are dropped silently', async () => {
-    const res = await api.admin('POST', '/posts/', { posts: [{ title: 'Quiet', id: 'x', uuid: 'y', url: 'z', frontmatter: 'f', foo: 1, type: 'page' }] });
+    const res = await t.admin.post('/posts/', { posts: [{ title: 'Quiet', id: 'x', uuid: 'y', url: 'z', frontmatter: 'f', foo: 1, type: 'page' }] });
     expect(res.statusCode).toBe(201);
     const post = first(res, 'posts');
     expect(post).toMatchObject({ frontmatter: null, url: expect.stringContaining('/p/') });
@@ -109,31 +101,31 @@ describe('Admin posts: add validation', () => {
 
 describe('Admin posts: edit validation and collisions', () => {
   it('updated_at is required, a stale one is a 409, and neither writes anything', async () => {
-    const post = first(await api.admin('POST', '/posts/', { posts: [{ title: 'Guarded', tags: ['G'] }] }), 'posts');
+    const post = first(await t.admin.post('/posts/', { posts: [{ title: 'Guarded', tags: ['G'] }] }), 'posts');
     const before = await tableCounts(t);
-    const missing = await api.admin('PUT', `/posts/${post.id}/`, { posts: [{ title: 'x' }] });
+    const missing = await t.admin.put(`/posts/${post.id}/`, { posts: [{ title: 'x' }] });
     expect(missing.statusCode).toBe(422);
     expect(ghostError(missing)).toMatchObject({ message: 'Validation error, cannot edit post.', context: 'Validation failed for posts[0].', property: 'posts[0]' });
-    const stale = await api.admin('PUT', `/posts/${post.id}/`, { posts: [{ title: 'x', tags: ['New tag'], updated_at: STALE }] });
+    const stale = await t.admin.put(`/posts/${post.id}/`, { posts: [{ title: 'x', tags: ['New tag'], updated_at: STALE }] });
     expect(stale.statusCode).toBe(409);
     expect(ghostError(stale).details).toMatchObject({ changedFields: ['title', 'tags'] });
     expect(await tableCounts(t)).toEqual(before);
-    expect(first(await api.admin('GET', `/posts/${post.id}/`), 'posts').title).toBe('Guarded');
+    expect(first(await t.admin.get(`/posts/${post.id}/`), 'posts').title).toBe('Guarded');
   });
 });
 
 describe('Admin posts: concurrent edits', () => {
   it('two edits made from the same updated_at: one wins, the other gets the 409', async () => {
-    const post = first(await api.admin('POST', '/posts/', { posts: [{ title: 'Raced' }] }), 'posts');
+    const post = first(await t.admin.post('/posts/', { posts: [{ title: 'Raced' }] }), 'posts');
     // Timestamps have whole seconds: start from an older one so the winning edit visibly moves it.
     const seen = new Date(Date.now() - 60_000);
     seen.setMilliseconds(0);
     await t.connection.db.updateTable('posts').set({ updated_at: seen }).where('id', '=', post.id).execute();
-    const edit = (title: string) => api.admin('PUT', `/posts/${post.id}/`, { posts: [{ title, updated_at: seen.toISOString() }] });
+    const edit = (title: string) => t.admin.put(`/posts/${post.id}/`, { posts: [{ title, updated_at: seen.toISOString() }] });
     const results = await Promise.all([edit('First'), edit('Second')]);
     expect(results.map((res) => res.statusCode).sort()).toEqual([200, 409]);
     const winner = first(results.find((res) => res.statusCode === 200)!, 'posts');
-    expect(first(await api.admin('GET', `/posts/${post.id}/`), 'posts').title).toBe(winner.title);
+    expect(first(await t.admin.get(`/posts/${post.id}/`), 'posts').title).toBe(winner.title);
   });
 });
 
@@ -148,20 +140,20 @@ describe('Admin posts and pages: not found and malformed ids', () => {
     ['DELETE', `/pages/${UNKNOWN}/`, 'Resource not found error, cannot delete page.', 'Post not found.'],
   ])('%s %s → 404', async (method, path, message, context) => {
     const docName = path.split('/')[1]!;
-    const res = await api.admin(method, path, method === 'PUT' ? { [docName]: [{ title: 'x', updated_at: STALE }] } : undefined);
+    const res = await t.admin.request(method, path, method === 'PUT' ? { [docName]: [{ title: 'x', updated_at: STALE }] } : undefined);
     expect(res.statusCode).toBe(404);
     expect(ghostError(res)).toMatchObject({ type: 'NotFoundError', message, context });
   });
 
   it('copying an unknown post keeps the plain message (copy is not a controller verb)', async () => {
-    const res = await api.admin('POST', `/posts/${UNKNOWN}/copy/`);
+    const res = await t.admin.post(`/posts/${UNKNOWN}/copy/`);
     expect(res.statusCode).toBe(404);
     expect(ghostError(res)).toMatchObject({ message: 'Post not found.', context: null });
   });
 
   it('a page is not a post', async () => {
-    const page = first(await api.admin('POST', '/pages/', { pages: [{ title: 'A page' }] }), 'pages');
-    expect((await api.admin('GET', `/posts/${page.id}/`)).statusCode).toBe(404);
+    const page = first(await t.admin.post('/pages/', { pages: [{ title: 'A page' }] }), 'pages');
+    expect((await t.admin.get(`/posts/${page.id}/`)).statusCode).toBe(404);
   });
 
   it.each([
@@ -170,13 +162,13 @@ describe('Admin posts and pages: not found and malformed ids', () => {
     ['/posts/?limit=abc', 'Validation (matches) failed for limit undefined.limit'],
     ['/posts/?page=x', 'Validation (matches) failed for page undefined.page'],
   ])('GET %s → 422', async (path, context) => {
-    const res = await api.admin('GET', path);
+    const res = await t.admin.get(path);
     expect(res.statusCode).toBe(422);
     expect(ghostError(res).context).toBe(context);
   });
 
   it('a filter Ghost cannot parse is a 400', async () => {
-    const res = await api.admin('GET', '/posts/?filter=title:(');
+    const res = await t.admin.get('/posts/?filter=title:(');
     expect(res.statusCode).toBe(400);
     expect(ghostError(res)).toMatchObject({ type: 'BadRequestError', message: 'Request not understood error, cannot list posts.', context: 'Error parsing filter' });
   });
@@ -191,7 +183,7 @@ describe('Admin pages: validation', () => {
     ['title over 255', { pages: [{ title: long(256) }] }, 422, 'Value in [posts.title] exceeds maximum length of 255 characters.'],
   ])('add with %s', async (_label, body, status, context) => {
     const before = await tableCounts(t);
-    const res = await api.admin('POST', '/pages/', body);
+    const res = await t.admin.post('/pages/', body);
     expect(res.statusCode).toBe(status);
     expect(ghostError(res).message).toBe(status === 400 ? 'Request not understood error, cannot save page.' : 'Validation error, cannot save page.');
     expect(String(ghostError(res).context).startsWith(context)).toBe(true);
@@ -199,8 +191,8 @@ describe('Admin pages: validation', () => {
   });
 
   it('edit with a different id in the body → 400', async () => {
-    const page = first(await api.admin('POST', '/pages/', { pages: [{ title: 'Mine' }] }), 'pages');
-    const res = await api.admin('PUT', `/pages/${page.id}/`, { pages: [{ id: UNKNOWN, title: 'x', updated_at: page.updated_at }] });
+    const page = first(await t.admin.post('/pages/', { pages: [{ title: 'Mine' }] }), 'pages');
+    const res = await t.admin.put(`/pages/${page.id}/`, { pages: [{ id: UNKNOWN, title: 'x', updated_at: page.updated_at }] });
     expect(res.statusCode).toBe(400);
     expect(ghostError(res)).toMatchObject({ message: 'Request not understood error, cannot edit page.', context: 'Invalid id provided.' });
   });

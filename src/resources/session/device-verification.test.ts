@@ -1,20 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../../app.js';
-import { ADMIN, ORIGIN, OWNER, bootstrap, ghostError, startTestApp, type TestApp } from '../../../test/support.js';
+import { ADMIN, ORIGIN, OWNER, ghostError } from '../../../test/support.js';
 import { addStaffUser, currentCode, lastMailTo, outbox, STAFF_PASSWORD, type StaffUser } from '../../../test/staff-support.js';
 import { writeSettings } from '../../settings/settings.js';
+import { useTestSite } from '../../../test/test-site.js';
 
-let t: TestApp;
-let owner: Record<string, string>;
+const t = useTestSite({ settings: { STAFF_DEVICE_VERIFICATION: 'true' } });
 let client = 0;
 const ip = () => `10.2.${Math.floor(++client / 250)}.${client % 250}`;
-beforeAll(async () => {
-  t = await startTestApp({ STAFF_DEVICE_VERIFICATION: 'true' });
-  const { cookie } = await bootstrap(t.app);
-  owner = { cookie, origin: ORIGIN };
-});
-afterAll(async () => t.close());
 
 const cookieOf = (res: LightMyRequestResponse) => {
   const c = res.cookies.find((x) => x.name === 'service-admin-api-session');
@@ -28,7 +22,7 @@ const loginReq = (user: { email: string }, options: { cookie?: string; token?: u
   });
 const verify = (cookie: string | undefined, token: unknown, remoteAddress = ip()) =>
   t.app.inject({ method: 'PUT', url: `${ADMIN}/session/verify/`, remoteAddress, headers: { origin: ORIGIN, ...(cookie ? { cookie } : {}) }, payload: { token } });
-const me = (cookie: string) => t.app.inject({ url: `${ADMIN}/users/me/`, headers: { cookie, origin: ORIGIN } });
+const me = (cookie: string) => t.admin.get('/users/me/', { cookie, origin: ORIGIN });
 const codeFromMail = (user: StaffUser) => /^(\d{6}) is your Ghost sign in verification code$/.exec(lastMailTo(t, user.email)!.subject)![1]!;
 
 /** A user who has logged in once already (first logins need no code, as in Ghost). */
@@ -90,7 +84,7 @@ describe('login from a new device', () => {
     const user = await knownUser();
     const first = await loginReq(user, { token: await currentCode(t, user.id) });
     const cookie = cookieOf(first)!;
-    expect((await t.app.inject({ method: 'DELETE', url: `${ADMIN}/session/`, headers: { cookie, origin: ORIGIN } })).statusCode).toBe(204);
+    expect((await t.admin.del('/session/', { cookie, origin: ORIGIN })).statusCode).toBe(204);
     const again = await loginReq(user, { cookie });
     expect(again.statusCode).toBe(201);
     const renewed = cookieOf(again)!;
@@ -185,7 +179,7 @@ describe('site settings and failures', () => {
       expect(ghostError(res).code).toBe('2FA_TOKEN_REQUIRED');
       const cookie = cookieOf(res)!;
       expect((await verify(cookie, await currentCode(t, user.id))).statusCode).toBe(200);
-      await t.app.inject({ method: 'DELETE', url: `${ADMIN}/session/`, headers: { cookie, origin: ORIGIN } });
+      await t.admin.del('/session/', { cookie, origin: ORIGIN });
       expect((await loginReq(user, { cookie })).statusCode).toBe(403);
     } finally {
       await writeSettings(t.connection.db, { require_email_mfa: 'false' }, new Date());
@@ -209,6 +203,6 @@ describe('site settings and failures', () => {
   });
 
   it('keeps the owner\'s first session working (bootstrap logged in without a code)', async () => {
-    expect((await t.app.inject({ url: `${ADMIN}/users/me/`, headers: owner })).json().users[0].email).toBe(OWNER.email);
+    expect((await t.admin.get('/users/me/')).json().users[0].email).toBe(OWNER.email);
   });
 });

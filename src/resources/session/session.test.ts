@@ -1,12 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, ORIGIN, OWNER, ghostError, login, setupSite, startTestApp, type TestApp } from '../../../test/support.js';
+import { describe, expect, it } from 'vitest';
+import { ADMIN, ORIGIN, OWNER, ghostError, login } from '../../../test/support.js';
+import { useTestSite } from '../../../test/test-site.js';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-  await setupSite(t.app);
-});
-afterAll(async () => t.close());
+const t = useTestSite({ setup: 'owner' });
 
 // Failed logins count against the client's address (five, then 429): each failing case uses its own.
 let client = 0;
@@ -69,7 +65,7 @@ describe('POST /session/', () => {
 describe('cookie-authenticated requests', () => {
   it('reads the session user as a bare object without the password', async () => {
     const cookie = await login(t.app);
-    const res = await t.app.inject({ url: `${ADMIN}/session/`, headers: { cookie, origin: ORIGIN } });
+    const res = await t.admin.get('/session/', { cookie, origin: ORIGIN });
     expect(res.statusCode).toBe(200);
     const user = res.json();
     expect(user).toMatchObject({ id: '1', name: OWNER.name, slug: 'owner', email: OWNER.email, status: 'active', created_by: '1', locale: null, visibility: 'public' });
@@ -79,7 +75,7 @@ describe('cookie-authenticated requests', () => {
 
   it('refuses the cookie from a foreign Origin (CSRF) with 400', async () => {
     const cookie = await login(t.app);
-    const res = await t.app.inject({ url: `${ADMIN}/session/`, headers: { cookie, origin: 'http://evil.example' } });
+    const res = await t.admin.get('/session/', { cookie, origin: 'http://evil.example' });
     expect(res.statusCode).toBe(400);
     expect(ghostError(res)).toMatchObject({ type: 'BadRequestError', message: `Request made from incorrect origin. Expected '${ORIGIN}' received 'http://evil.example'.` });
   });
@@ -87,33 +83,33 @@ describe('cookie-authenticated requests', () => {
   it('takes the origin from the Referer when there is no Origin header', async () => {
     const cookie = await login(t.app);
     expect((await t.app.inject({ url: `${ADMIN}/session/`, headers: { cookie, referer: `${ORIGIN}/ghost/#/posts` } })).statusCode).toBe(200);
-    const res = await t.app.inject({ url: `${ADMIN}/session/`, headers: { cookie, referer: 'https://evil.example/page' } });
+    const res = await t.admin.get('/session/', { cookie, referer: 'https://evil.example/page' });
     expect(res.statusCode).toBe(400);
     expect(ghostError(res).message).toBe(`Request made from incorrect origin. Expected '${ORIGIN}' received 'https://evil.example'.`);
   });
 
   it('falls back to the site origin when neither header is sent', async () => {
     const fromSite = await login(t.app);
-    expect((await t.app.inject({ url: `${ADMIN}/session/`, headers: { cookie: fromSite } })).statusCode).toBe(200);
+    expect((await t.admin.get('/session/', { cookie: fromSite })).statusCode).toBe(200);
     const res = await createSession({ username: OWNER.email, password: OWNER.password }, { origin: 'http://localhost:9999' });
     const cookie = `service-admin-api-session=${res.cookies[0]!.value}`;
-    const other = await t.app.inject({ url: `${ADMIN}/session/`, headers: { cookie } });
+    const other = await t.admin.get('/session/', { cookie });
     expect(other.statusCode).toBe(400);
     expect(ghostError(other).message).toBe(`Request made from incorrect origin. Expected 'http://localhost:9999' received '${ORIGIN}'.`);
   });
 
   it('treats an unknown cookie as no authentication', async () => {
-    const res = await t.app.inject({ url: `${ADMIN}/session/`, headers: { cookie: 'service-admin-api-session=forged', origin: ORIGIN } });
+    const res = await t.admin.get('/session/', { cookie: 'service-admin-api-session=forged', origin: ORIGIN });
     expect(res.statusCode).toBe(403);
     expect(ghostError(res)).toMatchObject({ type: 'NoPermissionError', message: 'Authorization failed' });
   });
 
   it('logs out with 204; the cookie then authenticates nothing', async () => {
     const cookie = await login(t.app);
-    const out = await t.app.inject({ method: 'DELETE', url: `${ADMIN}/session/`, headers: { cookie, origin: ORIGIN } });
+    const out = await t.admin.del('/session/', { cookie, origin: ORIGIN });
     expect(out.statusCode).toBe(204);
     expect(out.body).toBe('');
-    const after = await t.app.inject({ url: `${ADMIN}/session/`, headers: { cookie, origin: ORIGIN } });
+    const after = await t.admin.get('/session/', { cookie, origin: ORIGIN });
     expect(after.statusCode).toBe(403);
   });
 

@@ -1,12 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, OWNER, adminAuth, createIntegration, ghostError, login, sessionHeaders, startTestApp, type TestApp } from '../../../test/support.js';
+import { describe, expect, it } from 'vitest';
+import { OWNER, adminAuth, createIntegration, ghostError, login, sessionHeaders } from '../../../test/support.js';
+import { NOBODY, useTestSite } from '../../../test/test-site.js';
 
-let t: TestApp;
-beforeAll(async () => { t = await startTestApp(); });
-afterAll(async () => t.close());
+const t = useTestSite({ setup: 'none' });
 
-const status = async () => (await t.app.inject({ url: `${ADMIN}/authentication/setup/` })).json();
-const postSetup = (payload: unknown) => t.app.inject({ method: 'POST', url: `${ADMIN}/authentication/setup/`, payload: payload as object });
+const status = async () => (await t.admin.get('/authentication/setup/', NOBODY)).json();
+const postSetup = (payload: unknown) => t.admin.post('/authentication/setup/', payload, NOBODY);
 
 describe('first-run setup', () => {
   it('reports a fresh site as not set up', async () => {
@@ -49,7 +48,7 @@ describe('first-run setup', () => {
     expect(user).toMatchObject({ id: '1', name: OWNER.name, slug: 'owner', email: OWNER.email, status: 'active', url: 'http://127.0.0.1:2368/404/' });
     expect(user).not.toHaveProperty('password');
     expect(await status()).toEqual({ setup: [{ status: true }] });
-    const site = (await t.app.inject({ url: `${ADMIN}/site/` })).json().site;
+    const site = (await t.admin.get('/site/', NOBODY)).json().site;
     expect(site).toMatchObject({ title: OWNER.blogTitle, description: 'About the site' });
   });
 
@@ -61,21 +60,18 @@ describe('first-run setup', () => {
 
   it('lets the owner update it with PUT', async () => {
     const cookie = await login(t.app);
-    const res = await t.app.inject({
-      method: 'PUT', url: `${ADMIN}/authentication/setup/`, headers: sessionHeaders(cookie),
-      payload: { setup: [{ ...OWNER, name: 'Renamed Owner', blogTitle: 'New Title' }] },
-    });
+    const res = await t.admin.put('/authentication/setup/', { setup: [{ ...OWNER, name: 'Renamed Owner', blogTitle: 'New Title' }] }, sessionHeaders(cookie));
     expect(res.statusCode).toBe(200);
     expect(res.json().users[0].name).toBe('Renamed Owner');
-    expect((await t.app.inject({ url: `${ADMIN}/site/` })).json().site.title).toBe('New Title');
+    expect((await t.admin.get('/site/', NOBODY)).json().site.title).toBe('New Title');
   });
 
   it('refuses PUT without authentication and from integrations', async () => {
-    const anonymous = await t.app.inject({ method: 'PUT', url: `${ADMIN}/authentication/setup/`, payload: { setup: [OWNER] } });
+    const anonymous = await t.admin.put('/authentication/setup/', { setup: [OWNER] }, NOBODY);
     expect(anonymous.statusCode).toBe(403);
     expect(ghostError(anonymous).message).toBe('Authorization failed');
     const { adminKey } = await createIntegration(t.app, await login(t.app));
-    const integration = await t.app.inject({ method: 'PUT', url: `${ADMIN}/authentication/setup/`, headers: adminAuth(adminKey), payload: { setup: [OWNER] } });
+    const integration = await t.admin.put('/authentication/setup/', { setup: [OWNER] }, adminAuth(adminKey));
     expect(integration.statusCode).toBe(501);
   });
 });

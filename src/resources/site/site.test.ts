@@ -1,12 +1,11 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { ADMIN, adminAuth, bootstrap, startTestApp, type TestApp } from '../../../test/support.js';
+import { expect, it } from 'vitest';
+import { adminAuth, bootstrap } from '../../../test/support.js';
+import { NOBODY, useTestSite } from '../../../test/test-site.js';
 
-let t: TestApp;
-beforeAll(async () => { t = await startTestApp(); });
-afterAll(async () => t.close());
+const t = useTestSite({ setup: 'none' });
 
 it('answers GET /site/ without authentication, as an object', async () => {
-  const res = await t.app.inject({ url: `${ADMIN}/site/` });
+  const res = await t.admin.get('/site/', NOBODY);
   expect(res.statusCode).toBe(200);
   expect(res.headers['content-version']).toBe('v5.130');
   const { site } = res.json();
@@ -17,7 +16,7 @@ it('answers GET /site/ without authentication, as an object', async () => {
 
 it('answers integrations and shows the title chosen at setup', async () => {
   const { adminKey } = await bootstrap(t.app);
-  const res = await t.app.inject({ url: `${ADMIN}/site/`, headers: adminAuth(adminKey) });
+  const res = await t.admin.get('/site/', adminAuth(adminKey));
   expect(res.statusCode).toBe(200);
   expect(res.json().site.title).toBe('Test Site');
 });

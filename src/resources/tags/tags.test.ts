@@ -1,20 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bootstrap, ghostError, startTestApp, SITE_URL, type TestApp } from '../../../test/support.js';
-import { client, createStaff, first, tableCounts, type Keys } from '../../../test/posts-support.js';
+import { describe, expect, it } from 'vitest';
+import { ORIGIN, ghostError, SITE_URL } from '../../../test/support.js';
+import { createStaff, first, tableCounts } from '../../../test/posts-support.js';
+import { useTestSite } from '../../../test/test-site.js';
 
-let t: TestApp;
-let keys: Keys;
-let api: ReturnType<typeof client>;
+const t = useTestSite({ caller: 'integration' });
 const UNKNOWN = '6b01a0b05973b53791bbe3ff';
 
-beforeAll(async () => {
-  t = await startTestApp();
-  keys = await bootstrap(t.app);
-  api = client(t, keys);
-});
-afterAll(async () => { await t.close(); });
-
-const addTag = (tag: Record<string, unknown>) => api.admin('POST', '/tags/', { tags: [tag] });
+const addTag = (tag: Record<string, unknown>) => t.admin.post('/tags/', { tags: [tag] });
 
 describe('Admin tags', () => {
   it('adds a tag with Location and a cache purge, dropping unknown fields and storing "" as null', async () => {
@@ -43,16 +35,16 @@ describe('Admin tags', () => {
 
   it('reads by id and slug, with count.posts', async () => {
     const tag = first(await addTag({ name: 'Readable' }), 'tags');
-    const byId = await api.admin('GET', `/tags/${tag.id}/?include=count.posts`);
+    const byId = await t.admin.get(`/tags/${tag.id}/?include=count.posts`);
     expect(byId.statusCode).toBe(200);
     expect(first(byId, 'tags').count).toEqual({ posts: 0 });
-    const bySlug = await api.admin('GET', '/tags/slug/readable/');
+    const bySlug = await t.admin.get('/tags/slug/readable/');
     expect(first(bySlug, 'tags').id).toBe(tag.id);
     expect(first(bySlug, 'tags')).not.toHaveProperty('count');
   });
 
   it('browses with pagination', async () => {
-    const res = await api.admin('GET', '/tags/?limit=2&page=2');
+    const res = await t.admin.get('/tags/?limit=2&page=2');
     expect(res.statusCode).toBe(200);
     const body = res.json();
     expect(body.tags).toHaveLength(2);
@@ -60,16 +52,16 @@ describe('Admin tags', () => {
   });
 
   it('filters tags', async () => {
-    const res = await api.admin('GET', '/tags/?filter=visibility:internal');
+    const res = await t.admin.get('/tags/?filter=visibility:internal');
     expect(res.json().tags.map((tag: { slug: string }) => tag.slug)).toEqual(['hash-hidden-tag']);
   });
 
   it('edits a tag; an edit that changes nothing keeps updated_at and purges nothing', async () => {
     const tag = first(await addTag({ name: 'Editable' }), 'tags');
-    const same = await api.admin('PUT', `/tags/${tag.id}/`, { tags: [{ name: 'Editable', description: null }] });
+    const same = await t.admin.put(`/tags/${tag.id}/`, { tags: [{ name: 'Editable', description: null }] });
     expect(same.statusCode).toBe(200);
     expect(same.headers['x-cache-invalidate']).toBeUndefined();
-    const changed = await api.admin('PUT', `/tags/${tag.id}/`, { tags: [{ name: '#Edited', slug: 'Readable' }] });
+    const changed = await t.admin.put(`/tags/${tag.id}/`, { tags: [{ name: '#Edited', slug: 'Readable' }] });
     expect(changed.statusCode).toBe(200);
     expect(changed.headers['x-cache-invalidate']).toBe('/*');
     expect(first(changed, 'tags')).toMatchObject({ name: '#Edited', slug: 'readable-2', visibility: 'internal' });
@@ -77,13 +69,13 @@ describe('Admin tags', () => {
 
   it('deletes a tag and detaches it from posts', async () => {
     const tag = first(await addTag({ name: 'Doomed' }), 'tags');
-    const post = first(await api.admin('POST', '/posts/', { posts: [{ title: 'Tagged', tags: [{ id: tag.id }, 'Survivor'] }] }), 'posts');
-    const res = await api.admin('DELETE', `/tags/${tag.id}/`);
+    const post = first(await t.admin.post('/posts/', { posts: [{ title: 'Tagged', tags: [{ id: tag.id }, 'Survivor'] }] }), 'posts');
+    const res = await t.admin.del(`/tags/${tag.id}/`);
     expect(res.statusCode).toBe(204);
     expect(res.body).toBe('');
     expect(res.headers['x-cache-invalidate']).toBe('/*');
-    expect(first(await api.admin('GET', `/posts/${post.id}/`), 'posts').tags.map((t: { name: string }) => t.name)).toEqual(['Survivor']);
-    expect((await api.admin('GET', `/tags/${tag.id}/`)).statusCode).toBe(404);
+    expect(first(await t.admin.get(`/posts/${post.id}/`), 'posts').tags.map((t: { name: string }) => t.name)).toEqual(['Survivor']);
+    expect((await t.admin.get(`/tags/${tag.id}/`)).statusCode).toBe(404);
   });
 });
 
@@ -108,14 +100,14 @@ describe('Admin tags: validation', () => {
   ];
   it.each(cases)('add with %s → 422', async (_label, body, context, property) => {
     const before = await tableCounts(t);
-    const res = await api.admin('POST', '/tags/', body);
+    const res = await t.admin.post('/tags/', body);
     expect(res.statusCode).toBe(422);
     expect(ghostError(res)).toMatchObject({ type: 'ValidationError', message: 'Validation error, cannot save tag.', context, property });
     expect(await tableCounts(t)).toEqual(before);
   });
 
   it('reports ajv details for the first failure', async () => {
-    const error = ghostError(await api.admin('POST', '/tags/', { tags: [{ name: ',a' }] }));
+    const error = ghostError(await t.admin.post('/tags/', { tags: [{ name: ',a' }] }));
     expect(error.details).toEqual([{
       keyword: 'pattern', dataPath: '.tags[0].name', schemaPath: 'tags#/definitions/tag/properties/name/pattern',
       params: { pattern: '^([^,]|$)' }, message: 'should match pattern "^([^,]|$)"',
@@ -124,7 +116,7 @@ describe('Admin tags: validation', () => {
 
   it('edit: name may not be null', async () => {
     const tag = first(await addTag({ name: 'Nullable?' }), 'tags');
-    const res = await api.admin('PUT', `/tags/${tag.id}/`, { tags: [{ name: null }] });
+    const res = await t.admin.put(`/tags/${tag.id}/`, { tags: [{ name: null }] });
     expect(res.statusCode).toBe(422);
     expect(ghostError(res)).toMatchObject({ message: 'Validation error, cannot edit tag.', context: 'Validation failed for name.' });
   });
@@ -137,33 +129,33 @@ describe('Admin tags: not found and permissions', () => {
     ['PUT', `/tags/${UNKNOWN}/`, 'Resource not found error, cannot edit tag.', 'Resource could not be found.'],
     ['DELETE', `/tags/${UNKNOWN}/`, 'Resource not found error, cannot delete tag.', 'Resource could not be found.'],
   ])('%s %s → 404', async (method, path, message, context) => {
-    const res = await api.admin(method, path, method === 'PUT' ? { tags: [{ name: 'x' }] } : undefined);
+    const res = await t.admin.request(method, path, method === 'PUT' ? { tags: [{ name: 'x' }] } : undefined);
     expect(res.statusCode).toBe(404);
     expect(ghostError(res)).toMatchObject({ type: 'NotFoundError', message, context });
   });
 
   it('rejects malformed ids and slugs', async () => {
-    expect(ghostError(await api.admin('GET', '/tags/abc/'))).toMatchObject({
+    expect(ghostError(await t.admin.get('/tags/abc/'))).toMatchObject({
       message: 'Validation error, cannot read tag.', context: 'Validation (matches) failed for id undefined.id',
     });
-    expect(ghostError(await api.admin('GET', '/tags/slug/Upper/'))).toMatchObject({
+    expect(ghostError(await t.admin.get('/tags/slug/Upper/'))).toMatchObject({
       message: 'Validation error, cannot read tag.', context: 'Validation (isSlug) failed for slug undefined.slug',
     });
   });
 
   it('Contributors may read but not add tags; Authors add but not edit or delete', async () => {
-    const contributor = api.as((await createStaff(t, 'Contributor')).cookie);
-    expect((await contributor('GET', '/tags/')).statusCode).toBe(200);
-    const denied = await contributor('POST', '/tags/', { tags: [{ name: 'Nope' }] });
+    const contributor = { cookie: (await createStaff(t, 'Contributor')).cookie, origin: ORIGIN };
+    expect((await t.admin.get('/tags/', contributor)).statusCode).toBe(200);
+    const denied = await t.admin.post('/tags/', { tags: [{ name: 'Nope' }] }, contributor);
     expect(denied.statusCode).toBe(403);
     expect(ghostError(denied)).toMatchObject({
       type: 'NoPermissionError', message: 'Permission error, cannot save tag.', context: 'You do not have permission to add tags',
     });
-    const author = api.as((await createStaff(t, 'Author')).cookie);
-    const added = await author('POST', '/tags/', { tags: [{ name: 'By an author' }] });
+    const author = { cookie: (await createStaff(t, 'Author')).cookie, origin: ORIGIN };
+    const added = await t.admin.post('/tags/', { tags: [{ name: 'By an author' }] }, author);
     expect(added.statusCode).toBe(201);
     const id = first(added, 'tags').id;
-    expect(ghostError(await author('PUT', `/tags/${id}/`, { tags: [{ name: 'x' }] }))).toMatchObject({ context: 'You do not have permission to edit tags' });
-    expect(ghostError(await author('DELETE', `/tags/${id}/`))).toMatchObject({ context: 'You do not have permission to destroy tags' });
+    expect(ghostError(await t.admin.put(`/tags/${id}/`, { tags: [{ name: 'x' }] }, author))).toMatchObject({ context: 'You do not have permission to edit tags' });
+    expect(ghostError(await t.admin.del(`/tags/${id}/`, author))).toMatchObject({ context: 'You do not have permission to destroy tags' });
   });
 });

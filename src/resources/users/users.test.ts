@@ -1,23 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, ORIGIN, OWNER, adminAuth, bootstrap, ghostError, login, startTestApp, type TestApp } from '../../../test/support.js';
-import { addPost, addStaffUser, loginAs, staffKey, STAFF_PASSWORD, type StaffUser } from '../../../test/staff-support.js';
+import { describe, expect, it } from 'vitest';
+import { OWNER, adminAuth, ghostError, login } from '../../../test/support.js';
+import { addPost, addStaffUser, loginAs, staffKey, STAFF_PASSWORD } from '../../../test/staff-support.js';
+import { useTestSite } from '../../../test/test-site.js';
 
-let t: TestApp;
-let owner: Record<string, string>;
-let adminKey: string;
-let roleIds: Map<string, string>;
-beforeAll(async () => {
-  t = await startTestApp();
-  const boot = await bootstrap(t.app);
-  owner = { cookie: boot.cookie, origin: ORIGIN };
-  adminKey = boot.adminKey;
-  roleIds = new Map((await t.connection.db.selectFrom('roles').select(['id', 'name']).execute()).map((r) => [r.name, r.id]));
-});
-afterAll(async () => t.close());
-
-const get = (url: string, headers: Record<string, string> = owner) => t.app.inject({ url: `${ADMIN}${url}`, headers });
-const put = (url: string, payload: object, headers: Record<string, string> = owner) => t.app.inject({ method: 'PUT', url: `${ADMIN}${url}`, headers, payload });
-const session = async (user: StaffUser) => ({ cookie: await loginAs(t.app, user.email), origin: ORIGIN });
+const t = useTestSite();
 
 const ADMIN_USER_KEYS = [
   'id', 'name', 'slug', 'email', 'profile_image', 'cover_image', 'bio', 'website', 'location', 'facebook', 'twitter', 'threads', 'bluesky',
@@ -31,14 +17,14 @@ describe('GET /users/', () => {
     const author = await addStaffUser(t, 'Author');
     await addPost(t, [author.id], { status: 'published' });
     await addPost(t, [author.id, '1']);
-    const res = await get('/users/?include=roles,count.posts&limit=all');
+    const res = await t.admin.get('/users/?include=roles,count.posts&limit=all');
     expect(res.statusCode).toBe(200);
     const { users, meta } = res.json();
     expect(meta.pagination).toMatchObject({ page: 1, limit: 'all', pages: 1, next: null, prev: null });
     const listed = users.find((u: { id: string }) => u.id === author.id);
     expect(Object.keys(listed)).toEqual([...ADMIN_USER_KEYS, 'roles', 'count', 'url']);
     expect(listed).not.toHaveProperty('password');
-    expect(listed.roles).toEqual([{ id: roleIds.get('Author'), name: 'Author', description: 'Authors', created_at: expect.stringMatching(/\.000Z$/), updated_at: expect.stringMatching(/\.000Z$/) }]);
+    expect(listed.roles).toEqual([{ id: t.roleId('Author'), name: 'Author', description: 'Authors', created_at: expect.stringMatching(/\.000Z$/), updated_at: expect.stringMatching(/\.000Z$/) }]);
     expect(listed.count).toEqual({ posts: 2 });
     expect(listed.url).toBe(`http://127.0.0.1:2368/author/${author.slug}/`);
     const ownerUser = users.find((u: { id: string }) => u.id === '1');
@@ -47,7 +33,7 @@ describe('GET /users/', () => {
   });
 
   it('orders by last seen (never seen last), then name', async () => {
-    const users = (await get('/users/?limit=all')).json().users as { id: string; last_seen: string | null; name: string }[];
+    const users = (await t.admin.get('/users/?limit=all')).json().users as { id: string; last_seen: string | null; name: string }[];
     expect(users[0]!.id).toBe('1');
     const seen = users.filter((u) => u.last_seen);
     expect(users.slice(0, seen.length)).toEqual(seen);
@@ -56,42 +42,42 @@ describe('GET /users/', () => {
   });
 
   it('paginates with limit and page', async () => {
-    const total = (await get('/users/?limit=all')).json().users.length;
-    const res = await get('/users/?limit=1&page=2');
+    const total = (await t.admin.get('/users/?limit=all')).json().users.length;
+    const res = await t.admin.get('/users/?limit=1&page=2');
     expect(res.json().users).toHaveLength(1);
     expect(res.json().meta.pagination).toEqual({ page: 2, limit: 1, pages: total, total, next: total > 2 ? 3 : null, prev: 1 });
   });
 
   it('answers an integration key (users are in the allow-list for GET)', async () => {
-    expect((await get('/users/', adminAuth(adminKey))).statusCode).toBe(200);
+    expect((await t.admin.get('/users/', t.integration())).statusCode).toBe(200);
   });
 
   it('refuses limit=abc with Ghost\'s rewritten validation error', async () => {
-    const res = await get('/users/?limit=abc');
+    const res = await t.admin.get('/users/?limit=abc');
     expect(res.statusCode).toBe(422);
     expect(ghostError(res)).toMatchObject({ type: 'ValidationError', message: 'Validation error, cannot list users.', context: 'Validation (matches) failed for limit undefined.limit' });
   });
 
   it('applies filter, order and fields (the browse machinery; test/browse compares them with Ghost)', async () => {
-    const filtered = await get('/users/?filter=status:active&fields=id,slug&order=name%20asc');
+    const filtered = await t.admin.get('/users/?filter=status:active&fields=id,slug&order=name%20asc');
     expect(filtered.statusCode).toBe(200);
     const users = filtered.json().users as Record<string, unknown>[];
     expect(users.length).toBeGreaterThan(0);
     for (const user of users) expect(Object.keys(user).sort()).toEqual(['id', 'slug']);
-    const none = await get('/users/?filter=status:inactive');
+    const none = await t.admin.get('/users/?filter=status:inactive');
     expect(none.json().users).toEqual([]);
-    const bad = await get('/users/?filter=nope:xx');
+    const bad = await t.admin.get('/users/?filter=nope:xx');
     expect(ghostError(bad)).toMatchObject({ type: 'BadRequestError', message: 'Request not understood error, cannot list users.', context: 'Could not understand request.' });
   });
 
   it('adds permissions and roles.permissions when asked', async () => {
-    const res = await get('/users/1/?include=permissions,roles.permissions');
+    const res = await t.admin.get('/users/1/?include=permissions,roles.permissions');
     const [user] = res.json().users;
     expect(user.permissions).toEqual([]);
     expect(user.roles[0].name).toBe('Owner');
     expect(user.roles[0].permissions).toEqual([]);
     const editor = await addStaffUser(t, 'Editor');
-    const [ed] = (await get(`/users/${editor.id}/?include=roles.permissions`)).json().users;
+    const [ed] = (await t.admin.get(`/users/${editor.id}/?include=roles.permissions`)).json().users;
     const names = ed.roles[0].permissions.map((p: { object_type: string; action_type: string }) => `${p.object_type}.${p.action_type}`);
     expect(names).toEqual(expect.arrayContaining(['post.publish', 'user.edit', 'invite.add']));
     expect(names).not.toContain('setting.edit');
@@ -103,35 +89,35 @@ describe('GET /users/:id/, /slug/, /email/, /me/', () => {
   it('reads by id, slug, e-mail and me', async () => {
     const editor = await addStaffUser(t, 'Editor');
     for (const url of [`/users/${editor.id}/`, `/users/slug/${editor.slug}/`, `/users/email/${editor.email}/`, `/users/email/${editor.email.toUpperCase()}/`]) {
-      const res = await get(url);
+      const res = await t.admin.get(url);
       expect(res.statusCode, url).toBe(200);
       expect(res.json().users).toHaveLength(1);
       expect(res.json().users[0].id).toBe(editor.id);
     }
-    const me = await get('/users/me/?include=roles', await session(editor));
+    const me = await t.admin.get('/users/me/?include=roles', await t.session(editor));
     expect(me.json().users[0]).toMatchObject({ id: editor.id, roles: [{ name: 'Editor' }] });
   });
 
   it('answers 404 User not found. for unknown users, and for me with an integration key', async () => {
-    for (const [url, headers] of [['/users/aaaaaaaaaaaaaaaaaaaaaaaa/', owner], ['/users/slug/nobody/', owner], ['/users/email/nobody@example.com/', owner], ['/users/me/', adminAuth(adminKey)]] as const) {
-      const res = await get(url, headers);
+    for (const [url, headers] of [['/users/aaaaaaaaaaaaaaaaaaaaaaaa/', t.owner], ['/users/slug/nobody/', t.owner], ['/users/email/nobody@example.com/', t.owner], ['/users/me/', t.integration()]] as const) {
+      const res = await t.admin.get(url, headers);
       expect(res.statusCode, url).toBe(404);
       expect(ghostError(res)).toMatchObject({ type: 'NotFoundError', message: 'Resource not found error, cannot read user.', context: 'User not found.' });
     }
   });
 
   it('applies fields on reads, lookup key first, and ignores filter as Ghost does', async () => {
-    const byId = await t.app.inject({ url: `${ADMIN}/users/1/?fields=name,slug&filter=slug:nobody`, headers: owner });
+    const byId = await t.admin.get('/users/1/?fields=name,slug&filter=slug:nobody');
     expect(byId.json().users).toEqual([{ id: '1', name: OWNER.name, slug: 'owner' }]);
-    const bySlug = await t.app.inject({ url: `${ADMIN}/users/slug/owner/?fields=name`, headers: owner });
+    const bySlug = await t.admin.get('/users/slug/owner/?fields=name');
     expect(bySlug.json().users).toEqual([{ slug: 'owner', name: OWNER.name }]);
-    const byEmail = await t.app.inject({ url: `${ADMIN}/users/email/${OWNER.email}/?fields=name`, headers: owner });
+    const byEmail = await t.admin.get(`/users/email/${OWNER.email}/?fields=name`);
     expect(byEmail.json().users).toEqual([{ email: OWNER.email, name: OWNER.name }]);
   });
 
   it('validates the id, slug and e-mail in the URL', async () => {
     for (const [url, context] of [['/users/xyz/', 'Validation (matches) failed for id undefined.id'], ['/users/slug/Owner/', 'Validation (isSlug) failed for slug undefined.slug'], ['/users/email/not-an-email/', 'Validation (isEmail) failed for email undefined.email']]) {
-      const res = await get(url!);
+      const res = await t.admin.get(url!);
       expect(res.statusCode).toBe(422);
       expect(ghostError(res)).toMatchObject({ type: 'ValidationError', message: 'Validation error, cannot read user.', context });
     }
@@ -141,27 +127,27 @@ describe('GET /users/:id/, /slug/, /email/, /me/', () => {
 describe('staff tokens', () => {
   it('reads and renews your own token; it authenticates as you with your role', async () => {
     const editor = await addStaffUser(t, 'Editor');
-    const headers = await session(editor);
-    const res = await get('/users/me/token/', headers);
+    const headers = await t.session(editor);
+    const res = await t.admin.get('/users/me/token/', headers);
     expect(res.statusCode).toBe(200);
     const { apiKey } = res.json();
     expect(Object.keys(apiKey)).toEqual(['id', 'type', 'secret', 'user_id', 'role_id', 'integration_id', 'last_seen_at', 'last_seen_version', 'created_at', 'updated_at']);
-    expect(apiKey).toMatchObject({ type: 'admin', user_id: editor.id, integration_id: null, role_id: roleIds.get('Admin Integration'), secret: expect.stringMatching(/^[a-f0-9]{64}$/) });
-    expect((await get(`/users/${editor.id}/token/`, headers)).json().apiKey.secret).toBe(apiKey.secret);
+    expect(apiKey).toMatchObject({ type: 'admin', user_id: editor.id, integration_id: null, role_id: t.roleId('Admin Integration'), secret: expect.stringMatching(/^[a-f0-9]{64}$/) });
+    expect((await t.admin.get(`/users/${editor.id}/token/`, headers)).json().apiKey.secret).toBe(apiKey.secret);
     const key = `${apiKey.id}:${apiKey.secret}`;
-    expect((await get('/users/me/', adminAuth(key))).json().users[0].id).toBe(editor.id);
+    expect((await t.admin.get('/users/me/', adminAuth(key))).json().users[0].id).toBe(editor.id);
     // The user's role, not the key's Admin Integration role, decides: an Editor may not list integrations.
-    expect((await get('/integrations/', adminAuth(key))).statusCode).toBe(403);
+    expect((await t.admin.get('/integrations/', adminAuth(key))).statusCode).toBe(403);
 
-    const renewed = await put('/users/me/token/', {}, headers);
+    const renewed = await t.admin.put('/users/me/token/', {}, headers);
     expect(renewed.statusCode).toBe(200);
     expect(renewed.json().apiKey.id).toBe(apiKey.id);
     expect(renewed.json().apiKey.secret).not.toBe(apiKey.secret);
-    expect((await get('/users/me/', adminAuth(key))).statusCode).toBe(401);
+    expect((await t.admin.get('/users/me/', adminAuth(key))).statusCode).toBe(401);
   });
 
   it('refuses someone else\'s token, unrewritten', async () => {
-    const res = await get('/users/1/token/', await session(await addStaffUser(t, 'Administrator')));
+    const res = await t.admin.get('/users/1/token/', await t.session(await addStaffUser(t, 'Administrator')));
     expect(res.statusCode).toBe(403);
     expect(ghostError(res)).toMatchObject({ type: 'NoPermissionError', message: 'You do not have permission to perform this action', context: null });
   });
@@ -169,8 +155,8 @@ describe('staff tokens', () => {
   it('stops working when the user is suspended', async () => {
     const author = await addStaffUser(t, 'Author');
     const key = await staffKey(t.app, await loginAs(t.app, author.email));
-    expect((await put(`/users/${author.id}/`, { users: [{ status: 'inactive' }] })).statusCode).toBe(200);
-    expect((await get('/users/', adminAuth(key))).statusCode).toBe(401);
+    expect((await t.admin.put(`/users/${author.id}/`, { users: [{ status: 'inactive' }] })).statusCode).toBe(200);
+    expect((await t.admin.get('/users/', adminAuth(key))).statusCode).toBe(401);
     await expect(login(t.app, author.email, STAFF_PASSWORD)).rejects.toThrow(/403/);
   });
 });

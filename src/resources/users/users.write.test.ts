@@ -1,29 +1,17 @@
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, ORIGIN, OWNER, adminAuth, bootstrap, ghostError, startTestApp, type TestApp } from '../../../test/support.js';
-import { addPost, addStaffUser, loginAs, staffKey, STAFF_PASSWORD, type StaffUser } from '../../../test/staff-support.js';
+import { describe, expect, it } from 'vitest';
+import { OWNER, adminAuth, ghostError } from '../../../test/support.js';
+import { addPost, addStaffUser, loginAs, staffKey, STAFF_PASSWORD } from '../../../test/staff-support.js';
+import { NOBODY, useTestSite, withTestSite } from '../../../test/test-site.js';
 
-let t: TestApp;
-let owner: Record<string, string>;
-let roleIds: Map<string, string>;
-beforeAll(async () => {
-  t = await startTestApp();
-  const boot = await bootstrap(t.app);
-  owner = { cookie: boot.cookie, origin: ORIGIN };
-  roleIds = new Map((await t.connection.db.selectFrom('roles').select(['id', 'name']).execute()).map((r) => [r.name, r.id]));
-});
-afterAll(async () => t.close());
-
-const get = (url: string, headers: Record<string, string> = owner) => t.app.inject({ url: `${ADMIN}${url}`, headers });
-const put = (url: string, payload: object, headers: Record<string, string> = owner) => t.app.inject({ method: 'PUT', url: `${ADMIN}${url}`, headers, payload });
-const session = async (user: StaffUser) => ({ cookie: await loginAs(t.app, user.email), origin: ORIGIN });
+const t = useTestSite();
 
 describe('PUT /users/:id/', () => {
   it('edits writable fields, drops the password and unknown fields, sends X-Cache-Invalidate for public ones', async () => {
     const author = await addStaffUser(t, 'Author');
     const before = await t.connection.db.selectFrom('users').select('password').where('id', '=', author.id).executeTakeFirstOrThrow();
-    const res = await put(`/users/${author.id}/`, { users: [{ name: 'New Name', bio: 'Hello', website: 'example.com', location: '', password: 'Hacked-password-1', foo: 'bar', comment_notifications: 'false', profile_image: '/content/images/me.png' }] });
+    const res = await t.admin.put(`/users/${author.id}/`, { users: [{ name: 'New Name', bio: 'Hello', website: 'example.com', location: '', password: 'Hacked-password-1', foo: 'bar', comment_notifications: 'false', profile_image: '/content/images/me.png' }] });
     expect(res.statusCode).toBe(200);
     expect(res.headers['x-cache-invalidate']).toBe('/*');
     const [user] = res.json().users;
@@ -31,7 +19,7 @@ describe('PUT /users/:id/', () => {
     expect(user).not.toHaveProperty('foo');
     const after = await t.connection.db.selectFrom('users').select('password').where('id', '=', author.id).executeTakeFirstOrThrow();
     expect(after.password).toBe(before.password);
-    const quiet = await put(`/users/${author.id}/`, { users: [{ tour: '["done"]' }] });
+    const quiet = await t.admin.put(`/users/${author.id}/`, { users: [{ tour: '["done"]' }] });
     expect(quiet.statusCode).toBe(200);
     expect(quiet.headers['x-cache-invalidate']).toBeUndefined();
   });
@@ -39,9 +27,9 @@ describe('PUT /users/:id/', () => {
   it('regenerates a changed slug and keeps it unique', async () => {
     const a = await addStaffUser(t, 'Author');
     const b = await addStaffUser(t, 'Author');
-    const res = await put(`/users/${b.id}/`, { users: [{ slug: a.slug }] });
+    const res = await t.admin.put(`/users/${b.id}/`, { users: [{ slug: a.slug }] });
     expect(res.json().users[0].slug).toBe(`${a.slug}-2`);
-    expect((await put(`/users/${a.id}/`, { users: [{ slug: a.slug }] })).json().users[0].slug).toBe(a.slug);
+    expect((await t.admin.put(`/users/${a.id}/`, { users: [{ slug: a.slug }] })).json().users[0].slug).toBe(a.slug);
   });
 
   it.each([
@@ -65,7 +53,7 @@ describe('PUT /users/:id/', () => {
     [{ roles: ['Nope'] }, 'Role should be an existing role id or a role name Invalid role assigned to the user'],
   ])('refuses %j with 422 and leaves the user unchanged', async (payload, context) => {
     const author = await addStaffUser(t, 'Author');
-    const res = await put(`/users/${author.id}/`, { users: [{ bio: 'should not stick', ...payload }] });
+    const res = await t.admin.put(`/users/${author.id}/`, { users: [{ bio: 'should not stick', ...payload }] });
     expect(res.statusCode).toBe(422);
     expect(ghostError(res)).toMatchObject({ type: 'ValidationError', message: 'Validation error, cannot edit user.', context });
     const row = await t.connection.db.selectFrom('users').select('bio').where('id', '=', author.id).executeTakeFirstOrThrow();
@@ -74,23 +62,23 @@ describe('PUT /users/:id/', () => {
 
   it('refuses the Owner role, a bad root and a mismatched id', async () => {
     const author = await addStaffUser(t, 'Author');
-    const owner422 = await put(`/users/${author.id}/`, { users: [{ roles: [{ id: roleIds.get('Owner') }] }] });
+    const owner422 = await t.admin.put(`/users/${author.id}/`, { users: [{ roles: [{ id: t.roleId('Owner') }] }] });
     expect(ghostError(owner422)).toMatchObject({ type: 'ValidationError', context: 'This method does not support assigning the owner role' });
-    const noRoot = await put(`/users/${author.id}/`, { user: [{ name: 'x' }] });
+    const noRoot = await t.admin.put(`/users/${author.id}/`, { user: [{ name: 'x' }] });
     expect(noRoot.statusCode).toBe(400);
     expect(ghostError(noRoot)).toMatchObject({ type: 'BadRequestError', message: 'Request not understood error, cannot edit user.', context: "No root key ('users') provided." });
-    const mismatch = await put(`/users/${author.id}/`, { users: [{ id: 'aaaaaaaaaaaaaaaaaaaaaaaa', name: 'x' }] });
+    const mismatch = await t.admin.put(`/users/${author.id}/`, { users: [{ id: 'aaaaaaaaaaaaaaaaaaaaaaaa', name: 'x' }] });
     expect(ghostError(mismatch)).toMatchObject({ type: 'BadRequestError', context: 'Invalid id provided.' });
-    const missing = await put('/users/aaaaaaaaaaaaaaaaaaaaaaaa/', { users: [{ name: 'x' }] });
+    const missing = await t.admin.put('/users/aaaaaaaaaaaaaaaaaaaaaaaa/', { users: [{ name: 'x' }] });
     expect(missing.statusCode).toBe(404);
     expect(ghostError(missing)).toMatchObject({ type: 'NotFoundError', message: 'Resource not found error, cannot edit user.', context: 'User not found' });
   });
 
   it('changes roles by id (and by name for the Owner)', async () => {
     const author = await addStaffUser(t, 'Author');
-    const byId = await put(`/users/${author.id}/?include=roles`, { users: [{ roles: [{ id: roleIds.get('Editor') }] }] });
+    const byId = await t.admin.put(`/users/${author.id}/?include=roles`, { users: [{ roles: [{ id: t.roleId('Editor') }] }] });
     expect(byId.json().users[0].roles[0].name).toBe('Editor');
-    const byName = await put(`/users/${author.id}/?include=roles`, { users: [{ roles: ['Contributor'] }] });
+    const byName = await t.admin.put(`/users/${author.id}/?include=roles`, { users: [{ roles: ['Contributor'] }] });
     expect(byName.json().users[0].roles[0].name).toBe('Contributor');
   });
 
@@ -102,38 +90,38 @@ describe('PUT /users/:id/', () => {
 
     it('lets everyone edit themselves, but not their own status or role', async () => {
       const contributor = await addStaffUser(t, 'Contributor');
-      const headers = await session(contributor);
-      expect((await put('/users/me/', { users: [{ bio: 'Me' }] }, headers)).statusCode).toBe(200);
-      refused(await put('/users/me/', { users: [{ status: 'inactive' }] }, headers));
-      refused(await put(`/users/${contributor.id}/`, { users: [{ roles: [{ id: roleIds.get('Author') }] }] }, headers));
-      refused(await put('/users/1/', { users: [{ bio: 'x' }] }, headers));
+      const headers = await t.session(contributor);
+      expect((await t.admin.put('/users/me/', { users: [{ bio: 'Me' }] }, headers)).statusCode).toBe(200);
+      refused(await t.admin.put('/users/me/', { users: [{ status: 'inactive' }] }, headers));
+      refused(await t.admin.put(`/users/${contributor.id}/`, { users: [{ roles: [{ id: t.roleId('Author') }] }] }, headers));
+      refused(await t.admin.put('/users/1/', { users: [{ bio: 'x' }] }, headers));
     });
 
     it('lets only the Owner edit the Owner, and never change the Owner\'s role', async () => {
       const admin = await addStaffUser(t, 'Administrator');
-      refused(await put('/users/1/', { users: [{ name: 'Usurper' }] }, await session(admin)));
-      expect((await put('/users/1/', { users: [{ bio: 'Owner bio' }] })).statusCode).toBe(200);
+      refused(await t.admin.put('/users/1/', { users: [{ name: 'Usurper' }] }, await t.session(admin)));
+      expect((await t.admin.put('/users/1/', { users: [{ bio: 'Owner bio' }] })).statusCode).toBe(200);
     });
 
     it('lets (Super) Editors edit Authors and Contributors only, and assign only those roles', async () => {
       for (const role of ['Editor', 'Super Editor'] as const) {
         const editor = await addStaffUser(t, role);
-        const headers = await session(editor);
+        const headers = await t.session(editor);
         const author = await addStaffUser(t, 'Author');
         const admin = await addStaffUser(t, 'Administrator');
         const other = await addStaffUser(t, 'Editor');
-        expect((await put(`/users/${author.id}/`, { users: [{ bio: 'ok' }] }, headers)).statusCode).toBe(200);
-        expect((await put(`/users/${author.id}/`, { users: [{ roles: [{ id: roleIds.get('Contributor') }] }] }, headers)).statusCode).toBe(200);
-        refused(await put(`/users/${author.id}/`, { users: [{ roles: [{ id: roleIds.get('Administrator') }] }] }, headers));
-        refused(await put(`/users/${admin.id}/`, { users: [{ bio: 'no' }] }, headers));
-        refused(await put(`/users/${other.id}/`, { users: [{ bio: 'no' }] }, headers));
+        expect((await t.admin.put(`/users/${author.id}/`, { users: [{ bio: 'ok' }] }, headers)).statusCode).toBe(200);
+        expect((await t.admin.put(`/users/${author.id}/`, { users: [{ roles: [{ id: t.roleId('Contributor') }] }] }, headers)).statusCode).toBe(200);
+        refused(await t.admin.put(`/users/${author.id}/`, { users: [{ roles: [{ id: t.roleId('Administrator') }] }] }, headers));
+        refused(await t.admin.put(`/users/${admin.id}/`, { users: [{ bio: 'no' }] }, headers));
+        refused(await t.admin.put(`/users/${other.id}/`, { users: [{ bio: 'no' }] }, headers));
       }
     });
 
     it('answers 404 Role not found when a non-Owner names a role instead of giving its id (Ghost looks it up by id)', async () => {
       const admin = await addStaffUser(t, 'Administrator');
       const author = await addStaffUser(t, 'Author');
-      const res = await put(`/users/${author.id}/`, { users: [{ roles: ['Editor'] }] }, await session(admin));
+      const res = await t.admin.put(`/users/${author.id}/`, { users: [{ roles: ['Editor'] }] }, await t.session(admin));
       expect(res.statusCode).toBe(404);
       expect(ghostError(res)).toMatchObject({ type: 'NotFoundError', message: 'Resource not found error, cannot edit user.', context: 'Role not found' });
     });
@@ -141,7 +129,7 @@ describe('PUT /users/:id/', () => {
     it('refuses an Administrator making someone Owner', async () => {
       const admin = await addStaffUser(t, 'Administrator');
       const author = await addStaffUser(t, 'Author');
-      refused(await put(`/users/${author.id}/`, { users: [{ roles: [{ id: roleIds.get('Owner') }] }] }, await session(admin)));
+      refused(await t.admin.put(`/users/${author.id}/`, { users: [{ roles: [{ id: t.roleId('Owner') }] }] }, await t.session(admin)));
     });
   });
 });
@@ -156,7 +144,7 @@ describe('DELETE /users/:id/', () => {
     await db.insertInto('post_revisions').values({ id: 'ffffffffffffffffffffff01', post_id: solo, lexical: null, created_at_ts: Date.now(), created_at: new Date(), author_id: author.id, title: 't', post_status: 'draft', reason: 'initial', feature_image: null, feature_image_alt: null, feature_image_caption: null, custom_excerpt: null }).execute();
     const key = await staffKey(t.app, await loginAs(t.app, author.email));
 
-    const res = await t.app.inject({ method: 'DELETE', url: `${ADMIN}/users/${author.id}/`, headers: owner });
+    const res = await t.admin.del(`/users/${author.id}/`);
     expect(res.statusCode).toBe(200);
     expect(res.headers['x-cache-invalidate']).toBe('/*');
     expect(res.json()).toEqual({ meta: { filename: expect.stringMatching(/^test-site\.ghost\.\d{4}-\d\d-\d\d-\d\d-\d\d-\d\d\.json$/) } });
@@ -177,49 +165,49 @@ describe('DELETE /users/:id/', () => {
     }
     const revision = await db.selectFrom('post_revisions').select('author_id').where('id', '=', 'ffffffffffffffffffffff01').executeTakeFirstOrThrow();
     expect(revision.author_id).toBeNull();
-    expect((await get(`/users/${author.id}/`)).statusCode).toBe(404);
-    expect((await get('/users/', adminAuth(key))).statusCode).toBe(401);
+    expect((await t.admin.get(`/users/${author.id}/`)).statusCode).toBe(404);
+    expect((await t.admin.get('/users/', adminAuth(key))).statusCode).toBe(401);
   });
 
   it('never deletes the Owner; (Super) Editors delete only Authors, Contributors and themselves', async () => {
     const admin = await addStaffUser(t, 'Administrator');
-    const ownerRes = await t.app.inject({ method: 'DELETE', url: `${ADMIN}/users/1/`, headers: await session(admin) });
+    const ownerRes = await t.admin.del('/users/1/', await t.session(admin));
     expect(ownerRes.statusCode).toBe(403);
     expect(ghostError(ownerRes)).toMatchObject({ type: 'NoPermissionError', message: 'Permission error, cannot delete user.', context: 'You do not have permission to destroy users' });
     const editor = await addStaffUser(t, 'Editor');
-    const headers = await session(editor);
+    const headers = await t.session(editor);
     const other = await addStaffUser(t, 'Administrator');
-    expect((await t.app.inject({ method: 'DELETE', url: `${ADMIN}/users/${other.id}/`, headers })).statusCode).toBe(403);
+    expect((await t.admin.del(`/users/${other.id}/`, headers)).statusCode).toBe(403);
     const contributor = await addStaffUser(t, 'Contributor');
-    expect((await t.app.inject({ method: 'DELETE', url: `${ADMIN}/users/${contributor.id}/`, headers })).statusCode).toBe(200);
-    expect((await t.app.inject({ method: 'DELETE', url: `${ADMIN}/users/${editor.id}/`, headers })).statusCode).toBe(200);
+    expect((await t.admin.del(`/users/${contributor.id}/`, headers)).statusCode).toBe(200);
+    expect((await t.admin.del(`/users/${editor.id}/`, headers)).statusCode).toBe(200);
   });
 
   it('answers 404 for an unknown user', async () => {
-    const res = await t.app.inject({ method: 'DELETE', url: `${ADMIN}/users/aaaaaaaaaaaaaaaaaaaaaaaa/`, headers: owner });
+    const res = await t.admin.del('/users/aaaaaaaaaaaaaaaaaaaaaaaa/');
     expect(res.statusCode).toBe(404);
     expect(ghostError(res)).toMatchObject({ type: 'NotFoundError', message: 'Resource not found error, cannot delete user.', context: 'User not found' });
   });
 });
 
 describe('PUT /users/password/', () => {
-  const change = (body: object, headers: Record<string, string>) => put('/users/password/', body, headers);
+  const change = (body: object, headers: Record<string, string>) => t.admin.put('/users/password/', body, headers);
 
   it('changes your own password with the old one and ends your other sessions', async () => {
     const author = await addStaffUser(t, 'Author');
-    const headers = await session(author);
-    const other = await session(author);
+    const headers = await t.session(author);
+    const other = await t.session(author);
     const res = await change({ password: [{ user_id: author.id, oldPassword: STAFF_PASSWORD, newPassword: 'Brand-new-pass-9', ne2Password: 'Brand-new-pass-9' }] }, headers);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ password: [{ message: 'Password changed successfully.' }] });
-    expect((await get('/users/me/', headers)).statusCode).toBe(200);
-    expect((await get('/users/me/', other)).statusCode).toBe(403);
+    expect((await t.admin.get('/users/me/', headers)).statusCode).toBe(200);
+    expect((await t.admin.get('/users/me/', other)).statusCode).toBe(403);
     expect((await loginAs(t.app, author.email, 'Brand-new-pass-9')).length).toBeGreaterThan(10);
   });
 
   it('answers Ghost\'s errors, unrewritten', async () => {
     const author = await addStaffUser(t, 'Author');
-    const headers = await session(author);
+    const headers = await t.session(author);
     const cases: [object, number, string, Record<string, unknown>?][] = [
       [{ foo: 1 }, 400, "No root key ('password') provided."],
       [{ password: [{ user_id: author.id, oldPassword: STAFF_PASSWORD }] }, 422, 'Validation (FieldIsRequired) failed for ["newPassword","ne2Password"]'],
@@ -240,22 +228,20 @@ describe('PUT /users/password/', () => {
 
 describe('PUT /users/owner/', () => {
   it('needs the owner root key', async () => {
-    const res = await put('/users/owner/', { users: [{ id: '1' }] });
+    const res = await t.admin.put('/users/owner/', { users: [{ id: '1' }] });
     expect(res.statusCode).toBe(400);
     expect(ghostError(res)).toMatchObject({ type: 'BadRequestError', message: "No root key ('owner') provided." });
   });
 
   it('makes an active Administrator the Owner and the Owner an Administrator', async () => {
-    const t2 = await startTestApp();
-    try {
-      const { cookie } = await bootstrap(t2.app);
-      const headers = { cookie, origin: ORIGIN };
+    await withTestSite(async (t2) => {
+      const headers = t2.owner;
       const editor = await addStaffUser(t2, 'Editor');
       const admin = await addStaffUser(t2, 'Administrator');
-      const transfer = (id: string, h = headers) => t2.app.inject({ method: 'PUT', url: `${ADMIN}/users/owner/`, headers: h, payload: { owner: [{ id }] } });
+      const transfer = (id: string, h = headers) => t2.admin.put('/users/owner/', { owner: [{ id }] }, h);
       expect(ghostError(await transfer(editor.id))).toMatchObject({ type: 'ValidationError', message: 'Only administrators can be assigned the owner role.' });
       expect(ghostError(await transfer('aaaaaaaaaaaaaaaaaaaaaaaa'))).toMatchObject({ type: 'NotFoundError', message: 'User not found' });
-      const adminHeaders = { cookie: await loginAs(t2.app, admin.email), origin: ORIGIN };
+      const adminHeaders = await t2.session(admin);
       expect(ghostError(await transfer(admin.id, adminHeaders))).toMatchObject({ type: 'NoPermissionError', message: 'You do not have permission to perform this action' });
 
       const res = await transfer(admin.id);
@@ -266,14 +252,12 @@ describe('PUT /users/owner/', () => {
       expect(keys.at(-1)).toBe('roles');
       expect(keys).not.toContain('url');
       // The new Owner can now do Owner things; the site stays set up.
-      expect((await t2.app.inject({ url: `${ADMIN}/authentication/setup/` })).json()).toEqual({ setup: [{ status: true }] });
-      expect((await t2.app.inject({ method: 'PUT', url: `${ADMIN}/users/1/`, headers: adminHeaders, payload: { users: [{ bio: 'now an admin' }] } })).statusCode).toBe(200);
+      expect((await t2.admin.get('/authentication/setup/', NOBODY)).json()).toEqual({ setup: [{ status: true }] });
+      expect((await t2.admin.put('/users/1/', { users: [{ bio: 'now an admin' }] }, adminHeaders)).statusCode).toBe(200);
       const suspended = await addStaffUser(t2, 'Administrator');
       await t2.connection.db.updateTable('users').set({ status: 'inactive' }).where('id', '=', suspended.id).execute();
       expect(ghostError(await transfer(suspended.id, adminHeaders))).toMatchObject({ message: 'Only active administrators can be assigned the owner role.' });
-    } finally {
-      await t2.close();
-    }
+    });
   });
 });
 
