@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { InjectOptions } from 'fastify';
 import { OWNER, ghostError } from './support.js';
-import { addStaffUser, call, makeCallers, type Caller } from './staff-support.js';
+import { makeStaff, makeTag } from './factories.js';
+import { call, makeCallers, type Caller } from './staff-support.js';
 import { useTestSite } from './test-site.js';
 
 /**
@@ -45,7 +46,7 @@ const NOT_IMPLEMENTED: Expect = { status: 501, type: 'NotImplementedError' };
 
 let fresh = 0;
 const unique = (prefix: string) => `${prefix}-${++fresh}-${Date.now()}`;
-const freshAuthor = async () => addStaffUser(t, 'Author');
+const freshAuthor = async () => makeStaff(t, 'Author');
 const freshIntegration = async () => {
   const res = await t.admin.post('/integrations/?include=api_keys', { integrations: [{ name: unique('integration') }] });
   return res.json().integrations[0] as { id: string; api_keys: { id: string }[] };
@@ -55,15 +56,12 @@ const freshInvite = async () => {
   return res.json().invites[0].id as string;
 };
 
-/** A post or page by the Owner, and a tag, made through the API as targets for one call. */
+/** A post or page by the Owner, made through the API as the target of one call (an edit needs its `updated_at` as the API shows it). */
 const freshPost = async (type: 'posts' | 'pages') => {
   const res = await t.admin.post(`/${type}/`, { [type]: [{ title: unique('target') }] });
   return res.json()[type][0] as { id: string; updated_at: string };
 };
-const freshTag = async () => {
-  const res = await t.admin.post('/tags/', { tags: [{ name: unique('tag') }] });
-  return res.json().tags[0].id as string;
-};
+const freshTag = () => makeTag(t);
 
 /** Rows for posts and pages: reads for everyone; writes to the Owner's post refused to Authors and Contributors (endpoints.md §3). */
 function postRows(type: 'posts' | 'pages', one: 'post' | 'page'): Row[] {
@@ -113,7 +111,7 @@ const ROWS: Row[] = [
   },
   {
     method: 'PUT', path: '/users/owner/',
-    prepare: async () => ({ body: { owner: [{ id: (await addStaffUser(t, 'Administrator')).id }] } }),
+    prepare: async () => ({ body: { owner: [{ id: (await makeStaff(t, 'Administrator')).id }] } }),
     allowed: 'O', status: 200, integration: 'not listed', refused: NO_PERMISSION('You do not have permission to perform this action'),
     exceptions: { staff: STAFF_TOKEN_BLOCKED },
     after: async (caller) => {

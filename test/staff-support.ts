@@ -1,44 +1,14 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
-import { objectId } from '../src/db/ids.js';
-import { systemClock } from '../src/clock.js';
-import { hashPassword } from '../src/auth/passwords.js';
 import { emailCode } from '../src/auth/otp.js';
 import { readSetting } from '../src/settings/settings.js';
 import type { RoleName } from '../src/auth/roles.js';
 import { ADMIN, ORIGIN, OWNER, adminAuth, login, type TestApp } from './support.js';
+import { makeStaff, STAFF_PASSWORD, type StaffUser } from './factories.js';
+import type { TestSite } from './test-site.js';
 
-export const STAFF_PASSWORD = 'Staff-secret-pass-1';
-let passwordHash: Promise<string> | undefined;
-
-export interface StaffUser {
-  id: string;
-  email: string;
-  name: string;
-  slug: string;
-  password: string;
-}
-
-/**
- * A staff user written straight to the database (never logged in, so a first login needs no code):
- * test fixtures; the flows under test go through HTTP.
- */
-export async function addStaffUser(t: TestApp, role: RoleName, name?: string): Promise<StaffUser> {
-  const id = objectId();
-  const slug = `${role.toLowerCase().replace(/\s/g, '-')}-${id.slice(-6)}`;
-  const user = { id, email: `${slug}@example.com`, name: name ?? `${role} ${id.slice(-6)}`, slug, password: STAFF_PASSWORD };
-  const at = systemClock.now();
-  passwordHash ??= hashPassword(STAFF_PASSWORD);
-  const { db } = t.connection;
-  const roleRow = await db.selectFrom('roles').select('id').where('name', '=', role).executeTakeFirstOrThrow();
-  await db.insertInto('users').values({
-    id, email: user.email, name: user.name, slug, password: await passwordHash, status: 'active', visibility: 'public', created_at: at, created_by: '1', updated_at: at, updated_by: '1',
-  } as never).execute();
-  await db.insertInto('roles_users').values({ id: objectId(), role_id: roleRow.id, user_id: id }).execute();
-  return user;
-}
-
+/** A login with the staff factory's password; the Cookie header value. */
 export const loginAs = (app: FastifyInstance, email: string, password = STAFF_PASSWORD) => login(app, email, password);
 
 /** `<id>:<secret>` of the user's staff token, read through the API with their session. */
@@ -70,11 +40,11 @@ export interface Caller {
 export const STAFF_ROLES: RoleName[] = ['Owner', 'Administrator', 'Editor', 'Author', 'Contributor', 'Super Editor'];
 
 /** Session and staff-token callers for each staff role, and the integration: thirteen in all. */
-export async function makeCallers(t: TestApp, integrationKey: string): Promise<Caller[]> {
+export async function makeCallers(t: TestSite, integrationKey: string): Promise<Caller[]> {
   const callers: Caller[] = [];
   for (const role of STAFF_ROLES) {
-    const user = role === 'Owner' ? { id: '1', email: OWNER.email, name: OWNER.name, slug: 'owner', password: OWNER.password } : await addStaffUser(t, role);
-    const password = role === 'Owner' ? OWNER.password : STAFF_PASSWORD;
+    const user = role === 'Owner' ? { id: '1', email: OWNER.email, name: OWNER.name, slug: 'owner', password: OWNER.password } : await makeStaff(t, role);
+    const { password } = user;
     const state = { cookie: await loginAs(t.app, user.email, password), key: '' };
     state.key = await staffKey(t.app, state.cookie);
     callers.push({
@@ -92,23 +62,6 @@ export async function makeCallers(t: TestApp, integrationKey: string): Promise<C
 
 export function call(app: FastifyInstance, caller: Caller, method: InjectOptions['method'], path: string, payload?: unknown): Promise<LightMyRequestResponse> {
   return app.inject({ method, url: `${ADMIN}${path}`, headers: caller.headers(), ...(payload === undefined ? {} : { payload: payload as object }) });
-}
-
-/** A post written straight to the database with its authors in order (fixture for authorship rules). */
-export async function addPost(t: TestApp, authors: string[], options: { status?: string; tags?: string[]; title?: string } = {}): Promise<string> {
-  const id = objectId();
-  const at = systemClock.now();
-  const { db } = t.connection;
-  await db.insertInto('posts').values({
-    id, uuid: crypto.randomUUID(), title: options.title ?? `Post ${id.slice(-6)}`, slug: `post-${id}`, mobiledoc: null, lexical: null, html: null,
-    comment_id: id, plaintext: null, feature_image: null, featured: false, type: 'post', status: options.status ?? 'draft', locale: null,
-    visibility: 'public', email_recipient_filter: 'all', created_at: at, created_by: authors[0]!, updated_at: at, updated_by: authors[0]!,
-    published_at: options.status === 'published' ? at : null, published_by: null, custom_excerpt: null, codeinjection_head: null,
-    codeinjection_foot: null, custom_template: null, canonical_url: null, newsletter_id: null, show_title_and_feature_image: true,
-  }).execute();
-  if (authors.length) await db.insertInto('posts_authors').values(authors.map((author, sort_order) => ({ id: objectId(), post_id: id, author_id: author, sort_order }))).execute();
-  if (options.tags?.length) await db.insertInto('posts_tags').values(options.tags.map((tag_id, sort_order) => ({ id: objectId(), post_id: id, tag_id, sort_order }))).execute();
-  return id;
 }
 
 export interface ReceivedMail {

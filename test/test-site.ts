@@ -2,8 +2,9 @@ import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import type { KyselyPlugin } from 'kysely';
 import { afterAll, beforeAll } from 'vitest';
 import type { RoleName } from '../src/auth/roles.js';
-import type { Clock } from '../src/clock.js';
-import { ADMIN, CONTENT, ORIGIN, adminAuth, createIntegration, login, setupSite, startTestApp, type Keys, type TestApp } from './support.js';
+import { systemClock, type Clock } from '../src/clock.js';
+import { makeIntegration } from './factories.js';
+import { ADMIN, CONTENT, ORIGIN, adminAuth, login, setupSite, startTestApp, type Keys, type TestApp } from './support.js';
 
 /** Request headers that say who is calling: a session (`{ cookie, origin }`), an admin key token, or NOBODY. */
 export type Caller = Record<string, string>;
@@ -50,7 +51,7 @@ export class TestSite implements TestApp {
     if (setup === 'owner') return;
     const cookie = await login(this.app);
     this.#owner = { cookie, origin: ORIGIN };
-    this.#keys = await createIntegration(this.app, cookie);
+    this.#keys = await makeIntegration(this, 'Test Integration');
   }
 
   /** Listens on a free loopback port, for clients that need a real server (the SDKs); returns its base URL. */
@@ -76,6 +77,9 @@ export class TestSite implements TestApp {
   }
   get db() {
     return this.connection.db;
+  }
+  get clock(): Clock {
+    return this.options.clock ?? systemClock;
   }
 
   /** The Owner's session headers (`setup: 'full'`). */

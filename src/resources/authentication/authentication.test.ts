@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ADMIN, ORIGIN, OWNER, ghostError, login } from '../../../test/support.js';
-import { addStaffUser, lastMailTo, loginAs, STAFF_PASSWORD } from '../../../test/staff-support.js';
+import { makeStaff, STAFF_PASSWORD } from '../../../test/factories.js';
+import { lastMailTo, loginAs } from '../../../test/staff-support.js';
 import { useTestSite, withTestSite } from '../../../test/test-site.js';
 import type { RoleName } from '../../auth/roles.js';
 import { resetToken, urlSafe } from '../../auth/tokens.js';
@@ -16,7 +17,7 @@ const linkToken = (text: string, kind: 'reset' | 'signup') => new RegExp(`/ghost
 
 describe('password reset', () => {
   it('mails a link whose token sets a new password once, re-activates the user and returns a sign-in code', async () => {
-    const user = await addStaffUser(t, 'Author');
+    const user = await makeStaff(t, 'Author');
     await t.connection.db.updateTable('users').set({ status: 'locked' }).where('id', '=', user.id).execute();
     const asked = await request('POST', '/authentication/password_reset/', { password_reset: [{ email: user.email.toUpperCase() }] });
     expect(asked.statusCode).toBe(200);
@@ -39,7 +40,7 @@ describe('password reset', () => {
   });
 
   it('answers Ghost\'s errors for bad requests', async () => {
-    const user = await addStaffUser(t, 'Author');
+    const user = await makeStaff(t, 'Author');
     const { db } = t.connection;
     const hash = (await db.selectFrom('users').select('password').where('id', '=', user.id).executeTakeFirstOrThrow()).password;
     const dbHash = (await db.selectFrom('settings').select('value').where('key', '=', 'db_hash').executeTakeFirstOrThrow()).value!;
@@ -76,7 +77,7 @@ describe('password reset', () => {
   });
 
   it('locks a token after ten wrong uses', async () => {
-    const user = await addStaffUser(t, 'Author');
+    const user = await makeStaff(t, 'Author');
     const forged = urlSafe(Buffer.from(`${Date.now() + 60_000}|${user.email}|forged`).toString('base64'));
     const body = { password_reset: [{ token: forged, newPassword: 'Another-secret-1', ne2Password: 'Another-secret-1' }] };
     for (let i = 0; i < 10; i++) expect((await request('PUT', '/authentication/password_reset/', body)).statusCode).toBe(400);
@@ -144,7 +145,7 @@ describe('invitations', () => {
 describe('POST /authentication/global_password_reset/', () => {
   it('mails everyone a reset link, locks every account and ends every session', async () => {
     await withTestSite(async (t2) => {
-      const author = await addStaffUser(t2, 'Author');
+      const author = await makeStaff(t2, 'Author');
       const refused = await t2.admin.post('/authentication/global_password_reset/', undefined, await t2.session(author));
       expect(refused.statusCode).toBe(403);
       expect(ghostError(refused)).toMatchObject({ type: 'NoPermissionError', message: 'You do not have permission to resetAllPasswords authentication', context: null });

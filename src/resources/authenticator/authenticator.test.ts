@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
 import { ADMIN, ORIGIN, adminAuth, ghostError } from '../../../test/support.js';
-import { addStaffUser, currentCode, lastMailTo, loginAs, staffKey, STAFF_PASSWORD, type StaffUser } from '../../../test/staff-support.js';
+import { makeStaff, STAFF_PASSWORD, type StaffUser } from '../../../test/factories.js';
+import { currentCode, lastMailTo, loginAs, staffKey } from '../../../test/staff-support.js';
 import { useTestSite } from '../../../test/test-site.js';
 import { base32Decode, hotp } from '../../auth/otp.js';
 import { sealStoredSecrets } from '../../auth/authenticator.js';
@@ -25,7 +26,7 @@ const loginReq = (user: StaffUser, token?: string) =>
 const verify = (cookie: string, token: string) => req('PUT', '/session/verify/', cookie, { token });
 
 async function enrolled() {
-  const user = await addStaffUser(t, 'Author');
+  const user = await makeStaff(t, 'Author');
   const cookie = await loginAs(t.app, user.email);
   const setup = await req('POST', '/authenticator/', cookie);
   const { secret } = setup.json().authenticator[0];
@@ -35,7 +36,7 @@ async function enrolled() {
 
 describe('set-up', () => {
   it('starts with a secret to scan and enables on the first correct code, returning recovery codes once', async () => {
-    const user = await addStaffUser(t, 'Editor');
+    const user = await makeStaff(t, 'Editor');
     const cookie = await loginAs(t.app, user.email);
     expect((await req('GET', '/authenticator/', cookie)).json()).toEqual({ authenticator: [{ enabled: false, pending: false, recovery_codes_remaining: 0 }] });
     const setup = await req('POST', '/authenticator/', cookie);
@@ -59,7 +60,7 @@ describe('set-up', () => {
   });
 
   it('is for people at a browser only: staff tokens are refused', async () => {
-    const user = await addStaffUser(t, 'Editor');
+    const user = await makeStaff(t, 'Editor');
     const key = await staffKey(t.app, await loginAs(t.app, user.email));
     const res = await t.admin.get('/authenticator/', adminAuth(key));
     expect(res.statusCode).toBe(403);

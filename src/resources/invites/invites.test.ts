@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../../app.js';
 import { ADMIN, ORIGIN, OWNER, ghostError } from '../../../test/support.js';
-import { addStaffUser, lastMailTo, loginAs } from '../../../test/staff-support.js';
+import { makeStaff } from '../../../test/factories.js';
+import { lastMailTo, loginAs } from '../../../test/staff-support.js';
 import { useTestSite, type Caller } from '../../../test/test-site.js';
 import type { RoleName } from '../../auth/roles.js';
 
@@ -42,7 +43,7 @@ describe('POST /invites/', () => {
   });
 
   it('applies the role rules: nobody invites an Owner, Editors only Authors and Contributors', async () => {
-    const editor = { cookie: await loginAs(t.app, (await addStaffUser(t, 'Editor')).email), origin: ORIGIN };
+    const editor = { cookie: await loginAs(t.app, (await makeStaff(t, 'Editor')).email), origin: ORIGIN };
     for (const [role, headers] of [['Owner', t.owner], ['Administrator', editor], ['Editor', editor]] as const) {
       const res = await invite(`${role.toLowerCase()}-x@example.com`, role, headers);
       expect(res.statusCode, role).toBe(403);
@@ -116,7 +117,7 @@ describe('GET and DELETE /invites/', () => {
   });
 
   it('refuses Authors and integrations', async () => {
-    const author = { cookie: await loginAs(t.app, (await addStaffUser(t, 'Author')).email), origin: ORIGIN };
+    const author = { cookie: await loginAs(t.app, (await makeStaff(t, 'Author')).email), origin: ORIGIN };
     const res = await t.admin.get('/invites/', author);
     expect(ghostError(res)).toMatchObject({ type: 'NoPermissionError', message: 'Permission error, cannot list invites.', context: 'You do not have permission to browse invites' });
     const api = await t.admin.get('/invites/', t.integration());

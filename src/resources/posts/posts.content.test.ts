@@ -3,24 +3,20 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ghostError, SITE_URL } from '../../../test/support.js';
 import { first } from '../../../test/posts-support.js';
 import { useTestSite } from '../../../test/test-site.js';
+import { lexicalOf, makePage, makePost } from '../../../test/factories.js';
 
 const t = useTestSite({ caller: 'integration' });
 const UNKNOWN = '6b01a0b05973b53791bbe3ff';
-const lexicalOf = (text: string) => JSON.stringify({
-  root: { children: [{ children: [{ detail: 0, format: 0, mode: 'normal', style: '', text, type: 'extended-text', version: 1 }], direction: 'ltr', format: '', indent: 0, type: 'paragraph', version: 1 }], direction: 'ltr', format: '', indent: 0, type: 'root', version: 1 },
-});
 const ids: Record<string, string> = {};
 
 beforeAll(async () => {
-  const add = async (docName: 'posts' | 'pages', fields: Record<string, unknown>) =>
-    first(await t.admin.post(`/${docName}/`, { [docName]: [fields] }), docName).id as string;
-  ids.older = await add('posts', { title: 'Older', status: 'published', published_at: '2024-01-01T10:00:00.000Z', tags: ['News', '#internal'], lexical: lexicalOf('Older text') });
-  ids.newer = await add('posts', { title: 'Newer', status: 'published', published_at: '2025-01-01T10:00:00.000Z', tags: ['Other'], lexical: lexicalOf('Newer text'), meta_title: '' });
-  ids.draft = await add('posts', { title: 'Draft', tags: ['Draft only'] });
-  ids.members = await add('posts', { title: 'Members', status: 'published', visibility: 'members', custom_excerpt: 'Teaser', lexical: lexicalOf('Secret') });
-  ids.pageB = await add('pages', { title: 'B page', status: 'published' });
-  ids.pageA = await add('pages', { title: 'A page', status: 'published' });
-  ids.pageDraft = await add('pages', { title: 'Draft page' });
+  ids.older = await makePost(t, { title: 'Older', status: 'published', published_at: '2024-01-01T10:00:00.000Z', tags: ['News', '#internal'], lexical: lexicalOf('Older text') });
+  ids.newer = await makePost(t, { title: 'Newer', status: 'published', published_at: '2025-01-01T10:00:00.000Z', tags: ['Other'], lexical: lexicalOf('Newer text'), meta_title: '' });
+  ids.draft = await makePost(t, { title: 'Draft', tags: ['Draft only'] });
+  ids.members = await makePost(t, { title: 'Members', status: 'published', visibility: 'members', custom_excerpt: 'Teaser', lexical: lexicalOf('Secret') });
+  ids.pageB = await makePage(t, { title: 'B page', status: 'published' });
+  ids.pageA = await makePage(t, { title: 'A page', status: 'published' });
+  ids.pageDraft = await makePage(t, { title: 'Draft page' });
 });
 
 describe('Content API posts', () => {

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ORIGIN, ghostError } from '../../../test/support.js';
-import { createStaff, first } from '../../../test/posts-support.js';
+import { ghostError } from '../../../test/support.js';
+import { first } from '../../../test/posts-support.js';
+import { makeStaff } from '../../../test/factories.js';
 import { useTestSite, type Caller } from '../../../test/test-site.js';
 
 const t = useTestSite({ caller: 'integration' });
@@ -10,8 +11,8 @@ let editor: { id: string; as: Caller };
 
 beforeAll(async () => {
   const staff = async (role: 'Contributor' | 'Author' | 'Editor') => {
-    const user = await createStaff(t, role);
-    return { id: user.id, as: { cookie: user.cookie, origin: ORIGIN } };
+    const user = await makeStaff(t, role);
+    return { id: user.id, as: await t.session(user) };
   };
   contributor = await staff('Contributor');
   author = await staff('Author');

@@ -1,13 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { first } from '../../../test/posts-support.js';
 import { useTestSite } from '../../../test/test-site.js';
+import { lexicalOf } from '../../../test/factories.js';
 import { revisionReason } from './posts.revisions.js';
 
 const t = useTestSite({ caller: 'integration' });
 
-const lexicalOf = (text: string) => JSON.stringify({
-  root: { children: [{ children: [{ detail: 0, format: 0, mode: 'normal', style: '', text, type: 'extended-text', version: 1 }], direction: 'ltr', format: '', indent: 0, type: 'paragraph', version: 1 }], direction: 'ltr', format: '', indent: 0, type: 'root', version: 1 },
-});
 
 describe('post revisions', () => {
   it('records the first save, explicit saves, publishing and unpublishing; include=post_revisions shows them', async () => {

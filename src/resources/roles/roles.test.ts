@@ -1,6 +1,7 @@
 import { expect, it } from 'vitest';
 import { ORIGIN, ghostError } from '../../../test/support.js';
-import { addStaffUser, loginAs } from '../../../test/staff-support.js';
+import { makeStaff } from '../../../test/factories.js';
+import { loginAs } from '../../../test/staff-support.js';
 import { NOBODY, useTestSite, type Caller } from '../../../test/test-site.js';
 
 const t = useTestSite();
@@ -11,7 +12,7 @@ const names = async (query: string, as: Caller) => {
   expect(Object.keys(res.json())).toEqual(['roles']);
   return res.json().roles.map((r: { name: string }) => r.name);
 };
-const as = async (role: 'Administrator' | 'Editor' | 'Super Editor' | 'Author' | 'Contributor') => ({ cookie: await loginAs(t.app, (await addStaffUser(t, role)).email), origin: ORIGIN });
+const as = async (role: 'Administrator' | 'Editor' | 'Super Editor' | 'Author' | 'Contributor') => ({ cookie: await loginAs(t.app, (await makeStaff(t, role)).email), origin: ORIGIN });
 
 it('lists all eleven roles in fixture order, without meta', async () => {
   expect(await names('', t.owner)).toEqual([

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../../app.js';
 import { ADMIN, ORIGIN, OWNER, ghostError } from '../../../test/support.js';
-import { addStaffUser, currentCode, lastMailTo, outbox, STAFF_PASSWORD, type StaffUser } from '../../../test/staff-support.js';
+import { makeStaff, STAFF_PASSWORD, type StaffUser } from '../../../test/factories.js';
+import { currentCode, lastMailTo, outbox } from '../../../test/staff-support.js';
 import { writeSettings } from '../../settings/settings.js';
 import { useTestSite } from '../../../test/test-site.js';
 
@@ -27,14 +28,14 @@ const codeFromMail = (user: StaffUser) => /^(\d{6}) is your Ghost sign in verifi
 
 /** A user who has logged in once already (first logins need no code, as in Ghost). */
 async function knownUser(role: 'Author' | 'Editor' = 'Author') {
-  const user = await addStaffUser(t, role);
+  const user = await makeStaff(t, role);
   expect((await loginReq(user)).statusCode).toBe(201);
   return user;
 }
 
 describe('login from a new device', () => {
   it('lets a first login through without a code', async () => {
-    const user = await addStaffUser(t, 'Editor');
+    const user = await makeStaff(t, 'Editor');
     const res = await loginReq(user);
     expect(res.statusCode).toBe(201);
     expect((await me(cookieOf(res)!)).statusCode).toBe(200);

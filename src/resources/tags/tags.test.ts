@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ORIGIN, ghostError, SITE_URL } from '../../../test/support.js';
-import { createStaff, first, tableCounts } from '../../../test/posts-support.js';
+import { ghostError, SITE_URL } from '../../../test/support.js';
+import { first, tableCounts } from '../../../test/posts-support.js';
+import { makeStaff } from '../../../test/factories.js';
 import { useTestSite } from '../../../test/test-site.js';
 
 const t = useTestSite({ caller: 'integration' });
@@ -144,14 +145,14 @@ describe('Admin tags: not found and permissions', () => {
   });
 
   it('Contributors may read but not add tags; Authors add but not edit or delete', async () => {
-    const contributor = { cookie: (await createStaff(t, 'Contributor')).cookie, origin: ORIGIN };
+    const contributor = await t.session(await makeStaff(t, 'Contributor'));
     expect((await t.admin.get('/tags/', contributor)).statusCode).toBe(200);
     const denied = await t.admin.post('/tags/', { tags: [{ name: 'Nope' }] }, contributor);
     expect(denied.statusCode).toBe(403);
     expect(ghostError(denied)).toMatchObject({
       type: 'NoPermissionError', message: 'Permission error, cannot save tag.', context: 'You do not have permission to add tags',
     });
-    const author = { cookie: (await createStaff(t, 'Author')).cookie, origin: ORIGIN };
+    const author = await t.session(await makeStaff(t, 'Author'));
     const added = await t.admin.post('/tags/', { tags: [{ name: 'By an author' }] }, author);
     expect(added.statusCode).toBe(201);
     const id = first(added, 'tags').id;

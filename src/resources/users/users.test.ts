@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { OWNER, adminAuth, ghostError, login } from '../../../test/support.js';
-import { addPost, addStaffUser, loginAs, staffKey, STAFF_PASSWORD } from '../../../test/staff-support.js';
+import { makePost, makeStaff, STAFF_PASSWORD } from '../../../test/factories.js';
+import { loginAs, staffKey } from '../../../test/staff-support.js';
 import { useTestSite } from '../../../test/test-site.js';
 
 const t = useTestSite();
@@ -14,9 +15,9 @@ const ADMIN_USER_KEYS = [
 
 describe('GET /users/', () => {
   it('lists users in the admin shape with roles, post counts, url and pagination', async () => {
-    const author = await addStaffUser(t, 'Author');
-    await addPost(t, [author.id], { status: 'published' });
-    await addPost(t, [author.id, '1']);
+    const author = await makeStaff(t, 'Author');
+    await makePost(t, { authors: [author.id], status: 'published' });
+    await makePost(t, { authors: [author.id, '1'] });
     const res = await t.admin.get('/users/?include=roles,count.posts&limit=all');
     expect(res.statusCode).toBe(200);
     const { users, meta } = res.json();
@@ -76,7 +77,7 @@ describe('GET /users/', () => {
     expect(user.permissions).toEqual([]);
     expect(user.roles[0].name).toBe('Owner');
     expect(user.roles[0].permissions).toEqual([]);
-    const editor = await addStaffUser(t, 'Editor');
+    const editor = await makeStaff(t, 'Editor');
     const [ed] = (await t.admin.get(`/users/${editor.id}/?include=roles.permissions`)).json().users;
     const names = ed.roles[0].permissions.map((p: { object_type: string; action_type: string }) => `${p.object_type}.${p.action_type}`);
     expect(names).toEqual(expect.arrayContaining(['post.publish', 'user.edit', 'invite.add']));
@@ -87,7 +88,7 @@ describe('GET /users/', () => {
 
 describe('GET /users/:id/, /slug/, /email/, /me/', () => {
   it('reads by id, slug, e-mail and me', async () => {
-    const editor = await addStaffUser(t, 'Editor');
+    const editor = await makeStaff(t, 'Editor');
     for (const url of [`/users/${editor.id}/`, `/users/slug/${editor.slug}/`, `/users/email/${editor.email}/`, `/users/email/${editor.email.toUpperCase()}/`]) {
       const res = await t.admin.get(url);
       expect(res.statusCode, url).toBe(200);
@@ -126,7 +127,7 @@ describe('GET /users/:id/, /slug/, /email/, /me/', () => {
 
 describe('staff tokens', () => {
   it('reads and renews your own token; it authenticates as you with your role', async () => {
-    const editor = await addStaffUser(t, 'Editor');
+    const editor = await makeStaff(t, 'Editor');
     const headers = await t.session(editor);
     const res = await t.admin.get('/users/me/token/', headers);
     expect(res.statusCode).toBe(200);
@@ -147,13 +148,13 @@ describe('staff tokens', () => {
   });
 
   it('refuses someone else\'s token, unrewritten', async () => {
-    const res = await t.admin.get('/users/1/token/', await t.session(await addStaffUser(t, 'Administrator')));
+    const res = await t.admin.get('/users/1/token/', await t.session(await makeStaff(t, 'Administrator')));
     expect(res.statusCode).toBe(403);
     expect(ghostError(res)).toMatchObject({ type: 'NoPermissionError', message: 'You do not have permission to perform this action', context: null });
   });
 
   it('stops working when the user is suspended', async () => {
-    const author = await addStaffUser(t, 'Author');
+    const author = await makeStaff(t, 'Author');
     const key = await staffKey(t.app, await loginAs(t.app, author.email));
     expect((await t.admin.put(`/users/${author.id}/`, { users: [{ status: 'inactive' }] })).statusCode).toBe(200);
     expect((await t.admin.get('/users/', adminAuth(key))).statusCode).toBe(401);

@@ -2,14 +2,15 @@ import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { OWNER, adminAuth, ghostError } from '../../../test/support.js';
-import { addPost, addStaffUser, loginAs, staffKey, STAFF_PASSWORD } from '../../../test/staff-support.js';
+import { makePost, makeStaff, STAFF_PASSWORD } from '../../../test/factories.js';
+import { loginAs, staffKey } from '../../../test/staff-support.js';
 import { NOBODY, useTestSite, withTestSite } from '../../../test/test-site.js';
 
 const t = useTestSite();
 
 describe('PUT /users/:id/', () => {
   it('edits writable fields, drops the password and unknown fields, sends X-Cache-Invalidate for public ones', async () => {
-    const author = await addStaffUser(t, 'Author');
+    const author = await makeStaff(t, 'Author');
     const before = await t.connection.db.selectFrom('users').select('password').where('id', '=', author.id).executeTakeFirstOrThrow();
     const res = await t.admin.put(`/users/${author.id}/`, { users: [{ name: 'New Name', bio: 'Hello', website: 'example.com', location: '', password: 'Hacked-password-1', foo: 'bar', comment_notifications: 'false', profile_image: '/content/images/me.png' }] });
     expect(res.statusCode).toBe(200);
@@ -25,8 +26,8 @@ describe('PUT /users/:id/', () => {
   });
 
   it('regenerates a changed slug and keeps it unique', async () => {
-    const a = await addStaffUser(t, 'Author');
-    const b = await addStaffUser(t, 'Author');
+    const a = await makeStaff(t, 'Author');
+    const b = await makeStaff(t, 'Author');
     const res = await t.admin.put(`/users/${b.id}/`, { users: [{ slug: a.slug }] });
     expect(res.json().users[0].slug).toBe(`${a.slug}-2`);
     expect((await t.admin.put(`/users/${a.id}/`, { users: [{ slug: a.slug }] })).json().users[0].slug).toBe(a.slug);
@@ -52,7 +53,7 @@ describe('PUT /users/:id/', () => {
     [{ roles: [{ id: 'a' }, { id: 'b' }] }, 'Only one role per user is supported at the moment.'],
     [{ roles: ['Nope'] }, 'Role should be an existing role id or a role name Invalid role assigned to the user'],
   ])('refuses %j with 422 and leaves the user unchanged', async (payload, context) => {
-    const author = await addStaffUser(t, 'Author');
+    const author = await makeStaff(t, 'Author');
     const res = await t.admin.put(`/users/${author.id}/`, { users: [{ bio: 'should not stick', ...payload }] });
     expect(res.statusCode).toBe(422);
     expect(ghostError(res)).toMatchObject({ type: 'ValidationError', message: 'Validation error, cannot edit user.', context });
@@ -61,7 +62,7 @@ describe('PUT /users/:id/', () => {
   });
 
   it('refuses the Owner role, a bad root and a mismatched id', async () => {
-    const author = await addStaffUser(t, 'Author');
+    const author = await makeStaff(t, 'Author');
     const owner422 = await t.admin.put(`/users/${author.id}/`, { users: [{ roles: [{ id: t.roleId('Owner') }] }] });
     expect(ghostError(owner422)).toMatchObject({ type: 'ValidationError', context: 'This method does not support assigning the owner role' });
     const noRoot = await t.admin.put(`/users/${author.id}/`, { user: [{ name: 'x' }] });
@@ -75,7 +76,7 @@ describe('PUT /users/:id/', () => {
   });
 
   it('changes roles by id (and by name for the Owner)', async () => {
-    const author = await addStaffUser(t, 'Author');
+    const author = await makeStaff(t, 'Author');
     const byId = await t.admin.put(`/users/${author.id}/?include=roles`, { users: [{ roles: [{ id: t.roleId('Editor') }] }] });
     expect(byId.json().users[0].roles[0].name).toBe('Editor');
     const byName = await t.admin.put(`/users/${author.id}/?include=roles`, { users: [{ roles: ['Contributor'] }] });
@@ -89,7 +90,7 @@ describe('PUT /users/:id/', () => {
     };
 
     it('lets everyone edit themselves, but not their own status or role', async () => {
-      const contributor = await addStaffUser(t, 'Contributor');
+      const contributor = await makeStaff(t, 'Contributor');
       const headers = await t.session(contributor);
       expect((await t.admin.put('/users/me/', { users: [{ bio: 'Me' }] }, headers)).statusCode).toBe(200);
       refused(await t.admin.put('/users/me/', { users: [{ status: 'inactive' }] }, headers));
@@ -98,18 +99,18 @@ describe('PUT /users/:id/', () => {
     });
 
     it('lets only the Owner edit the Owner, and never change the Owner\'s role', async () => {
-      const admin = await addStaffUser(t, 'Administrator');
+      const admin = await makeStaff(t, 'Administrator');
       refused(await t.admin.put('/users/1/', { users: [{ name: 'Usurper' }] }, await t.session(admin)));
       expect((await t.admin.put('/users/1/', { users: [{ bio: 'Owner bio' }] })).statusCode).toBe(200);
     });
 
     it('lets (Super) Editors edit Authors and Contributors only, and assign only those roles', async () => {
       for (const role of ['Editor', 'Super Editor'] as const) {
-        const editor = await addStaffUser(t, role);
+        const editor = await makeStaff(t, role);
         const headers = await t.session(editor);
-        const author = await addStaffUser(t, 'Author');
-        const admin = await addStaffUser(t, 'Administrator');
-        const other = await addStaffUser(t, 'Editor');
+        const author = await makeStaff(t, 'Author');
+        const admin = await makeStaff(t, 'Administrator');
+        const other = await makeStaff(t, 'Editor');
         expect((await t.admin.put(`/users/${author.id}/`, { users: [{ bio: 'ok' }] }, headers)).statusCode).toBe(200);
         expect((await t.admin.put(`/users/${author.id}/`, { users: [{ roles: [{ id: t.roleId('Contributor') }] }] }, headers)).statusCode).toBe(200);
         refused(await t.admin.put(`/users/${author.id}/`, { users: [{ roles: [{ id: t.roleId('Administrator') }] }] }, headers));
@@ -119,16 +120,16 @@ describe('PUT /users/:id/', () => {
     });
 
     it('answers 404 Role not found when a non-Owner names a role instead of giving its id (Ghost looks it up by id)', async () => {
-      const admin = await addStaffUser(t, 'Administrator');
-      const author = await addStaffUser(t, 'Author');
+      const admin = await makeStaff(t, 'Administrator');
+      const author = await makeStaff(t, 'Author');
       const res = await t.admin.put(`/users/${author.id}/`, { users: [{ roles: ['Editor'] }] }, await t.session(admin));
       expect(res.statusCode).toBe(404);
       expect(ghostError(res)).toMatchObject({ type: 'NotFoundError', message: 'Resource not found error, cannot edit user.', context: 'Role not found' });
     });
 
     it('refuses an Administrator making someone Owner', async () => {
-      const admin = await addStaffUser(t, 'Administrator');
-      const author = await addStaffUser(t, 'Author');
+      const admin = await makeStaff(t, 'Administrator');
+      const author = await makeStaff(t, 'Author');
       refused(await t.admin.put(`/users/${author.id}/`, { users: [{ roles: [{ id: t.roleId('Owner') }] }] }, await t.session(admin)));
     });
   });
@@ -136,11 +137,11 @@ describe('PUT /users/:id/', () => {
 
 describe('DELETE /users/:id/', () => {
   it('tags the user\'s posts #<slug>, hands them to the Owner, nulls revision authors and answers with the backup name', async () => {
-    const author = await addStaffUser(t, 'Author');
+    const author = await makeStaff(t, 'Author');
     const { db } = t.connection;
-    const solo = await addPost(t, [author.id]);
-    const withOwner = await addPost(t, [author.id, '1']);
-    const ownerFirst = await addPost(t, ['1', author.id]);
+    const solo = await makePost(t, { authors: [author.id] });
+    const withOwner = await makePost(t, { authors: [author.id, '1'] });
+    const ownerFirst = await makePost(t, { authors: ['1', author.id] });
     await db.insertInto('post_revisions').values({ id: 'ffffffffffffffffffffff01', post_id: solo, lexical: null, created_at_ts: Date.now(), created_at: new Date(), author_id: author.id, title: 't', post_status: 'draft', reason: 'initial', feature_image: null, feature_image_alt: null, feature_image_caption: null, custom_excerpt: null }).execute();
     const key = await staffKey(t.app, await loginAs(t.app, author.email));
 
@@ -170,15 +171,15 @@ describe('DELETE /users/:id/', () => {
   });
 
   it('never deletes the Owner; (Super) Editors delete only Authors, Contributors and themselves', async () => {
-    const admin = await addStaffUser(t, 'Administrator');
+    const admin = await makeStaff(t, 'Administrator');
     const ownerRes = await t.admin.del('/users/1/', await t.session(admin));
     expect(ownerRes.statusCode).toBe(403);
     expect(ghostError(ownerRes)).toMatchObject({ type: 'NoPermissionError', message: 'Permission error, cannot delete user.', context: 'You do not have permission to destroy users' });
-    const editor = await addStaffUser(t, 'Editor');
+    const editor = await makeStaff(t, 'Editor');
     const headers = await t.session(editor);
-    const other = await addStaffUser(t, 'Administrator');
+    const other = await makeStaff(t, 'Administrator');
     expect((await t.admin.del(`/users/${other.id}/`, headers)).statusCode).toBe(403);
-    const contributor = await addStaffUser(t, 'Contributor');
+    const contributor = await makeStaff(t, 'Contributor');
     expect((await t.admin.del(`/users/${contributor.id}/`, headers)).statusCode).toBe(200);
     expect((await t.admin.del(`/users/${editor.id}/`, headers)).statusCode).toBe(200);
   });
@@ -194,7 +195,7 @@ describe('PUT /users/password/', () => {
   const change = (body: object, headers: Record<string, string>) => t.admin.put('/users/password/', body, headers);
 
   it('changes your own password with the old one and ends your other sessions', async () => {
-    const author = await addStaffUser(t, 'Author');
+    const author = await makeStaff(t, 'Author');
     const headers = await t.session(author);
     const other = await t.session(author);
     const res = await change({ password: [{ user_id: author.id, oldPassword: STAFF_PASSWORD, newPassword: 'Brand-new-pass-9', ne2Password: 'Brand-new-pass-9' }] }, headers);
@@ -206,7 +207,7 @@ describe('PUT /users/password/', () => {
   });
 
   it('answers Ghost\'s errors, unrewritten', async () => {
-    const author = await addStaffUser(t, 'Author');
+    const author = await makeStaff(t, 'Author');
     const headers = await t.session(author);
     const cases: [object, number, string, Record<string, unknown>?][] = [
       [{ foo: 1 }, 400, "No root key ('password') provided."],
@@ -236,8 +237,8 @@ describe('PUT /users/owner/', () => {
   it('makes an active Administrator the Owner and the Owner an Administrator', async () => {
     await withTestSite(async (t2) => {
       const headers = t2.owner;
-      const editor = await addStaffUser(t2, 'Editor');
-      const admin = await addStaffUser(t2, 'Administrator');
+      const editor = await makeStaff(t2, 'Editor');
+      const admin = await makeStaff(t2, 'Administrator');
       const transfer = (id: string, h = headers) => t2.admin.put('/users/owner/', { owner: [{ id }] }, h);
       expect(ghostError(await transfer(editor.id))).toMatchObject({ type: 'ValidationError', message: 'Only administrators can be assigned the owner role.' });
       expect(ghostError(await transfer('aaaaaaaaaaaaaaaaaaaaaaaa'))).toMatchObject({ type: 'NotFoundError', message: 'User not found' });
@@ -254,7 +255,7 @@ describe('PUT /users/owner/', () => {
       // The new Owner can now do Owner things; the site stays set up.
       expect((await t2.admin.get('/authentication/setup/', NOBODY)).json()).toEqual({ setup: [{ status: true }] });
       expect((await t2.admin.put('/users/1/', { users: [{ bio: 'now an admin' }] }, adminHeaders)).statusCode).toBe(200);
-      const suspended = await addStaffUser(t2, 'Administrator');
+      const suspended = await makeStaff(t2, 'Administrator');
       await t2.connection.db.updateTable('users').set({ status: 'inactive' }).where('id', '=', suspended.id).execute();
       expect(ghostError(await transfer(suspended.id, adminHeaders))).toMatchObject({ message: 'Only active administrators can be assigned the owner role.' });
     });
