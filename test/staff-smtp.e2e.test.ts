@@ -1,8 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
-import type { LightMyRequestResponse } from 'fastify';
-import { ADMIN, ORIGIN, ghostError } from './support.js';
+import { ADMIN, ORIGIN, cookieOf, ghostError } from './support.js';
 import { parseMail, type ReceivedMail } from './staff-support.js';
 import { useTestSite } from './test-site.js';
 
@@ -50,10 +49,6 @@ const t = useTestSite({
 });
 afterEach(() => { vi.useRealTimers(); });
 
-const cookieOf = (res: LightMyRequestResponse) => {
-  const c = res.cookies.find((x) => x.name === 'service-admin-api-session')!;
-  return `${c.name}=${c.value}`;
-};
 const codeIn = (mail: ReceivedMail) => /^(\d{6}) is your Ghost sign in verification code$/.exec(mail.subject)![1]!;
 
 async function invitedEditor(email: string, password: string) {
@@ -77,7 +72,7 @@ async function newDevice(email: string, password: string, remoteAddress: string)
   expect(res.statusCode).toBe(403);
   expect(ghostError(res)).toMatchObject({ type: 'Needs2FAError', message: 'User must verify session to login.', code: '2FA_NEW_DEVICE_DETECTED' });
   const mail = await nextMailTo(email, before);
-  return { cookie: cookieOf(res), code: codeIn(mail), mail };
+  return { cookie: cookieOf(res)!, code: codeIn(mail), mail };
 }
 
 const verify = (cookie: string, token: string, remoteAddress: string) =>

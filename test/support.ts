@@ -31,13 +31,14 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     return { url: `sqlite:${path.join(dir, 'test.db')}`, drop: async () => rmSync(dir, { recursive: true, force: true }) };
   }
   const url = new URL(server);
+  // The same server, with the fresh database's name as the path.
+  const testUrl = new URL(server);
+  testUrl.pathname = `/${name}`;
   if (url.protocol.startsWith('postgres')) {
     const admin = new pg.Client({ connectionString: server });
     await admin.connect();
     await admin.query(`CREATE DATABASE ${name}`);
     await admin.end();
-    const testUrl = new URL(server);
-    testUrl.pathname = `/${name}`;
     return {
       url: testUrl.toString(),
       drop: async () => {
@@ -62,8 +63,6 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   const admin = await mysql.createConnection(adminUrl);
   await admin.query(`CREATE DATABASE ${name} CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci`);
   await admin.end();
-  const testUrl = new URL(server);
-  testUrl.pathname = `/${name}`;
   return {
     url: testUrl.toString(),
     drop: async () => {
@@ -120,8 +119,13 @@ export async function setupSite(app: FastifyInstance): Promise<void> {
 export async function login(app: FastifyInstance, email = OWNER.email, password = OWNER.password): Promise<string> {
   const res = await app.inject({ method: 'POST', url: `${ADMIN}/session/`, headers: { origin: ORIGIN }, payload: { username: email, password } });
   if (res.statusCode !== 201) throw new Error(`login failed: ${res.statusCode} ${res.body}`);
+  return cookieOf(res)!;
+}
+
+/** The session cookie a response sets, as a Cookie header value; undefined when it sets none. */
+export function cookieOf(res: LightMyRequestResponse): string | undefined {
   const cookie = res.cookies.find((c) => c.name === 'service-admin-api-session');
-  return `${cookie!.name}=${cookie!.value}`;
+  return cookie && `${cookie.name}=${cookie.value}`;
 }
 
 export interface Keys {

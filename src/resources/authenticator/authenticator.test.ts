@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { LightMyRequestResponse } from 'fastify';
-import { ADMIN, ORIGIN, adminAuth, ghostError } from '../../../test/support.js';
+import { ADMIN, ORIGIN, adminAuth, cookieOf, ghostError } from '../../../test/support.js';
 import { makeStaff, STAFF_PASSWORD, type StaffUser } from '../../../test/factories.js';
 import { currentCode, lastMailTo, loginAs, staffKey } from '../../../test/staff-support.js';
 import { useTestSite } from '../../../test/test-site.js';
@@ -15,10 +14,6 @@ let client = 0;
 const ip = () => `10.4.0.${++client}`;
 
 const appCode = (secret: string, at = Date.now()) => hotp(base32Decode(secret), Math.floor(at / 30_000));
-const cookieOf = (res: LightMyRequestResponse) => {
-  const c = res.cookies.find((x) => x.name === 'service-admin-api-session')!;
-  return `${c.name}=${c.value}`;
-};
 const req = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, cookie: string, payload?: object) =>
   t.app.inject({ method, url: `${ADMIN}${url}`, remoteAddress: ip(), headers: { cookie, origin: ORIGIN }, ...(payload ? { payload } : {}) });
 const loginReq = (user: StaffUser, token?: string) =>
@@ -84,7 +79,7 @@ describe('the stored secret', () => {
   it('written in plain base32 before sealing keeps working', async () => {
     const { user, secret } = await enrolled();
     await t.connection.db.updateTable('staff_authenticators').set({ secret }).where('user_id', '=', user.id).execute();
-    const cookie = cookieOf(await loginReq(user));
+    const cookie = cookieOf(await loginReq(user))!;
     expect((await verify(cookie, appCode(secret, Date.now() + 30_000))).statusCode).toBe(200);
   });
 
@@ -95,7 +90,7 @@ describe('the stored secret', () => {
     expect(await sealStoredSecrets(t.connection.db, secrets)).toBeGreaterThanOrEqual(1); // with the row of the test above
     expect(await sealStoredSecrets(t.connection.db, secrets)).toBe(0);
     expect(await storedSecret(user.id)).not.toContain(secret);
-    const cookie = cookieOf(await loginReq(user));
+    const cookie = cookieOf(await loginReq(user))!;
     expect((await verify(cookie, appCode(secret, Date.now() + 30_000))).statusCode).toBe(200);
   });
 });
@@ -118,26 +113,26 @@ describe('login with an authenticator app', () => {
     expect(res.statusCode).toBe(403);
     expect(ghostError(res)).toMatchObject({ type: 'Needs2FAError', message: 'User must verify session to login.' });
     expect(lastMailTo(t, user.email)!.subject).toMatch(/^\d{6} is your Ghost sign in verification code$/);
-    const cookie = cookieOf(res);
+    const cookie = cookieOf(res)!;
     // The code used to enable the app cannot be replayed (same 30 s step); a code from the next step works.
     const next = appCode(secret, Date.now() + 30_000);
     expect((await verify(cookie, next)).statusCode).toBe(200);
     expect((await req('GET', '/users/me/', cookie)).statusCode).toBe(200);
-    const other = cookieOf(await loginReq(user));
+    const other = cookieOf(await loginReq(user))!;
     expect((await verify(other, next)).statusCode).toBe(401);
   });
 
   it('still accepts the e-mailed code', async () => {
     const { user } = await enrolled();
-    const cookie = cookieOf(await loginReq(user));
+    const cookie = cookieOf(await loginReq(user))!;
     expect((await verify(cookie, await currentCode(t, user.id))).statusCode).toBe(200);
   });
 
   it('accepts each recovery code once', async () => {
     const { user, recovery, cookie: own } = await enrolled();
-    const first = cookieOf(await loginReq(user));
+    const first = cookieOf(await loginReq(user))!;
     expect((await verify(first, recovery[0]!.toUpperCase())).statusCode).toBe(200);
-    const second = cookieOf(await loginReq(user));
+    const second = cookieOf(await loginReq(user))!;
     expect((await verify(second, recovery[0]!)).statusCode).toBe(401);
     expect((await loginReq(user, recovery[1]!.replace('-', ''))).statusCode).toBe(201);
     expect((await req('GET', '/authenticator/', own)).json().authenticator[0].recovery_codes_remaining).toBe(8);

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../../app.js';
-import { ADMIN, ORIGIN, OWNER, ghostError } from '../../../test/support.js';
+import { ADMIN, ORIGIN, OWNER, cookieOf, ghostError } from '../../../test/support.js';
 import { makeStaff, STAFF_PASSWORD, type StaffUser } from '../../../test/factories.js';
 import { currentCode, lastMailTo, outbox } from '../../../test/staff-support.js';
 import { writeSettings } from '../../settings/settings.js';
@@ -11,10 +10,6 @@ const t = useTestSite({ settings: { STAFF_DEVICE_VERIFICATION: 'true' } });
 let client = 0;
 const ip = () => `10.2.${Math.floor(++client / 250)}.${client % 250}`;
 
-const cookieOf = (res: LightMyRequestResponse) => {
-  const c = res.cookies.find((x) => x.name === 'service-admin-api-session');
-  return c ? `${c.name}=${c.value}` : undefined;
-};
 const loginReq = (user: { email: string }, options: { cookie?: string; token?: unknown; password?: string; remoteAddress?: string } = {}) =>
   t.app.inject({
     method: 'POST', url: `${ADMIN}/session/`, remoteAddress: options.remoteAddress ?? ip(),
