@@ -1,24 +1,10 @@
-import type { ExpressionBuilder } from 'kysely';
 import type { Db } from '../../db/connect.js';
-import type { Database, UserRow } from '../../db/schema.js';
+import type { UserRow } from '../../db/schema.js';
+import { authorHasPublishedPost } from '../users/users.queries.js';
 
-/** Users attached to at least one published post or page: the Content API's authors. */
-function hasPublishedPosts(eb: ExpressionBuilder<Database, 'users'>) {
-  return eb.exists(
-    eb.selectFrom('posts_authors')
-      .innerJoin('posts', 'posts.id', 'posts_authors.post_id')
-      .select('posts_authors.id')
-      .whereRef('posts_authors.author_id', '=', 'users.id')
-      .where('posts.status', '=', 'published'),
-  );
-}
-
-function publicAuthors(db: Db) {
-  return db.selectFrom('users').where((eb) => hasPublishedPosts(eb));
-}
-
+/** A Content API author: only users with a published post exist there. */
 export function findPublicAuthor(db: Db, by: { id: string } | { slug: string }): Promise<UserRow | undefined> {
-  const query = publicAuthors(db).selectAll('users');
+  const query = db.selectFrom('users').where(authorHasPublishedPost).selectAll('users');
   return ('id' in by ? query.where('users.id', '=', by.id) : query.where('users.slug', '=', by.slug)).executeTakeFirst();
 }
 

@@ -149,24 +149,3 @@ export async function postSlugTaken(db: Db, slug: string, exceptId?: string): Pr
   if (exceptId) select = select.where('id', '!=', exceptId);
   return (await select.executeTakeFirst()) !== undefined;
 }
-
-/**
- * Users with at least one published post or page: their author `url` is routable. EXISTS stops at the
- * first published post, so the cost does not grow with the author's archive.
- */
-export async function usersWithPublishedPosts(db: Db, userIds: readonly string[]): Promise<Set<string>> {
-  if (userIds.length === 0) return new Set();
-  const rows = await db
-    .selectFrom('users')
-    .select('users.id')
-    .where('users.id', 'in', userIds)
-    .where((eb) => eb.exists(
-      eb.selectFrom('posts_authors')
-        .innerJoin('posts', 'posts.id', 'posts_authors.post_id')
-        .select('posts_authors.id')
-        .whereRef('posts_authors.author_id', '=', 'users.id')
-        .where('posts.status', '=', 'published'),
-    ))
-    .execute();
-  return new Set(rows.map((row) => row.id));
-}

@@ -3,9 +3,9 @@ import type { TagRow } from '../../db/schema.js';
 import { errors } from '../../errors.js';
 import { objectId } from '../../db/ids.js';
 import type { WriteCtx } from '../../ctx.js';
-import { OWNER_USER_ID } from '../../auth/roles.js';
 import { generateSlug } from '../../content/slugs.js';
 import { insertTag } from '../tags/tags.service.js';
+import { ownerUserId } from '../users/users.queries.js';
 import type { AuthorRef, TagRef } from './posts.input.js';
 
 /** A tag slug cleaned as Ghost cleans slugs given in a post body, without de-duplicating it. */
@@ -88,16 +88,6 @@ export async function resolveAuthors(db: Db, refs: AuthorRef[]): Promise<string[
     if (!ids.includes(id)) ids.push(id);
   }
   return ids;
-}
-
-export async function ownerUserId(db: Db): Promise<string> {
-  const row = await db
-    .selectFrom('roles_users')
-    .innerJoin('roles', 'roles.id', 'roles_users.role_id')
-    .select('roles_users.user_id')
-    .where('roles.name', '=', 'Owner')
-    .executeTakeFirst();
-  return row?.user_id ?? OWNER_USER_ID;
 }
 
 export async function tagIdsOf(db: Db, postId: string): Promise<string[]> {

@@ -1,9 +1,9 @@
 import type { Db } from '../../db/connect.js';
 import type { PostRow, UserRow } from '../../db/schema.js';
-import { rolesOfUsers } from '../users/users.queries.js';
+import { authorsWithPublishedPosts, rolesOfUsers } from '../users/users.queries.js';
 import { tagsWithPublishedPosts } from '../tags/tags.queries.js';
 import { readSettings } from '../../settings/settings.js';
-import { loadRecords, usersWithPublishedPosts, type PostRecord } from './posts.queries.js';
+import { loadRecords, type PostRecord } from './posts.queries.js';
 import { presentAdminPost, presentContentPost, type PresentContext } from './posts.present.js';
 import type { Format } from './posts.schemas.js';
 
@@ -13,7 +13,7 @@ const unique = <T>(values: T[]) => [...new Set(values)];
 async function urlSets(db: Db, records: PostRecord[], extraUsers: string[] = []) {
   const tagIds = unique(records.flatMap((record) => record.tags?.map((tag) => tag.id) ?? []));
   const userIds = unique([...records.flatMap((record) => record.authors?.map((user) => user.id) ?? []), ...extraUsers]);
-  const [publishedTags, publishedAuthors] = await Promise.all([tagsWithPublishedPosts(db, tagIds), usersWithPublishedPosts(db, userIds)]);
+  const [publishedTags, publishedAuthors] = await Promise.all([tagsWithPublishedPosts(db, tagIds), authorsWithPublishedPosts(db, userIds)]);
   return { publishedTags, publishedAuthors };
 }
 

@@ -11,12 +11,13 @@ import { checkPostPermission, type UnsafeAttrs } from './posts.permissions.js';
 import { postChanges, type PostChanges } from './posts.input.js';
 import { lexicalFromHtml, mobiledocFromHtml, renderForStorage, resolveSources, sourcesForStorage, type ContentState } from './posts.formats.js';
 import {
-  authorIdsOf, ownerUserId, resolveAuthors, resolveTags, sameList, tagIdsOf, writeAuthors, writeTags,
+  authorIdsOf, resolveAuthors, resolveTags, sameList, tagIdsOf, writeAuthors, writeTags,
 } from './posts.relations.js';
 import { cleanTitle, editInvalidation, effectiveStatus, nextMeta, sameTime, storedVisibility } from './posts.model.js';
 import { checkFeatureImageAlt, checkPostColumns, checkSchedule, checkStatusChange } from './posts.rules.js';
 import { recordRevision } from './posts.revisions.js';
 import { findAnyPost, postSlugTaken } from './posts.queries.js';
+import { ownerUserId } from '../users/users.queries.js';
 import { htmlToStorage, lexicalFromStorage, mobiledocFromStorage, toStorageUrl } from '../../content/ghost-url.js';
 import { renderMobiledoc } from '../../content/render.js';
 import { readingTime } from '../../content/text.js';

@@ -2,12 +2,11 @@ import type { Db } from '../../db/connect.js';
 import type { Ctx } from '../../ctx.js';
 import type { UserRow } from '../../db/schema.js';
 import { errors } from '../../errors.js';
-import { OWNER_USER_ID } from '../../auth/roles.js';
 import { assertPasswordPolicy, hashPassword } from '../../auth/passwords.js';
 import { generateSlug } from '../../content/slugs.js';
 import type { SettingKey } from '../../settings/keys.js';
 import { invalidateSettings, readSetting, writeSettings } from '../../settings/settings.js';
-import { findOwner, findUserById } from '../users/users.queries.js';
+import { findOwner, findUserById, ownerUserId } from '../users/users.queries.js';
 import { checkColumns } from '../../db/column-rules.js';
 import { assertNameGiven, USER_RULES } from '../users/users.rules.js';
 import type { SetupInput } from './setup.schemas.js';
@@ -41,7 +40,7 @@ export async function applySetup(ctx: Ctx, input: SetupInput, firstRun: boolean)
   checkColumns(USER_RULES, { name, email });
 
   const passwordHash = await hashPassword(password);
-  const ownerId = (await findOwner(db))?.id ?? OWNER_USER_ID;
+  const ownerId = await ownerUserId(db);
   const owner = await ctx.write(async ({ db: trx, clock }) => {
     const slug = await generateSlug(name, {
       kind: 'user',

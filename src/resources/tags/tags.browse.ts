@@ -3,6 +3,7 @@ import type { BrowseSpec } from '../../browse/browse.js';
 import { attributesOf } from '../../browse/order.js';
 import type { FilterSpec } from '../../filter/spec.js';
 import { TAG_COLUMNS } from './tags.columns.js';
+import { tagHasPublishedPost } from './tags.queries.js';
 
 export const TAGS_FILTER: FilterSpec = { table: 'tags', fields: TAG_COLUMNS };
 
@@ -29,10 +30,7 @@ export const TAGS_BROWSE: BrowseSpec = {
     content: {
       defaultOrder: () => [{ kind: 'column', table: 'tags', column: 'name', type: 'text', direction: 'asc' }],
       slugListOrder: true,
-      scope: (eb) => eb.exists(
-        eb.selectFrom('posts_tags').innerJoin('posts', 'posts.id', 'posts_tags.post_id').select(sql.lit(1).as('one'))
-          .whereRef('posts_tags.tag_id', '=', 'tags.id').where('posts.status', '=', 'published'),
-      ),
+      scope: tagHasPublishedPost,
     },
   },
 };

@@ -10,8 +10,17 @@ export function findTag(db: Db, by: { id: string } | { slug: string }): Promise<
   return ('id' in by ? query.where('id', '=', by.id) : query.where('slug', '=', by.slug)).executeTakeFirst();
 }
 
-/** Tags with at least one published post or page: the Content API's rule, and the rule for a routable `url`. */
-function withPublishedPosts(eb: ExpressionBuilder<Database, 'tags'>) {
+/** A Content API tag: only tags with a published post exist there. */
+export function findPublicTag(db: Db, by: { id: string } | { slug: string }): Promise<TagRow | undefined> {
+  const query = db.selectFrom('tags').selectAll().where(tagHasPublishedPost);
+  return ('id' in by ? query.where('id', '=', by.id) : query.where('slug', '=', by.slug)).executeTakeFirst();
+}
+
+/**
+ * A tag is public once attached to at least one published post or page: the Content API lists and reads
+ * only those, and only their `url` is routable.
+ */
+export function tagHasPublishedPost(eb: ExpressionBuilder<Database, 'tags'>): Expression<SqlBool> {
   return eb.exists(
     eb.selectFrom('posts_tags')
       .innerJoin('posts', 'posts.id', 'posts_tags.post_id')
@@ -42,7 +51,7 @@ export async function postCountsOfTags(db: Db, tagIds: readonly string[], public
 /** Which of these tags are attached to a published post or page (their `url` is then routable). */
 export async function tagsWithPublishedPosts(db: Db, tagIds: readonly string[]): Promise<Set<string>> {
   if (tagIds.length === 0) return new Set();
-  const rows = await db.selectFrom('tags').select('tags.id').where('tags.id', 'in', tagIds).where((eb) => withPublishedPosts(eb)).execute();
+  const rows = await db.selectFrom('tags').select('tags.id').where('tags.id', 'in', tagIds).where(tagHasPublishedPost).execute();
   return new Set(rows.map((row) => row.id));
 }
 

@@ -10,7 +10,7 @@ import { browseRows, pickEach } from '../../browse/browse.js';
 import { TAGS_BROWSE } from './tags.browse.js';
 import { tagUrl } from '../../content/urls.js';
 import { assertSlugParam, pickRead } from '../../http/read-params.js';
-import { findTag, postCountsOfTags, tagsWithPublishedPosts } from './tags.queries.js';
+import { findPublicTag, findTag, postCountsOfTags, tagsWithPublishedPosts } from './tags.queries.js';
 import { presentAdminTag, presentContentTag } from './tags.present.js';
 import { addTag, deleteTag, editTag } from './tags.service.js';
 import { TAG_ADD, TAG_EDIT, TAG_INCLUDES } from './tags.schemas.js';
@@ -93,9 +93,8 @@ export function tagsContentRoutes(app: FastifyInstance) {
 
   const read = async (request: FastifyRequest<{ Params: Params; Querystring: Query }>, by: { id: string } | { slug: string }) => {
     const { db, site: { url: siteUrl } } = request.ctx;
-    const row = await findTag(db, by);
-    const published = row ? await tagsWithPublishedPosts(db, [row.id]) : new Set<string>();
-    if (!row || !published.has(row.id)) throw errors.notFound('Tag not found.');
+    const row = await findPublicTag(db, by);
+    if (!row) throw errors.notFound('Tag not found.');
     return { tags: pickTag(await presentTags(db, siteUrl, [row], request.query, 'content'), request.query, by) };
   };
   app.get<{ Params: Params; Querystring: Query }>('/tags/:id/', { config: { frame: frame('read') } }, async (request) => {

@@ -3,6 +3,7 @@ import type { BrowseSpec } from '../../browse/browse.js';
 import { attributesOf } from '../../browse/order.js';
 import type { FilterSpec } from '../../filter/spec.js';
 import { USER_COLUMNS } from './users.columns.js';
+import { authorHasPublishedPost } from './users.queries.js';
 
 export const USERS_FILTER: FilterSpec = { table: 'users', fields: USER_COLUMNS };
 
@@ -35,10 +36,7 @@ export const USERS_BROWSE: BrowseSpec = {
       filter: { enforced: ALL_STATES, reject: (key) => /^(password|email)/i.test(key) },
       defaultOrder: () => [column('name', 'asc')],
       slugListOrder: true,
-      scope: (eb) => eb.exists(
-        eb.selectFrom('posts_authors').innerJoin('posts', 'posts.id', 'posts_authors.post_id').select(sql.lit(1).as('one'))
-          .whereRef('posts_authors.author_id', '=', 'users.id').where('posts.status', '=', 'published'),
-      ),
+      scope: authorHasPublishedPost,
     },
   },
 };

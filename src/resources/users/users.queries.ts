@@ -1,6 +1,7 @@
+import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
 import type { Db } from '../../db/connect.js';
-import type { RoleRow, UserRow } from '../../db/schema.js';
-import type { RoleName } from '../../auth/roles.js';
+import type { Database, RoleRow, UserRow } from '../../db/schema.js';
+import { OWNER_USER_ID, type RoleName } from '../../auth/roles.js';
 import type { RoleTable } from '../../auth/staff-rules.js';
 
 export function findUserById(db: Db, id: string): Promise<UserRow | undefined> {
@@ -41,10 +42,6 @@ export async function roleIdByName(db: Db, name: RoleName): Promise<string> {
   return row.id;
 }
 
-/**
- * A condition on `users` for browse: the filter compiler (NQL) plugs in here; none means every user,
- * which is Ghost's admin default (all statuses).
- */
 export function findUserBySlug(db: Db, slug: string): Promise<UserRow | undefined> {
   return db.selectFrom('users').selectAll().where('slug', '=', slug).executeTakeFirst();
 }
@@ -67,13 +64,26 @@ export async function postCountsOf(db: Db, userIds: readonly string[]): Promise<
   return counts;
 }
 
-/** Users with at least one published post or page: only they have a public author page. */
+/**
+ * A user is a public author once attached to at least one published post or page: the Content API lists
+ * and reads only those, and only their author `url` is routable. EXISTS stops at the first such post, so
+ * the cost does not grow with the author's archive.
+ */
+export function authorHasPublishedPost(eb: ExpressionBuilder<Database, 'users'>): Expression<SqlBool> {
+  return eb.exists(
+    eb.selectFrom('posts_authors')
+      .innerJoin('posts', 'posts.id', 'posts_authors.post_id')
+      .select('posts_authors.id')
+      .whereRef('posts_authors.author_id', '=', 'users.id')
+      .where('posts.status', '=', 'published'),
+  );
+}
+
+/** Which of these users are public authors (see authorHasPublishedPost). */
 export async function authorsWithPublishedPosts(db: Db, userIds: readonly string[]): Promise<Set<string>> {
   if (userIds.length === 0) return new Set();
-  const rows = await db.selectFrom('posts_authors').innerJoin('posts', 'posts.id', 'posts_authors.post_id')
-    .select('posts_authors.author_id').distinct()
-    .where('posts_authors.author_id', 'in', userIds).where('posts.status', '=', 'published').execute();
-  return new Set(rows.map((row) => row.author_id));
+  const rows = await db.selectFrom('users').select('users.id').where('users.id', 'in', userIds).where(authorHasPublishedPost).execute();
+  return new Set(rows.map((row) => row.id));
 }
 
 /** All roles by id and name (eleven rows). */
@@ -91,4 +101,9 @@ export async function findOwner(db: Db): Promise<UserRow | undefined> {
   return db.selectFrom('users').selectAll('users')
     .innerJoin('roles_users', 'roles_users.user_id', 'users.id').innerJoin('roles', 'roles.id', 'roles_users.role_id')
     .where('roles.name', '=', 'Owner').executeTakeFirst();
+}
+
+/** The Owner's id; before the Owner's role row exists (a fresh database), the seeded owner's id `1`. */
+export async function ownerUserId(db: Db): Promise<string> {
+  return (await findOwner(db))?.id ?? OWNER_USER_ID;
 }
