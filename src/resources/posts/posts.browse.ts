@@ -2,7 +2,8 @@ import { sql } from 'kysely';
 import type { ApiRules, BrowseSpec } from '../../browse/browse.js';
 import { attributesOf, type OrderTerm } from '../../browse/order.js';
 import type { BrowseParams } from '../../browse/params.js';
-import { POST_COLUMNS, POST_META_COLUMNS } from './posts.columns.js';
+import { listColumns } from '../../browse/fields.js';
+import { POST_FIELDS, POST_META_COLUMNS, SOURCE_COLUMNS } from './posts.fields.js';
 import { POSTS_FILTER } from './posts.filter.js';
 
 const desc = (expression: ReturnType<typeof sql>): OrderTerm => ({ kind: 'expression', expression, direction: 'desc' });
@@ -46,7 +47,7 @@ function contentRules(type: 'post' | 'page'): ApiRules {
       ? { kind: 'column', table: 'posts', column: 'published_at', type: 'date', direction: 'desc' }
       : { kind: 'column', table: 'posts', column: 'title', type: 'text', direction: 'asc' }],
     slugListOrder: true,
-    hiddenColumns: ['mobiledoc', 'lexical'],
+    hiddenColumns: SOURCE_COLUMNS,
   };
 }
 
@@ -56,10 +57,9 @@ function postsBrowse(type: 'post' | 'page'): BrowseSpec {
     filter: POSTS_FILTER,
     order: {
       table: 'posts',
-      attributes: [...attributesOf('posts', POST_COLUMNS), ...attributesOf('posts_meta', POST_META_COLUMNS)],
+      attributes: [...attributesOf('posts', POSTS_FILTER.fields), ...attributesOf('posts_meta', POST_META_COLUMNS)],
     },
-    // reading_time is stored at write time (migration 0004) but is not a filterable Ghost column.
-    columns: [...Object.keys(POST_COLUMNS), 'reading_time'],
+    columns: listColumns(POST_FIELDS),
     // Ghost's defaultColumnsToFetch, plus what URLs and Content gating need.
     alwaysRead: ['id', 'uuid', 'slug', 'status', 'type', 'visibility', 'published_at'],
     computed: { url: ['slug', 'uuid', 'status'], excerpt: ['custom_excerpt', 'plaintext'], reading_time: ['html', 'reading_time', 'feature_image'] },

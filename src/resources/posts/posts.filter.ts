@@ -1,19 +1,20 @@
+import { queryFields } from '../../browse/fields.js';
 import type { FilterSpec } from '../../filter/spec.js';
-import { TAG_COLUMNS } from '../tags/tags.columns.js';
-import { USER_COLUMNS } from '../users/users.columns.js';
-import { POST_AUTHOR_COLUMNS, POST_COLUMNS, POST_META_COLUMNS, POST_TAG_COLUMNS } from './posts.columns.js';
+import { TAG_FIELDS } from '../tags/tags.fields.js';
+import { USER_FIELDS } from '../users/users.fields.js';
+import { POST_AUTHOR_COLUMNS, POST_FIELDS, POST_META_COLUMNS, POST_TAG_COLUMNS } from './posts.fields.js';
 
 /** Posts and pages (`core/server/models/post.js`: filterRelations, filterExpansions). */
 export const POSTS_FILTER: FilterSpec = {
   table: 'posts',
-  fields: POST_COLUMNS,
+  fields: queryFields(POST_FIELDS),
   relations: {
     tags: {
-      kind: 'manyToMany', table: 'tags', fields: TAG_COLUMNS,
+      kind: 'manyToMany', table: 'tags', fields: queryFields(TAG_FIELDS),
       joinTable: 'posts_tags', joinFrom: 'post_id', joinTo: 'tag_id', joinFields: POST_TAG_COLUMNS,
     },
     authors: {
-      kind: 'manyToMany', table: 'users', fields: USER_COLUMNS,
+      kind: 'manyToMany', table: 'users', fields: queryFields(USER_FIELDS),
       joinTable: 'posts_authors', joinFrom: 'post_id', joinTo: 'author_id', joinFields: POST_AUTHOR_COLUMNS,
     },
     posts_meta: { kind: 'oneToOne', table: 'posts_meta', joinFrom: 'post_id', fields: { id: 'text', post_id: 'text', ...POST_META_COLUMNS } },

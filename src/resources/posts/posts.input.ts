@@ -2,7 +2,7 @@ import type { PostMetaRow, PostRow } from '../../db/schema.js';
 import type { PostInput, PostType } from './posts.schemas.js';
 
 /** posts columns a client may write (everything else is derived or read-only). */
-export const POST_FIELDS = [
+export const WRITABLE_POST_FIELDS = [
   'title', 'slug', 'mobiledoc', 'lexical', 'feature_image', 'featured', 'status', 'locale', 'visibility', 'published_at',
   'custom_excerpt', 'codeinjection_head', 'codeinjection_foot', 'custom_template', 'canonical_url', 'show_title_and_feature_image',
 ] as const;
@@ -13,7 +13,7 @@ export const META_FIELDS = [
   'meta_description', 'email_subject', 'feature_image_alt', 'feature_image_caption', 'email_only',
 ] as const;
 
-type PostField = (typeof POST_FIELDS)[number];
+type PostField = (typeof WRITABLE_POST_FIELDS)[number];
 type MetaField = (typeof META_FIELDS)[number];
 
 export interface TagRef {
@@ -53,7 +53,7 @@ export function postChanges(type: PostType, input: PostInput): PostChanges {
   const changes: PostChanges = { post: {}, meta: {} };
   const post = changes.post as Record<string, unknown>;
   const meta = changes.meta as Record<string, unknown>;
-  for (const key of POST_FIELDS) {
+  for (const key of WRITABLE_POST_FIELDS) {
     if (!(key in input)) continue;
     let value: unknown = input[key];
     // A null or empty visibility keeps the default rather than breaking the NOT NULL column.

@@ -2,6 +2,7 @@ import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
 import type { Db } from '../../db/connect.js';
 import type { Database, PostMetaRow, PostRevisionRow, PostRow, TagRow, UserRow } from '../../db/schema.js';
 import type { PostType } from './posts.schemas.js';
+import { POST_FIELDS, SOURCE_COLUMNS } from './posts.fields.js';
 
 /** A filter compiled to SQL over `posts` (the filter language plugs in here). */
 export type PostWhere = (eb: ExpressionBuilder<Database, 'posts'>) => Expression<SqlBool>;
@@ -17,15 +18,9 @@ export interface PostRecord {
 
 export type PostKey = { id: string } | { slug: string } | { uuid: string };
 
-/** Columns the Content API never shows; browse leaves them in the database (they are the largest). */
-const SOURCE_COLUMNS = ['mobiledoc', 'lexical'] as const;
-const ALL_COLUMNS = [
-  'id', 'uuid', 'title', 'slug', 'mobiledoc', 'lexical', 'html', 'comment_id', 'plaintext', 'feature_image', 'featured', 'type',
-  'status', 'locale', 'visibility', 'email_recipient_filter', 'created_at', 'created_by', 'updated_at', 'updated_by',
-  'published_at', 'published_by', 'custom_excerpt', 'codeinjection_head', 'codeinjection_foot', 'custom_template',
-  'canonical_url', 'newsletter_id', 'show_title_and_feature_image', 'reading_time',
-] as const;
-const CONTENT_COLUMNS = ALL_COLUMNS.filter((column) => !(SOURCE_COLUMNS as readonly string[]).includes(column));
+/** A read by key takes the whole row (the Content API without the source formats). */
+const ALL_COLUMNS = Object.keys(POST_FIELDS) as (keyof PostRow)[];
+const CONTENT_COLUMNS = ALL_COLUMNS.filter((column) => !SOURCE_COLUMNS.includes(column));
 
 export interface PostQuery {
   type: PostType;

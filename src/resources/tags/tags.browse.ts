@@ -1,18 +1,19 @@
 import { sql } from 'kysely';
 import type { BrowseSpec } from '../../browse/browse.js';
+import { listColumns, queryFields } from '../../browse/fields.js';
 import { attributesOf } from '../../browse/order.js';
 import type { FilterSpec } from '../../filter/spec.js';
-import { TAG_COLUMNS } from './tags.columns.js';
+import { TAG_FIELDS } from './tags.fields.js';
 import { tagHasPublishedPost } from './tags.queries.js';
 
-export const TAGS_FILTER: FilterSpec = { table: 'tags', fields: TAG_COLUMNS };
+export const TAGS_FILTER: FilterSpec = { table: 'tags', fields: queryFields(TAG_FIELDS) };
 
 /** Tags (`core/server/models/tag.js`, `tag-public.js`, input serializer tags.js). */
 export const TAGS_BROWSE: BrowseSpec = {
   table: 'tags',
   filter: TAGS_FILTER,
-  order: { table: 'tags', attributes: attributesOf('tags', TAG_COLUMNS), counts: ['count.posts'] },
-  columns: Object.keys(TAG_COLUMNS),
+  order: { table: 'tags', attributes: attributesOf('tags', TAGS_FILTER.fields), counts: ['count.posts'] },
+  columns: listColumns(TAG_FIELDS),
   alwaysRead: ['id'],
   computed: { url: ['slug', 'visibility'] },
   counts: {

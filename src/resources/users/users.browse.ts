@@ -1,11 +1,12 @@
 import { sql } from 'kysely';
 import type { BrowseSpec } from '../../browse/browse.js';
+import { listColumns, queryFields } from '../../browse/fields.js';
 import { attributesOf } from '../../browse/order.js';
 import type { FilterSpec } from '../../filter/spec.js';
-import { USER_COLUMNS } from './users.columns.js';
+import { USER_FIELDS } from './users.fields.js';
 import { authorHasPublishedPost } from './users.queries.js';
 
-export const USERS_FILTER: FilterSpec = { table: 'users', fields: USER_COLUMNS };
+export const USERS_FILTER: FilterSpec = { table: 'users', fields: queryFields(USER_FIELDS) };
 
 const ALL_STATES = 'status:[active,warn-1,warn-2,warn-3,warn-4,inactive,locked]';
 const column = (name: string, direction: 'asc' | 'desc', type: 'text' | 'date' = 'text') => ({ kind: 'column' as const, table: 'users', column: name, type, direction });
@@ -14,9 +15,8 @@ const column = (name: string, direction: 'asc' | 'desc', type: 'text' | 'date' =
 export const USERS_BROWSE: BrowseSpec = {
   table: 'users',
   filter: USERS_FILTER,
-  order: { table: 'users', attributes: attributesOf('users', USER_COLUMNS), counts: ['count.posts'] },
-  // Never read the password hash for a list.
-  columns: Object.keys(USER_COLUMNS).filter((name) => name !== 'password'),
+  order: { table: 'users', attributes: attributesOf('users', USERS_FILTER.fields), counts: ['count.posts'] },
+  columns: listColumns(USER_FIELDS),
   alwaysRead: ['id'],
   computed: { url: ['slug'] },
   counts: {

@@ -1,11 +1,11 @@
 import type { TagRow } from '../../db/schema.js';
-import type { FieldType } from '../../filter/spec.js';
+import type { FieldMap } from '../../browse/fields.js';
 
-/** Ghost's `tags` table as filter and order see it, in schema order (`order=<field>` takes the first column ending with it). */
-export const TAG_COLUMNS = {
+/** Ghost's `tags` table: every column filter and order may name and a browse reads. */
+export const TAG_FIELDS = {
   id: 'text', name: 'text', slug: 'text', description: 'text', feature_image: 'text', parent_id: 'text',
   visibility: 'text', og_image: 'text', og_title: 'text', og_description: 'text', twitter_image: 'text',
   twitter_title: 'text', twitter_description: 'text', meta_title: 'text', meta_description: 'text',
   codeinjection_head: 'text', codeinjection_foot: 'text', canonical_url: 'text', accent_color: 'text',
   created_at: 'date', created_by: 'text', updated_at: 'date', updated_by: 'text',
-} as const satisfies Record<keyof TagRow, FieldType>;
+} as const satisfies FieldMap<TagRow>;

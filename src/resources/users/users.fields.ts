@@ -1,12 +1,12 @@
 import type { UserRow } from '../../db/schema.js';
-import type { FieldType } from '../../filter/spec.js';
+import type { FieldMap } from '../../browse/fields.js';
 
 /**
- * Ghost's `users` table as filter and order see it, in schema order (`order=<field>` takes the first column
- * ending with it). Filters may name `password` and `email`; the Content API drops those statements.
+ * Ghost's `users` table. Filters may name `password` and `email` (the Content API drops those statements);
+ * a browse never reads the password hash.
  */
-export const USER_COLUMNS = {
-  id: 'text', name: 'text', slug: 'text', password: 'text', email: 'text', profile_image: 'text', cover_image: 'text',
+export const USER_FIELDS = {
+  id: 'text', name: 'text', slug: 'text', password: { type: 'text', list: false }, email: 'text', profile_image: 'text', cover_image: 'text',
   bio: 'text', website: 'text', location: 'text', facebook: 'text', twitter: 'text', threads: 'text', bluesky: 'text',
   mastodon: 'text', tiktok: 'text', youtube: 'text', instagram: 'text', linkedin: 'text', accessibility: 'text',
   status: 'text', locale: 'text', visibility: 'text', meta_title: 'text', meta_description: 'text', tour: 'text',
@@ -14,4 +14,4 @@ export const USER_COLUMNS = {
   paid_subscription_started_notification: 'boolean', paid_subscription_canceled_notification: 'boolean',
   mention_notifications: 'boolean', recommendation_notifications: 'boolean', milestone_notifications: 'boolean',
   donation_notifications: 'boolean', created_at: 'date', created_by: 'text', updated_at: 'date', updated_by: 'text',
-} as const satisfies Record<keyof UserRow, FieldType>;
+} as const satisfies FieldMap<UserRow>;
