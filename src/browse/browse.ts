@@ -126,30 +126,3 @@ function joinForOrder(query: any, spec: BrowseSpec, table: string) {
   if (!relation || relation.kind !== 'oneToOne') throw new Error(`no join declared for ordering by ${table}`);
   return query.leftJoin(table, `${table}.${relation.joinFrom}`, `${spec.table}.id`);
 }
-
-/**
- * `fields` on the output: the requested fields, plus relations the request included (Ghost keeps loaded
- * relations, `fields=title&include=tags` shows tags) and requested formats; counts only when asked for
- * as a field. Without `fields`, objects pass unchanged.
- */
-export function pickEach<T extends Record<string, unknown>>(objects: T[], params: Pick<BrowseParams, 'fields' | 'include' | 'formats'>): Partial<T>[] {
-  if (!params.fields) return objects;
-  const keep = new Set([
-    ...params.fields,
-    ...params.include.filter((name) => !name.startsWith('count.')).map((name) => name.split('.')[0]!),
-    ...(params.formats ?? []),
-  ]);
-  // Ghost's url helpers skip `url` on embedded tags and authors too unless `fields` names it.
-  const withoutUrl = (value: unknown): unknown => {
-    if (params.fields!.includes('url')) return value;
-    if (Array.isArray(value)) return value.map(withoutUrl);
-    if (value && typeof value === 'object' && 'url' in value) {
-      const { url: _url, ...rest } = value as Record<string, unknown>;
-      return rest;
-    }
-    return value;
-  };
-  return objects.map((object) => Object.fromEntries(
-    Object.entries(object).filter(([key]) => keep.has(key)).map(([key, value]) => [key, params.fields!.includes(key) ? value : withoutUrl(value)]),
-  ) as Partial<T>);
-}

@@ -1,5 +1,4 @@
 import { errors } from '../errors.js';
-import { queryList } from './query-list.js';
 
 export interface PageRequest {
   page: number;
@@ -50,9 +49,4 @@ export function sqlWindow({ page, limit }: PageRequest): { offset: number; limit
   // `limit=99999999999999999999` is valid for Ghost; engines take 64-bit integers at most.
   const clamp = (value: number) => Math.min(value, Number.MAX_SAFE_INTEGER);
   return { offset: clamp((page - 1) * limit), limit: clamp(limit) };
-}
-
-/** `include=a,b` as a set of the values this endpoint accepts; unknown values are dropped silently. */
-export function parseInclude(raw: unknown, allowed: readonly string[]): Set<string> {
-  return new Set((queryList(raw) ?? []).filter((value) => allowed.includes(value)));
 }

@@ -1,6 +1,8 @@
 import { errors } from '../errors.js';
 import { assertOrderParam } from './order.js';
 import { parsePageRequest, type PageRequest } from './pagination.js';
+import { parseInclude } from './include.js';
+import { parseFields } from './projection.js';
 import { queryList } from './query-list.js';
 
 /**
@@ -34,21 +36,26 @@ export interface BrowseParamRules {
 
 type Query = Record<string, unknown>;
 
-
 export function parseBrowseParams(query: Query, rules: BrowseParamRules = {}): BrowseParams {
+  // Formats are checked first, as the posts endpoints always have.
+  const formats = rules.formats ? parseFormats(query.formats, rules.formats) : null;
   const page = parsePageRequest(query, { maxLimit: rules.maxLimit });
   if (query.order !== undefined) assertOrderParam(query.order);
-  const formats = rules.formats ? queryList(query.formats) : null;
-  if (formats && formats.some((format) => !rules.formats!.includes(format))) throw errors.validation('Validation (AllowedValues) failed for formats');
-  const fields = queryList(query.fields);
   return {
     filter: filterText(query.filter),
     order: query.order === undefined || query.order === '' ? null : (query.order as string | string[]),
     page,
-    fields: fields && fields.length ? fields : null,
-    include: (queryList(query.include) ?? []).filter((value, index, all) => rules.include?.includes(value) && all.indexOf(value) === index),
+    fields: parseFields(query.fields),
+    include: parseInclude(query.include, rules.include ?? []),
     formats,
   };
+}
+
+/** `formats=a,b` on browse and read: a value outside `allowed` is a 422 (`formats=` alone is accepted); null when absent. */
+export function parseFormats(raw: unknown, allowed: readonly string[]): string[] | null {
+  const formats = queryList(raw);
+  if (formats && formats.some((format) => !allowed.includes(format))) throw errors.validation('Validation (AllowedValues) failed for formats');
+  return formats;
 }
 
 /** `filter` given twice is not something NQL can mean: Ghost fails with a 500, we with its parse error. */

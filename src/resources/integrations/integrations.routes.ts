@@ -6,7 +6,8 @@ import { assertIdParam } from '../../http/validate.js';
 import { parseBody } from '../../http/parse-body.js';
 import { INTEGRATION_ADD, INTEGRATION_EDIT, INTEGRATION_REFRESH } from './integrations.schemas.js';
 import { locationOf } from '../../http/location.js';
-import { paginationMeta, parseInclude, parsePageRequest, sqlWindow } from '../../browse/pagination.js';
+import { parseInclude } from '../../browse/include.js';
+import { paginationMeta, parsePageRequest, sqlWindow } from '../../browse/pagination.js';
 import { apiKeysOf, countListedIntegrations, findListedIntegration, listIntegrations } from './integrations.queries.js';
 import { presentIntegration } from './integrations.present.js';
 import { addIntegration, deleteIntegration, editIntegration, refreshApiKey } from './integrations.service.js';
@@ -21,7 +22,7 @@ export function integrationsRoutes(app: FastifyInstance) {
     const keys = withKeys ? await apiKeysOf(ctx.db, rows.map((row) => row.id)) : null;
     return rows.map((row) => presentIntegration(row, keys?.get(row.id)));
   }
-  const wantsKeys = (query: Query) => parseInclude(query.include, ['api_keys', 'webhooks']).has('api_keys');
+  const wantsKeys = (query: Query) => parseInclude(query.include, ['api_keys', 'webhooks']).includes('api_keys');
 
   app.get<{ Querystring: Query }>('/integrations/', { config: { frame: frame('browse'), permission: 'integration.browse' } }, async (request) => {
     const pageRequest = parsePageRequest(request.query);

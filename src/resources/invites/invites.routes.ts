@@ -3,8 +3,7 @@ import { errors } from '../../errors.js';
 import { assertIdParam } from '../../http/validate.js';
 import { parseBody } from '../../http/parse-body.js';
 import { locationOf } from '../../http/location.js';
-import { parseBrowseParams } from '../../browse/params.js';
-import { browseRows, pickEach } from '../../browse/browse.js';
+import { browseRoute } from '../../http/browse-route.js';
 import { INVITES_BROWSE } from './invites.browse.js';
 import type { InviteRow } from '../../db/schema.js';
 import { findInvite } from './invites.queries.js';
@@ -15,12 +14,12 @@ import { INVITE_ADD } from './invites.schemas.js';
 const frame = (method: string) => ({ docName: 'invites', method });
 
 export function invitesRoutes(app: FastifyInstance) {
-  app.get<{ Querystring: Record<string, unknown> }>('/invites/', { config: { frame: frame('browse'), permission: 'invite.browse' } }, async (request) => {
-    const params = parseBrowseParams(request.query);
-    const { rows, meta } = await browseRows<InviteRow>(request.ctx.db, request.ctx.engine, INVITES_BROWSE, 'admin', params);
-    return { invites: pickEach(rows.map(presentInvite), params), meta };
+  browseRoute<InviteRow>(app, {
+    docName: 'invites', api: 'admin', spec: INVITES_BROWSE, permission: 'invite.browse',
+    present: (_ctx, rows) => rows.map(presentInvite),
   });
 
+  // Ghost's invite read takes no `fields`: it answers the whole invitation.
   app.get<{ Params: { id: string } }>('/invites/:id/', { config: { frame: frame('read'), permission: 'invite.read' } }, async (request) => {
     assertIdParam(request.params.id);
     const invite = await findInvite(request.ctx.db, request.params.id);

@@ -1,25 +1,22 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { errors } from '../../errors.js';
-import { assertIdParam } from '../../http/validate.js';
-import { parseBrowseParams } from '../../browse/params.js';
-import { browseRows, pickEach } from '../../browse/browse.js';
-import { POST_TYPES_BROWSE } from './posts.browse.js';
+import type { FastifyInstance } from 'fastify';
+import type { Ctx } from '../../ctx.js';
 import type { PostRow } from '../../db/schema.js';
+import { browseRoute } from '../../http/browse-route.js';
+import { readRoutes } from '../../http/read-routes.js';
+import { POST_TYPES_BROWSE } from './posts.browse.js';
 import { CONTENT_INCLUDES, DOC_NAME, FORMATS, type Format, type PostType } from './posts.schemas.js';
-import { includesOf, parseFormats } from './posts.options.js';
-import { assertSlugParam, pickRead } from '../../http/read-params.js';
-import { findPost, type PostKey } from './posts.queries.js';
-import { contentPosts } from './posts.responses.js';
-
-type Query = Record<string, unknown>;
-type Params = { id: string; slug: string };
+import { postFormats } from './posts.options.js';
+import { findPost } from './posts.queries.js';
+import { contentPosts, type AdminView } from './posts.responses.js';
 
 /** Content API: source formats are never returned (asking for them is not an error); html by default. */
-function contentFormats(raw: unknown): Set<Format> {
-  const requested = parseFormats(raw, { validate: true });
+function contentFormats(requested: readonly string[] | null): Set<Format> {
   if (requested === null) return new Set(['html']);
-  return new Set(requested.filter((format) => format === 'html' || format === 'plaintext'));
+  return new Set(postFormats(requested).filter((format) => format === 'html' || format === 'plaintext'));
 }
+
+const view = (ctx: Ctx, include: readonly string[], formats: readonly string[] | null): AdminView =>
+  ({ siteUrl: ctx.site.url, include, formats: contentFormats(formats) });
 
 /**
  * Content API posts and pages: published only (a client's `status` filter cannot widen that), newest
@@ -27,30 +24,16 @@ function contentFormats(raw: unknown): Set<Format> {
  */
 export function postsContentRoutes(app: FastifyInstance, type: PostType) {
   const docName = DOC_NAME[type];
-  const frame = (method: string) => ({ docName, method });
-  const view = (siteUrl: string, query: Query) => ({ siteUrl, include: includesOf(query.include, CONTENT_INCLUDES, []), formats: contentFormats(query.formats) });
-
-  app.get<{ Querystring: Query }>(`/${docName}/`, { config: { frame: frame('browse') } }, async (request) => {
-    const { db, engine, site } = request.ctx;
-    const v = view(site.url, request.query);
-    const params = parseBrowseParams(request.query, { include: CONTENT_INCLUDES, formats: FORMATS });
-    const { rows, meta } = await browseRows<PostRow>(db, engine, POST_TYPES_BROWSE[type], 'content', params);
-    return { [docName]: pickEach(await contentPosts(db, rows, v), params), meta };
+  browseRoute<PostRow>(app, {
+    docName, api: 'content', spec: POST_TYPES_BROWSE[type], params: { include: CONTENT_INCLUDES, formats: FORMATS },
+    present: (ctx, rows, params) => contentPosts(ctx.db, rows, view(ctx, params.include, params.formats)),
   });
-
-  const read = async (request: FastifyRequest<{ Querystring: Query }>, key: PostKey) => {
-    const { db, site } = request.ctx;
-    const v = view(site.url, request.query);
-    const row = await findPost(db, key, { type, published: true });
-    if (!row) throw errors.notFound(type === 'post' ? 'Post not found.' : 'Page not found.');
-    return { [docName]: pickRead(await contentPosts(db, [row], v), request.query, 'slug' in key ? 'slug' : 'id', v.include, parseFormats(request.query.formats, { validate: true })) };
-  };
-  app.get<{ Params: Params; Querystring: Query }>(`/${docName}/:id/`, { config: { frame: frame('read') } }, async (request) => {
-    assertIdParam(request.params.id);
-    return read(request, { id: request.params.id });
-  });
-  app.get<{ Params: Params; Querystring: Query }>(`/${docName}/slug/:slug/`, { config: { frame: frame('read') } }, async (request) => {
-    assertSlugParam(request.params.slug);
-    return read(request, { slug: request.params.slug });
+  readRoutes(app, {
+    docName, keys: ['id', 'slug'], include: CONTENT_INCLUDES, formats: FORMATS,
+    notFound: type === 'post' ? 'Post not found.' : 'Page not found.',
+    read: async (ctx, key, { include, formats }) => {
+      const row = await findPost(ctx.db, key, { type, published: true });
+      return row && (await contentPosts(ctx.db, [row], view(ctx, include, formats)))[0];
+    },
   });
 }

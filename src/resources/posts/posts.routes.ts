@@ -1,32 +1,27 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Ctx } from '../../ctx.js';
 import { errors } from '../../errors.js';
 import { actorOf } from '../../auth/actor.js';
+import { parseInclude } from '../../browse/include.js';
+import { browseRoute } from '../../http/browse-route.js';
+import { readRoutes } from '../../http/read-routes.js';
 import { assertIdParam } from '../../http/validate.js';
 import { locationOf } from '../../http/location.js';
-import { parseBrowseParams } from '../../browse/params.js';
-import { browseRows, pickEach } from '../../browse/browse.js';
 import { POST_TYPES_BROWSE } from './posts.browse.js';
 import type { PostRow } from '../../db/schema.js';
 import { filterWhere } from '../../filter/filter.js';
 import { POSTS_FILTER } from './posts.filter.js';
 import { ADMIN_DEFAULT_INCLUDES, ADMIN_INCLUDES, DOC_NAME, FORMATS, POST_ADD, POST_BULK, POST_EDIT, type Format, type PostType } from './posts.schemas.js';
 import { parseBody } from '../../http/parse-body.js';
-import { flag, includesOf, parseFormats, parseSource } from './posts.options.js';
-import { assertSlugParam, pickRead } from '../../http/read-params.js';
-import { findPost, type PostKey, type PostWhere } from './posts.queries.js';
-import { adminPosts } from './posts.responses.js';
+import { flag, parseSource, postFormats, writeFormats } from './posts.options.js';
+import { findPost, type PostWhere } from './posts.queries.js';
+import { adminPosts, type AdminView } from './posts.responses.js';
 import { addPost, destroyPost, editPost, type WriteOptions } from './posts.service.js';
 import { copyPost } from './posts.copy.js';
 import { bulkDestroy, bulkEdit } from './posts.bulk.js';
 
 type Query = Record<string, unknown>;
-type Params = { id: string; slug: string };
-
-/** Admin formats: lexical always (interface.md), plus whatever the request adds. */
-function adminFormats(raw: unknown, validate: boolean): Set<Format> {
-  return new Set<Format>(['lexical', ...(parseFormats(raw, { validate }) ?? [])]);
-}
+type Params = { id: string };
 
 /**
  * Admin API posts and pages (one route set per type): browse, read by id or slug, add, edit, copy,
@@ -35,12 +30,13 @@ function adminFormats(raw: unknown, validate: boolean): Set<Format> {
 export function postsAdminRoutes(app: FastifyInstance, type: PostType) {
   const docName = DOC_NAME[type];
   const frame = (method: string) => ({ docName, method });
-  const view = (ctx: Ctx, query: Query, validateFormats: boolean) => ({
+  // Relations: Ghost's defaults unless the request names its own. Formats: lexical always (interface.md),
+  // plus whatever the request adds.
+  const view = (ctx: Ctx, query: Query, formats: Format[]): AdminView => ({
     siteUrl: ctx.site.url,
-    include: includesOf(query.include, ADMIN_INCLUDES[type], ADMIN_DEFAULT_INCLUDES[type]),
-    formats: adminFormats(query.formats, validateFormats),
+    include: parseInclude(query.include, ADMIN_INCLUDES[type], ADMIN_DEFAULT_INCLUDES[type]),
+    formats: new Set<Format>(['lexical', ...formats]),
   });
-  const notFound = () => errors.notFound(type === 'post' ? 'Post not found.' : 'Page not found.');
   const where = (ctx: Ctx, filter: unknown): PostWhere | null =>
     typeof filter === 'string' && filter !== '' ? filterWhere(POSTS_FILTER, ctx.engine, filter, { wrap: true }) : null;
   const writeOptions = (query: Query): WriteOptions => ({
@@ -53,7 +49,7 @@ export function postsAdminRoutes(app: FastifyInstance, type: PostType) {
   });
   const respond = async (ctx: Ctx, id: string, query: Query) => {
     const row = await findPost(ctx.db, { id }, { type });
-    return { [docName]: await adminPosts(ctx.db, [row!], view(ctx, query, false)) };
+    return { [docName]: await adminPosts(ctx.db, [row!], view(ctx, query, writeFormats(query.formats))) };
   };
   // Bulk actions reach every matching post: Authors and Contributors, limited to their own, may not use them.
   const assertBulkAllowed = (ctx: Ctx) => {
@@ -63,29 +59,17 @@ export function postsAdminRoutes(app: FastifyInstance, type: PostType) {
     if (value) reply.header('X-Cache-Invalidate', value);
   };
 
-  app.get<{ Querystring: Query }>(`/${docName}/`, { config: { frame: frame('browse'), permission: 'post.browse' } }, async (request) => {
-    const { db, engine } = request.ctx;
-    const v = view(request.ctx, request.query, true);
-    const params = parseBrowseParams(request.query, { include: ADMIN_INCLUDES[type], formats: FORMATS });
-    const { rows, meta } = await browseRows<PostRow>(db, engine, POST_TYPES_BROWSE[type], 'admin', params);
-    return { [docName]: pickEach(await adminPosts(db, rows, v), params), meta };
+  browseRoute<PostRow>(app, {
+    docName, api: 'admin', spec: POST_TYPES_BROWSE[type], permission: 'post.browse', params: { include: ADMIN_INCLUDES[type], formats: FORMATS },
+    present: (ctx, rows, params, query) => adminPosts(ctx.db, rows, view(ctx, query, postFormats(params.formats))),
   });
-
-  const read = async (request: FastifyRequest<{ Querystring: Query }>, key: PostKey) => {
-    const { db } = request.ctx;
-    const v = view(request.ctx, request.query, true);
-    const row = await findPost(db, key, { type });
-    if (!row) throw notFound();
-    const include = typeof request.query.include === 'string' ? v.include : [];
-    return { [docName]: pickRead(await adminPosts(db, [row], v), request.query, 'slug' in key ? 'slug' : 'id', include, parseFormats(request.query.formats, { validate: true })) };
-  };
-  app.get<{ Params: Params; Querystring: Query }>(`/${docName}/:id/`, { config: { frame: frame('read'), permission: 'post.read' } }, async (request) => {
-    assertIdParam(request.params.id);
-    return read(request, { id: request.params.id });
-  });
-  app.get<{ Params: Params; Querystring: Query }>(`/${docName}/slug/:slug/`, { config: { frame: frame('read'), permission: 'post.read' } }, async (request) => {
-    assertSlugParam(request.params.slug);
-    return read(request, { slug: request.params.slug });
+  readRoutes(app, {
+    docName, keys: ['id', 'slug'], permission: 'post.read', include: ADMIN_INCLUDES[type], formats: FORMATS,
+    notFound: type === 'post' ? 'Post not found.' : 'Page not found.',
+    read: async (ctx, key, { query, formats }) => {
+      const row = await findPost(ctx.db, key, { type });
+      return row && (await adminPosts(ctx.db, [row], view(ctx, query, postFormats(formats))))[0];
+    },
   });
 
   app.post<{ Querystring: Query }>(`/${docName}/`, { config: { frame: frame('add'), permission: 'post.add' } }, async (request, reply) => {

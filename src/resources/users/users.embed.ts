@@ -15,17 +15,17 @@ async function permissionsByRole(db: Db): Promise<(role: string) => PermissionRo
 }
 
 /** Admin users with what `include` asked for, loaded for the whole page in a few queries. */
-export async function presentUsers(db: Db, siteUrl: string, users: UserRow[], include: ReadonlySet<string>) {
+export async function presentUsers(db: Db, siteUrl: string, users: UserRow[], include: readonly string[]) {
   const ids = users.map((user) => user.id);
-  const withRoles = include.has('roles') || include.has('roles.permissions');
+  const withRoles = include.includes('roles') || include.includes('roles.permissions');
   const [roles, counts, published, rolePermissions] = await Promise.all([
     withRoles ? rolesOfUsers(db, ids) : null,
-    include.has('count.posts') ? postCountsOf(db, ids) : null,
+    include.includes('count.posts') ? postCountsOf(db, ids) : null,
     authorsWithPublishedPosts(db, ids),
-    include.has('roles.permissions') ? permissionsByRole(db) : null,
+    include.includes('roles.permissions') ? permissionsByRole(db) : null,
   ]);
   return users.map((user) => presentAdminUser(user, {
-    permissions: include.has('permissions') ? [] : undefined,
+    permissions: include.includes('permissions') ? [] : undefined,
     roles: roles?.get(user.id)?.map((role) => (rolePermissions ? { ...role, permissions: rolePermissions(role.name) } : role)),
     count: counts ? { posts: counts.get(user.id) ?? 0 } : undefined,
     url: authorUrl(siteUrl, user.slug, published.has(user.id)),

@@ -1,16 +1,13 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import validator from 'validator';
+import type { FastifyInstance } from 'fastify';
 import type { UserRow } from '../../db/schema.js';
-import { errors } from '../../errors.js';
 import { actorOf } from '../../auth/actor.js';
+import { parseInclude } from '../../browse/include.js';
+import { browseRoute } from '../../http/browse-route.js';
+import { readRoutes } from '../../http/read-routes.js';
 import { assertIdParam } from '../../http/validate.js';
 import { parseBody } from '../../http/parse-body.js';
 import { OWNER_TRANSFER, PASSWORD_CHANGE, USER_EDIT } from './users.schemas.js';
-import { parseInclude } from '../../browse/pagination.js';
-import { parseBrowseParams } from '../../browse/params.js';
-import { browseRows, pickEach } from '../../browse/browse.js';
 import { USERS_BROWSE } from './users.browse.js';
-import { assertSlugParam, pickRead } from '../../http/read-params.js';
 import { findUserByEmail, findUserById, findUserBySlug, rolesOfUsers } from './users.queries.js';
 import { presentStoredUser } from './users.present.js';
 import { presentUsers, USER_INCLUDES } from './users.embed.js';
@@ -23,34 +20,20 @@ const frame = (method: string) => ({ docName: 'users', method });
 
 export function usersRoutes(app: FastifyInstance) {
   const include = (query: Query) => parseInclude(query.include, USER_INCLUDES);
-  // `filter` on a read is accepted and ignored, as in Ghost; `fields` applies, lookup key first.
-  const one = async (request: FastifyRequest<{ Querystring: Query }>, user: UserRow | undefined, key: 'id' | 'slug' | 'email') => {
-    if (!user) throw errors.notFound('User not found.');
-    const includes = include(request.query);
-    return { users: pickRead(await presentUsers(request.ctx.db, request.ctx.site.url, [user], includes), request.query, key, [...includes]) };
-  };
 
-  app.get<{ Querystring: Query }>('/users/', { config: { frame: frame('browse'), permission: 'user.browse' } }, async (request) => {
-    const params = parseBrowseParams(request.query, { include: USER_INCLUDES });
-    const { db, engine, site } = request.ctx;
-    const { rows, meta } = await browseRows<UserRow>(db, engine, USERS_BROWSE, 'admin', params);
-    return { users: pickEach(await presentUsers(db, site.url, rows, include(request.query)), params), meta };
+  browseRoute<UserRow>(app, {
+    docName: 'users', api: 'admin', spec: USERS_BROWSE, permission: 'user.browse', params: { include: USER_INCLUDES },
+    present: (ctx, rows, params) => presentUsers(ctx.db, ctx.site.url, rows, params.include),
   });
 
-  const read = { config: { frame: frame('read'), permission: 'user.read' as const } };
-  app.get<{ Params: { id: string }; Querystring: Query }>('/users/:id/', read, async (request) => {
-    assertIdParam(request.params.id);
-    return one(request, await findUserById(request.ctx.db, resolveUserId(actorOf(request.ctx), request.params.id)), 'id');
-  });
-
-  app.get<{ Params: { slug: string }; Querystring: Query }>('/users/slug/:slug/', read, async (request) => {
-    assertSlugParam(request.params.slug);
-    return one(request, await findUserBySlug(request.ctx.db, request.params.slug), 'slug');
-  });
-
-  app.get<{ Params: { email: string }; Querystring: Query }>('/users/email/:email/', read, async (request) => {
-    if (!validator.isEmail(request.params.email)) throw errors.validation({ message: 'Validation (isEmail) failed for email', context: 'undefined.email' });
-    return one(request, await findUserByEmail(request.ctx.db, request.params.email), 'email');
+  readRoutes(app, {
+    docName: 'users', keys: ['id', 'slug', 'email'], permission: 'user.read', include: USER_INCLUDES, notFound: 'User not found.',
+    read: async (ctx, key, request) => {
+      const user = 'id' in key ? await findUserById(ctx.db, resolveUserId(actorOf(ctx), key.id))
+        : 'slug' in key ? await findUserBySlug(ctx.db, key.slug)
+          : await findUserByEmail(ctx.db, key.email);
+      return user && (await presentUsers(ctx.db, ctx.site.url, [user], request.include))[0];
+    },
   });
 
   // Not one of the five controller verbs: errors keep their own message.
