@@ -5,13 +5,14 @@ import { browseRoute } from '../../http/browse-route.js';
 import { readRoutes } from '../../http/read-routes.js';
 import { authorUrl } from '../../content/urls.js';
 import { USERS_BROWSE } from '../users/users.browse.js';
-import { findPublicAuthor, publishedPostCounts } from './authors.queries.js';
+import { postCountsOfAuthors } from '../users/users.queries.js';
+import { findPublicAuthor } from './authors.queries.js';
 import { presentContentAuthor } from './authors.present.js';
 
 const AUTHOR_INCLUDES = ['count.posts'];
 
 async function presentAuthors({ db, site }: Ctx, rows: UserRow[], include: readonly string[]) {
-  const counts = include.includes('count.posts') ? await publishedPostCounts(db, rows.map((row) => row.id)) : null;
+  const counts = include.includes('count.posts') ? await postCountsOfAuthors(db, rows.map((row) => row.id), 'content') : null;
   // Every author listed here has a published post, so every url is routable.
   return rows.map((row) => presentContentAuthor(row, {
     url: authorUrl(site.url, row.slug, true),

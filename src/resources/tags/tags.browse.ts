@@ -1,10 +1,9 @@
-import { sql } from 'kysely';
 import type { BrowseSpec } from '../../browse/browse.js';
 import { listColumns, queryFields } from '../../browse/fields.js';
 import { attributesOf } from '../../browse/order.js';
 import type { FilterSpec } from '../../filter/spec.js';
 import { TAG_FIELDS } from './tags.fields.js';
-import { tagHasPublishedPost } from './tags.queries.js';
+import { tagHasPublishedPost, tagPostCount } from './tags.queries.js';
 
 export const TAGS_FILTER: FilterSpec = { table: 'tags', fields: queryFields(TAG_FIELDS) };
 
@@ -17,12 +16,7 @@ export const TAGS_BROWSE: BrowseSpec = {
   alwaysRead: ['id'],
   computed: { url: ['slug', 'visibility'] },
   counts: {
-    // Admin counts every post and page; the Content API published posts only.
-    'count.posts': (api) => (eb) => {
-      let count = eb.selectFrom('posts').innerJoin('posts_tags', 'posts_tags.post_id', 'posts.id').whereRef('posts_tags.tag_id', '=', 'tags.id');
-      if (api === 'content') count = count.where('posts.type', '=', 'post').where('posts.status', '=', 'published');
-      return count.select(sql<number>`count(posts.id)`.as('n'));
-    },
+    'count.posts': (api) => (eb) => tagPostCount(eb, api),
   },
   api: {
     // Admin: every tag, public and internal, with or without posts; no default order.

@@ -1,4 +1,5 @@
-import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
+import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
+import type { Api } from '../../browse/browse.js';
 import type { Db } from '../../db/connect.js';
 import type { Database, TagRow } from '../../db/schema.js';
 
@@ -31,21 +32,20 @@ export function tagHasPublishedPost(eb: ExpressionBuilder<Database, 'tags'>): Ex
 }
 
 /**
- * `count.posts` per tag. The Admin API counts every post and page; the Content API counts published
- * posts only (Ghost's `countRelations`).
+ * A tag's `count.posts` (Ghost's `countRelations`): the Admin API counts every post and page, the Content
+ * API published posts only. A correlated subquery, so browse can order by it and a page reads it in one query.
  */
-export async function postCountsOfTags(db: Db, tagIds: readonly string[], publicOnly: boolean): Promise<Map<string, number>> {
-  const counts = new Map<string, number>(tagIds.map((id) => [id, 0]));
-  if (tagIds.length === 0) return counts;
-  let query = db
-    .selectFrom('posts_tags')
-    .innerJoin('posts', 'posts.id', 'posts_tags.post_id')
-    .select(['posts_tags.tag_id', (eb) => eb.fn.count<number>('posts.id').as('total')])
-    .where('posts_tags.tag_id', 'in', tagIds)
-    .groupBy('posts_tags.tag_id');
-  if (publicOnly) query = query.where('posts.type', '=', 'post').where('posts.status', '=', 'published');
-  for (const row of await query.execute()) counts.set(row.tag_id, Number(row.total));
-  return counts;
+export function tagPostCount(eb: ExpressionBuilder<Database, 'tags'>, api: Api) {
+  let count = eb.selectFrom('posts').innerJoin('posts_tags', 'posts_tags.post_id', 'posts.id').whereRef('posts_tags.tag_id', '=', 'tags.id');
+  if (api === 'content') count = count.where('posts.type', '=', 'post').where('posts.status', '=', 'published');
+  return count.select(sql<number>`count(posts.id)`.as('n'));
+}
+
+/** `count.posts` of each of these tags. */
+export async function postCountsOfTags(db: Db, tagIds: readonly string[], api: Api): Promise<Map<string, number>> {
+  if (tagIds.length === 0) return new Map();
+  const rows = await db.selectFrom('tags').select(['tags.id', (eb) => tagPostCount(eb, api).as('n')]).where('tags.id', 'in', tagIds).execute();
+  return new Map(rows.map((row) => [row.id, Number(row.n)]));
 }
 
 /** Which of these tags are attached to a published post or page (their `url` is then routable). */

@@ -25,7 +25,7 @@ async function presentTags({ db, site }: Ctx, rows: TagRow[], include: readonly 
   const [published, counts] = await Promise.all([
     // Content API tags all have published posts: that is how they were selected.
     api === 'content' ? Promise.resolve(new Set(ids)) : tagsWithPublishedPosts(db, ids),
-    include.includes('count.posts') ? postCountsOfTags(db, ids, api === 'content') : Promise.resolve(null),
+    include.includes('count.posts') ? postCountsOfTags(db, ids, api) : Promise.resolve(null),
   ]);
   const present = api === 'admin' ? presentAdminTag : presentContentTag;
   return rows.map((row) => present(row, site.url, {

@@ -1,10 +1,9 @@
-import { sql } from 'kysely';
 import type { BrowseSpec } from '../../browse/browse.js';
 import { listColumns, queryFields } from '../../browse/fields.js';
 import { attributesOf } from '../../browse/order.js';
 import type { FilterSpec } from '../../filter/spec.js';
 import { USER_FIELDS } from './users.fields.js';
-import { authorHasPublishedPost } from './users.queries.js';
+import { authorHasPublishedPost, authorPostCount } from './users.queries.js';
 
 export const USERS_FILTER: FilterSpec = { table: 'users', fields: queryFields(USER_FIELDS) };
 
@@ -20,11 +19,7 @@ export const USERS_BROWSE: BrowseSpec = {
   alwaysRead: ['id'],
   computed: { url: ['slug'] },
   counts: {
-    'count.posts': (api) => (eb) => {
-      let count = eb.selectFrom('posts').innerJoin('posts_authors', 'posts_authors.post_id', 'posts.id').whereRef('posts_authors.author_id', '=', 'users.id');
-      if (api === 'content') count = count.where('posts.type', '=', 'post').where('posts.status', '=', 'published');
-      return count.select(sql<number>`count(posts.id)`.as('n'));
-    },
+    'count.posts': (api) => (eb) => authorPostCount(eb, api),
   },
   api: {
     admin: {

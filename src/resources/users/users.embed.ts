@@ -3,7 +3,7 @@ import type { PermissionRow, UserRow } from '../../db/schema.js';
 import { authorUrl } from '../../content/urls.js';
 import { permissionRowsOf } from '../../auth/permissions.js';
 import { presentAdminUser } from './users.present.js';
-import { authorsWithPublishedPosts, postCountsOf, rolesOfUsers } from './users.queries.js';
+import { authorsWithPublishedPosts, postCountsOfAuthors, rolesOfUsers } from './users.queries.js';
 
 /** `include` values the users endpoints accept; others are dropped, as Ghost drops them. */
 export const USER_INCLUDES = ['count.posts', 'permissions', 'roles', 'roles.permissions'] as const;
@@ -20,7 +20,7 @@ export async function presentUsers(db: Db, siteUrl: string, users: UserRow[], in
   const withRoles = include.includes('roles') || include.includes('roles.permissions');
   const [roles, counts, published, rolePermissions] = await Promise.all([
     withRoles ? rolesOfUsers(db, ids) : null,
-    include.includes('count.posts') ? postCountsOf(db, ids) : null,
+    include.includes('count.posts') ? postCountsOfAuthors(db, ids, 'admin') : null,
     authorsWithPublishedPosts(db, ids),
     include.includes('roles.permissions') ? permissionsByRole(db) : null,
   ]);

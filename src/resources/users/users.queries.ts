@@ -1,4 +1,5 @@
-import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
+import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
+import type { Api } from '../../browse/browse.js';
 import type { Db } from '../../db/connect.js';
 import type { Database, RoleRow, UserRow } from '../../db/schema.js';
 import { OWNER_USER_ID, type RoleName } from '../../auth/roles.js';
@@ -53,15 +54,22 @@ export async function emailTaken(db: Db, email: string, exceptId?: string): Prom
   return (await query.executeTakeFirst()) !== undefined;
 }
 
-/** Posts and pages (any status) each user is an author of, keyed by user id. */
-export async function postCountsOf(db: Db, userIds: readonly string[]): Promise<Map<string, number>> {
-  const counts = new Map<string, number>(userIds.map((id) => [id, 0]));
-  if (userIds.length === 0) return counts;
-  const rows = await db.selectFrom('posts_authors').innerJoin('posts', 'posts.id', 'posts_authors.post_id')
-    .select(['posts_authors.author_id', (eb) => eb.fn.count<number>('posts.id').as('n')])
-    .where('posts_authors.author_id', 'in', userIds).groupBy('posts_authors.author_id').execute();
-  for (const row of rows) counts.set(row.author_id, Number(row.n));
-  return counts;
+/**
+ * An author's `count.posts` (Ghost's `countRelations`): the Admin API counts every post and page, the
+ * Content API published posts only. A correlated subquery, so browse can order by it and a page reads it
+ * in one query.
+ */
+export function authorPostCount(eb: ExpressionBuilder<Database, 'users'>, api: Api) {
+  let count = eb.selectFrom('posts').innerJoin('posts_authors', 'posts_authors.post_id', 'posts.id').whereRef('posts_authors.author_id', '=', 'users.id');
+  if (api === 'content') count = count.where('posts.type', '=', 'post').where('posts.status', '=', 'published');
+  return count.select(sql<number>`count(posts.id)`.as('n'));
+}
+
+/** `count.posts` of each of these users. */
+export async function postCountsOfAuthors(db: Db, userIds: readonly string[], api: Api): Promise<Map<string, number>> {
+  if (userIds.length === 0) return new Map();
+  const rows = await db.selectFrom('users').select(['users.id', (eb) => authorPostCount(eb, api).as('n')]).where('users.id', 'in', userIds).execute();
+  return new Map(rows.map((row) => [row.id, Number(row.n)]));
 }
 
 /**
