@@ -45,7 +45,8 @@ module.exports = {
     {
       name: 'lower-layers-do-not-import-resources',
       severity: 'error',
-      comment: 'http, auth, browse, filter, content, settings, mail, storage, events, jobs, ctx.ts and db serve resources; a resource passes a function in when they need its data.',
+      comment:
+        'http, auth, browse, filter, content, settings, mail, storage, events, jobs, ctx.ts and db serve resources; a resource passes a function in when they need its data.',
       from: { path: OURS, pathNot: ['^src/resources/', ENTRY] },
       to: { path: '^src/resources/' },
     },
@@ -73,7 +74,8 @@ module.exports = {
     {
       name: 'ctx-imports-only-infrastructure',
       severity: 'error',
-      comment: 'The request/job context (and its process-wide base, built from the configuration) bundles infrastructure and the injectable clock; it sits above it and below http and resources.',
+      comment:
+        'The request/job context (and its process-wide base, built from the configuration) bundles infrastructure and the injectable clock; it sits above it and below http and resources.',
       from: { path: '^src/ctx(-base)?[.]ts$' },
       to: { path: OURS, pathNot: ['^src/(auth|db|mail|settings|storage|events)/', '^src/(errors|clock|config|ctx)[.]ts$'] },
     },

@@ -14,10 +14,17 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 
-const args = Object.fromEntries(process.argv.slice(2).join(' ').split(/\s*--/).filter(Boolean).map((pair) => {
-  const [key, ...value] = pair.split(/\s+/);
-  return [key, value.join(' ')];
-}));
+const args = Object.fromEntries(
+  process.argv
+    .slice(2)
+    .join(' ')
+    .split(/\s*--/)
+    .filter(Boolean)
+    .map((pair) => {
+      const [key, ...value] = pair.split(/\s+/);
+      return [key, value.join(' ')];
+    }),
+);
 const POSTS = Number(args.posts ?? 150);
 const CONNECTIONS = Number(args.connections ?? 16);
 const DURATION = Number(args.duration ?? 10);
@@ -36,7 +43,15 @@ async function startQuire() {
   const port = 24000 + Math.floor(Math.random() * 1000);
   const dir = mkdtempSync(path.join(tmpdir(), 'quire-bench-'));
   const base = `http://127.0.0.1:${port}`;
-  const env = { ...process.env, PORT: String(port), SITE_URL: `${base}/`, DATABASE_URL: `sqlite:${path.join(dir, 'quire.db')}`, CONTENT_DIR: dir, LOG_LEVEL: 'warn', STAFF_DEVICE_VERIFICATION: 'false' };
+  const env = {
+    ...process.env,
+    PORT: String(port),
+    SITE_URL: `${base}/`,
+    DATABASE_URL: `sqlite:${path.join(dir, 'quire.db')}`,
+    CONTENT_DIR: dir,
+    LOG_LEVEL: 'warn',
+    STAFF_DEVICE_VERIFICATION: 'false',
+  };
   const child = spawn(process.execPath, ['dist/main.mjs'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
   for (;;) {
     try {
@@ -46,13 +61,29 @@ async function startQuire() {
     }
   }
   const json = { 'content-type': 'application/json', origin: base };
-  await fetch(`${base}/ghost/api/admin/authentication/setup/`, { method: 'POST', headers: json, body: JSON.stringify({ setup: [{ name: 'Bench Owner', email: 'owner@example.com', password: 'Sup3r-secret-pass!', blogTitle: 'Bench' }] }) });
-  const login = await fetch(`${base}/ghost/api/admin/session/`, { method: 'POST', headers: json, body: JSON.stringify({ username: 'owner@example.com', password: 'Sup3r-secret-pass!' }) });
-  const cookie = login.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
-  const res = await fetch(`${base}/ghost/api/admin/integrations/?include=api_keys`, { method: 'POST', headers: { ...json, cookie }, body: JSON.stringify({ integrations: [{ name: 'Bench' }] }) });
+  await fetch(`${base}/ghost/api/admin/authentication/setup/`, {
+    method: 'POST',
+    headers: json,
+    body: JSON.stringify({ setup: [{ name: 'Bench Owner', email: 'owner@example.com', password: 'Sup3r-secret-pass!', blogTitle: 'Bench' }] }),
+  });
+  const login = await fetch(`${base}/ghost/api/admin/session/`, {
+    method: 'POST',
+    headers: json,
+    body: JSON.stringify({ username: 'owner@example.com', password: 'Sup3r-secret-pass!' }),
+  });
+  const cookie = login.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
+  const res = await fetch(`${base}/ghost/api/admin/integrations/?include=api_keys`, {
+    method: 'POST',
+    headers: { ...json, cookie },
+    body: JSON.stringify({ integrations: [{ name: 'Bench' }] }),
+  });
   const keys = (await res.json()).integrations[0].api_keys;
   return {
-    base, child,
+    base,
+    child,
     adminKey: keys.find((k) => k.type === 'admin').secret,
     contentKey: keys.find((k) => k.type === 'content').secret,
   };
@@ -61,8 +92,17 @@ async function startQuire() {
 const WORDS = 'the quick brown fox jumps over a lazy dog while reading long essays about gardens rivers and cities'.split(' ');
 function lexical(n) {
   const text = Array.from({ length: 1000 }, (_, i) => WORDS[(i * 7 + n) % WORDS.length]).join(' ');
-  const paragraph = (t) => ({ children: [{ detail: 0, format: 0, mode: 'normal', style: '', text: t, type: 'extended-text', version: 1 }], direction: 'ltr', format: '', indent: 0, type: 'paragraph', version: 1 });
-  return JSON.stringify({ root: { children: [paragraph(text.slice(0, 3000)), paragraph(text.slice(3000))], direction: 'ltr', format: '', indent: 0, type: 'root', version: 1 } });
+  const paragraph = (t) => ({
+    children: [{ detail: 0, format: 0, mode: 'normal', style: '', text: t, type: 'extended-text', version: 1 }],
+    direction: 'ltr',
+    format: '',
+    indent: 0,
+    type: 'paragraph',
+    version: 1,
+  });
+  return JSON.stringify({
+    root: { children: [paragraph(text.slice(0, 3000)), paragraph(text.slice(3000))], direction: 'ltr', format: '', indent: 0, type: 'root', version: 1 },
+  });
 }
 
 async function seed(base, adminKey) {
@@ -77,9 +117,7 @@ async function seed(base, adminKey) {
   }
 }
 
-const target = args.url
-  ? { base: args.url, adminKey: args['admin-key'], contentKey: args['content-key'], child: null }
-  : await startQuire();
+const target = args.url ? { base: args.url, adminKey: args['admin-key'], contentKey: args['content-key'], child: null } : await startQuire();
 try {
   await seed(target.base, target.adminKey);
   const url = `${target.base}${REQUEST}${REQUEST.includes('?') ? '&' : '?'}key=${target.contentKey}`;
@@ -89,11 +127,22 @@ try {
   console.log(`GET ${REQUEST} → ${body.posts.length} posts of ${body.meta.pagination.total}`);
   await autocannon({ url, connections: CONNECTIONS, duration: 2 }); // warm-up
   const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION });
-  console.log(JSON.stringify({
-    server: args.url ? args.url : 'quire (sqlite)', posts: POSTS, connections: CONNECTIONS, duration_s: DURATION,
-    req_per_s: Math.round(result.requests.average), latency_ms: { p50: result.latency.p50, p99: result.latency.p99 },
-    non_2xx: result.non2xx, errors: result.errors,
-  }, null, 1));
+  console.log(
+    JSON.stringify(
+      {
+        server: args.url ? args.url : 'quire (sqlite)',
+        posts: POSTS,
+        connections: CONNECTIONS,
+        duration_s: DURATION,
+        req_per_s: Math.round(result.requests.average),
+        latency_ms: { p50: result.latency.p50, p99: result.latency.p99 },
+        non_2xx: result.non2xx,
+        errors: result.errors,
+      },
+      null,
+      1,
+    ),
+  );
 } finally {
   target.child?.kill('SIGTERM');
 }

@@ -18,5 +18,7 @@ for (let i = 0; i < count; i++) {
 }
 times.sort((a, b) => a - b);
 const mean = times.reduce((sum, ms) => sum + ms, 0) / times.length;
-console.log(`post create through the SDK (${count} posts): mean ${mean.toFixed(1)} ms, median ${times[Math.floor(times.length / 2)].toFixed(1)} ms, p99 ${times[Math.floor(times.length * 0.99)].toFixed(1)} ms, server RSS ${server.rssMb().toFixed(0)} MB`);
+console.log(
+  `post create through the SDK (${count} posts): mean ${mean.toFixed(1)} ms, median ${times[Math.floor(times.length / 2)].toFixed(1)} ms, p99 ${times[Math.floor(times.length * 0.99)].toFixed(1)} ms, server RSS ${server.rssMb().toFixed(0)} MB`,
+);
 await server.stop();

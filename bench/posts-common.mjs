@@ -38,7 +38,11 @@ export async function keysFor(base) {
   await fetch(`${api}/authentication/setup/`, { method: 'POST', headers: json, body: JSON.stringify({ setup: [owner] }) });
   const login = await fetch(`${api}/session/`, { method: 'POST', headers: json, body: JSON.stringify({ username: owner.email, password: owner.password }) });
   const cookie = login.headers.get('set-cookie').split(';')[0];
-  const res = await fetch(`${api}/integrations/?include=api_keys`, { method: 'POST', headers: { ...json, cookie }, body: JSON.stringify({ integrations: [{ name: 'Bench' }] }) });
+  const res = await fetch(`${api}/integrations/?include=api_keys`, {
+    method: 'POST',
+    headers: { ...json, cookie },
+    body: JSON.stringify({ integrations: [{ name: 'Bench' }] }),
+  });
   const keys = (await res.json()).integrations[0].api_keys;
   return { adminKey: keys.find((k) => k.type === 'admin').secret, contentKey: keys.find((k) => k.type === 'content').secret };
 }
@@ -56,9 +60,40 @@ const WORDS = 'the quick brown fox jumps over lazy dog while writers publish sto
 /** A lexical document of about `words` words in paragraphs of 100, with a heading. */
 export function lexicalPost(words = 1000, seed = 0) {
   const paragraph = (n) => ({
-    children: [{ detail: 0, format: 0, mode: 'normal', style: '', text: Array.from({ length: 100 }, (_, i) => WORDS[(n * 7 + i + seed) % WORDS.length]).join(' '), type: 'extended-text', version: 1 }],
-    direction: 'ltr', format: '', indent: 0, type: 'paragraph', version: 1,
+    children: [
+      {
+        detail: 0,
+        format: 0,
+        mode: 'normal',
+        style: '',
+        text: Array.from({ length: 100 }, (_, i) => WORDS[(n * 7 + i + seed) % WORDS.length]).join(' '),
+        type: 'extended-text',
+        version: 1,
+      },
+    ],
+    direction: 'ltr',
+    format: '',
+    indent: 0,
+    type: 'paragraph',
+    version: 1,
   });
-  const heading = { children: [{ detail: 0, format: 0, mode: 'normal', style: '', text: `Section ${seed}`, type: 'extended-text', version: 1 }], direction: 'ltr', format: '', indent: 0, type: 'extended-heading', version: 1, tag: 'h2' };
-  return JSON.stringify({ root: { children: [heading, ...Array.from({ length: Math.ceil(words / 100) }, (_, n) => paragraph(n))], direction: 'ltr', format: '', indent: 0, type: 'root', version: 1 } });
+  const heading = {
+    children: [{ detail: 0, format: 0, mode: 'normal', style: '', text: `Section ${seed}`, type: 'extended-text', version: 1 }],
+    direction: 'ltr',
+    format: '',
+    indent: 0,
+    type: 'extended-heading',
+    version: 1,
+    tag: 'h2',
+  };
+  return JSON.stringify({
+    root: {
+      children: [heading, ...Array.from({ length: Math.ceil(words / 100) }, (_, n) => paragraph(n))],
+      direction: 'ltr',
+      format: '',
+      indent: 0,
+      type: 'root',
+      version: 1,
+    },
+  });
 }

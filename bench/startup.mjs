@@ -30,4 +30,6 @@ await once(); // the first run creates and migrates the database
 const times = [];
 for (let i = 0; i < runs; i++) times.push(await once());
 times.sort((a, b) => a - b);
-console.log(`start to first answer on an existing database (${env.DATABASE_URL ?? 'sqlite'}): median ${times[Math.floor(times.length / 2)].toFixed(0)} ms, min ${times[0].toFixed(0)} ms, max ${times.at(-1).toFixed(0)} ms over ${runs} runs`);
+console.log(
+  `start to first answer on an existing database (${env.DATABASE_URL ?? 'sqlite'}): median ${times[Math.floor(times.length / 2)].toFixed(0)} ms, min ${times[0].toFixed(0)} ms, max ${times.at(-1).toFixed(0)} ms over ${runs} runs`,
+);

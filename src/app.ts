@@ -72,50 +72,56 @@ export async function buildApp({ config, connection, logger = false, mailer, sec
   app.setNotFoundHandler(notFoundHandler);
   app.addHook('onRequest', apiRedirectHook(apiRoot));
 
-  await app.register(async (admin) => {
-    admin.addHook('onRequest', async (request, reply) => apiHeaders(request, reply));
-    await admin.register(cors, { origin: adminCorsOrigin(base.site.url), maxAge: 86400, methods: 'GET,HEAD,PUT,PATCH,POST,DELETE' });
-    admin.addHook('onRequest', checkVersionMatch);
-    admin.addHook('onRequest', adminAuthHook(base, { findUserById, roleNameOfUser }));
-    admin.addHook('onRequest', ctxHook(base));
-    // From here on errors belong to the controller and get Ghost's "cannot <verb> <resource>" message.
-    admin.addHook('preValidation', async (request) => {
-      request.controllerStarted = true;
-    });
-    admin.addHook('preHandler', async (request) => {
-      const { permission, frame } = request.routeOptions.config;
-      if (permission && frame) assertPermission(actorOf(request.ctx), permission, frame.docName);
-    });
-    siteRoutes(admin);
-    setupRoutes(admin);
-    sessionRoutes(admin, { deviceVerification: config.staffDeviceVerification });
-    integrationsRoutes(admin);
-    tagsAdminRoutes(admin);
-    postsAdminRoutes(admin, 'post');
-    postsAdminRoutes(admin, 'page');
-    usersRoutes(admin);
-    rolesRoutes(admin);
-    invitesRoutes(admin);
-    authenticationRoutes(admin);
-    authenticatorRoutes(admin);
-  }, { prefix: adminRoot.slice(0, -1) });
+  await app.register(
+    async (admin) => {
+      admin.addHook('onRequest', async (request, reply) => apiHeaders(request, reply));
+      await admin.register(cors, { origin: adminCorsOrigin(base.site.url), maxAge: 86400, methods: 'GET,HEAD,PUT,PATCH,POST,DELETE' });
+      admin.addHook('onRequest', checkVersionMatch);
+      admin.addHook('onRequest', adminAuthHook(base, { findUserById, roleNameOfUser }));
+      admin.addHook('onRequest', ctxHook(base));
+      // From here on errors belong to the controller and get Ghost's "cannot <verb> <resource>" message.
+      admin.addHook('preValidation', async (request) => {
+        request.controllerStarted = true;
+      });
+      admin.addHook('preHandler', async (request) => {
+        const { permission, frame } = request.routeOptions.config;
+        if (permission && frame) assertPermission(actorOf(request.ctx), permission, frame.docName);
+      });
+      siteRoutes(admin);
+      setupRoutes(admin);
+      sessionRoutes(admin, { deviceVerification: config.staffDeviceVerification });
+      integrationsRoutes(admin);
+      tagsAdminRoutes(admin);
+      postsAdminRoutes(admin, 'post');
+      postsAdminRoutes(admin, 'page');
+      usersRoutes(admin);
+      rolesRoutes(admin);
+      invitesRoutes(admin);
+      authenticationRoutes(admin);
+      authenticatorRoutes(admin);
+    },
+    { prefix: adminRoot.slice(0, -1) },
+  );
 
-  await app.register(async (content) => {
-    content.addHook('onRequest', async (request, reply) => {
-      apiHeaders(request, reply);
-      reply.header('Cache-Control', 'public, max-age=0');
-    });
-    await content.register(cors, { origin: '*', maxAge: 86400, methods: 'GET,HEAD,PUT,PATCH,POST,DELETE' });
-    content.addHook('onRequest', contentAuthHook(base.db));
-    content.addHook('onRequest', ctxHook(base));
-    content.addHook('preValidation', async (request) => {
-      request.controllerStarted = true;
-    });
-    postsContentRoutes(content, 'post');
-    postsContentRoutes(content, 'page');
-    tagsContentRoutes(content);
-    authorsContentRoutes(content);
-  }, { prefix: `${apiRoot}content` });
+  await app.register(
+    async (content) => {
+      content.addHook('onRequest', async (request, reply) => {
+        apiHeaders(request, reply);
+        reply.header('Cache-Control', 'public, max-age=0');
+      });
+      await content.register(cors, { origin: '*', maxAge: 86400, methods: 'GET,HEAD,PUT,PATCH,POST,DELETE' });
+      content.addHook('onRequest', contentAuthHook(base.db));
+      content.addHook('onRequest', ctxHook(base));
+      content.addHook('preValidation', async (request) => {
+        request.controllerStarted = true;
+      });
+      postsContentRoutes(content, 'post');
+      postsContentRoutes(content, 'page');
+      tagsContentRoutes(content);
+      authorsContentRoutes(content);
+    },
+    { prefix: `${apiRoot}content` },
+  );
 
   return app;
 }

@@ -8,8 +8,14 @@ describe('configuration', () => {
   it('has working defaults', () => {
     const config = parseConfig({}, '/srv/quire');
     expect(config).toMatchObject({
-      port: 2368, host: '127.0.0.1', siteUrl: 'http://localhost:2368/', contentDir: '/srv/quire/content',
-      databaseUrl: 'sqlite:/srv/quire/content/data/quire.db', staffDeviceVerification: true, mail: { from: null, smtpUrl: null }, trustProxy: 'loopback',
+      port: 2368,
+      host: '127.0.0.1',
+      siteUrl: 'http://localhost:2368/',
+      contentDir: '/srv/quire/content',
+      databaseUrl: 'sqlite:/srv/quire/content/data/quire.db',
+      staffDeviceVerification: true,
+      mail: { from: null, smtpUrl: null },
+      trustProxy: 'loopback',
     });
     expect(Object.isFrozen(config)).toBe(true);
   });
@@ -42,7 +48,10 @@ describe('configuration', () => {
     [{ DATABASE_URL: 'oracle://db' }, 'DATABASE_URL: must start with sqlite:, postgres://, postgresql://, mysql:// or mariadb://'],
     [{ STAFF_DEVICE_VERIFICATION: 'maybe' }, 'STAFF_DEVICE_VERIFICATION: must be true or false (got "maybe")'],
     [{ MAIL_SMTP_URL: 'mail.example.com' }, 'MAIL_SMTP_URL: must start with smtp:// or smtps:// (got "mail.example.com")'],
-    [{ TRUST_PROXY: 'everyone' }, 'TRUST_PROXY: must be true, false, or a comma-separated list of loopback, linklocal, uniquelocal, IP addresses or CIDR ranges (got "everyone")'],
+    [
+      { TRUST_PROXY: 'everyone' },
+      'TRUST_PROXY: must be true, false, or a comma-separated list of loopback, linklocal, uniquelocal, IP addresses or CIDR ranges (got "everyone")',
+    ],
     [{ SECRETS_KEY: 'abc123' }, 'SECRETS_KEY: must be 64 hex characters, a 32-byte key (make one with `openssl rand -hex 32`)'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL: must be one of fatal, error, warn, info, debug, trace, silent (got "loud")'],
   ])('refuses %o with a clear message', (source, message) => {

@@ -44,8 +44,17 @@ export class ConfigError extends Error {
 }
 
 const SETTINGS = [
-  'PORT', 'HOST', 'SITE_URL', 'DATABASE_URL', 'CONTENT_DIR', 'STAFF_DEVICE_VERIFICATION',
-  'MAIL_FROM', 'MAIL_SMTP_URL', 'LOG_LEVEL', 'TRUST_PROXY', 'SECRETS_KEY',
+  'PORT',
+  'HOST',
+  'SITE_URL',
+  'DATABASE_URL',
+  'CONTENT_DIR',
+  'STAFF_DEVICE_VERIFICATION',
+  'MAIL_FROM',
+  'MAIL_SMTP_URL',
+  'LOG_LEVEL',
+  'TRUST_PROXY',
+  'SECRETS_KEY',
 ] as const;
 
 /**
@@ -99,7 +108,18 @@ export function parseConfig(source: Source, cwd = process.cwd()): Config {
   }
   const trustProxy = parseTrustProxy(source.TRUST_PROXY ?? 'loopback');
   const secretsKey = parseSecretsKey(source.SECRETS_KEY);
-  return Object.freeze({ port, host, siteUrl, databaseUrl, contentDir, staffDeviceVerification, mail: Object.freeze({ from, smtpUrl }), logLevel, trustProxy, secretsKey });
+  return Object.freeze({
+    port,
+    host,
+    siteUrl,
+    databaseUrl,
+    contentDir,
+    staffDeviceVerification,
+    mail: Object.freeze({ from, smtpUrl }),
+    logLevel,
+    trustProxy,
+    secretsKey,
+  });
 }
 
 function parsePort(raw: string): number {
@@ -136,10 +156,17 @@ function parseDatabaseUrl(raw: string | undefined, contentDir: string): string {
 
 function parseTrustProxy(raw: string): boolean | string {
   if (/^(true|false)$/i.test(raw)) return raw.toLowerCase() === 'true';
-  const entries = raw.split(',').map((entry) => entry.trim()).filter(Boolean);
-  const valid = (entry: string) => ['loopback', 'linklocal', 'uniquelocal'].includes(entry) || /^[\d.]+(\/\d+)?$/.test(entry) || /^[\da-f:]+(\/\d+)?$/i.test(entry);
+  const entries = raw
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+  const valid = (entry: string) =>
+    ['loopback', 'linklocal', 'uniquelocal'].includes(entry) || /^[\d.]+(\/\d+)?$/.test(entry) || /^[\da-f:]+(\/\d+)?$/i.test(entry);
   const bad = entries.find((entry) => !valid(entry));
-  if (entries.length === 0 || bad !== undefined) throw new ConfigError(`TRUST_PROXY: must be true, false, or a comma-separated list of loopback, linklocal, uniquelocal, IP addresses or CIDR ranges (got "${raw}")`);
+  if (entries.length === 0 || bad !== undefined)
+    throw new ConfigError(
+      `TRUST_PROXY: must be true, false, or a comma-separated list of loopback, linklocal, uniquelocal, IP addresses or CIDR ranges (got "${raw}")`,
+    );
   return entries.join(',');
 }
 

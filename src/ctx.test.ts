@@ -25,8 +25,12 @@ beforeAll(async () => {
   connection = connect(database.url, { poolSize: 2 });
   await migrateToLatest(connection);
   ctx = jobCtx({
-    db: connection.db, engine: connection.engine, site: siteOf(SITE_URL), clock: fixedClock,
-    mailer: { send: async () => undefined }, secrets: secretBox(randomBytes(32)),
+    db: connection.db,
+    engine: connection.engine,
+    site: siteOf(SITE_URL),
+    clock: fixedClock,
+    mailer: { send: async () => undefined },
+    secrets: secretBox(randomBytes(32)),
     storage: localDiskStorage(contentDir, `${SITE_URL}content/`),
   });
 });
@@ -50,11 +54,21 @@ describe('ctx.write and the outbox', () => {
       await insertRole(w, 'Outbox Committed');
       w.events.record('tag.added', { tag: { current: { id } } }, { type: 'tag', id });
     });
-    expect(await outbox()).toEqual([{
-      id: expect.stringMatching(/^[0-9a-f]{24}$/), event: 'tag.added', resource_type: 'tag', resource_id: id,
-      payload: JSON.stringify({ tag: { current: { id } } }), status: 'pending', attempts: 0, available_at: AT,
-      lease_owner: null, lease_expires_at: null, created_at: AT,
-    }]);
+    expect(await outbox()).toEqual([
+      {
+        id: expect.stringMatching(/^[0-9a-f]{24}$/),
+        event: 'tag.added',
+        resource_type: 'tag',
+        resource_id: id,
+        payload: JSON.stringify({ tag: { current: { id } } }),
+        status: 'pending',
+        attempts: 0,
+        available_at: AT,
+        lease_owner: null,
+        lease_expires_at: null,
+        created_at: AT,
+      },
+    ]);
   });
 
   it('leaves no event (and no change) when the write fails', async () => {
@@ -101,11 +115,14 @@ describe('ctx.write and the outbox', () => {
 });
 
 it('stamps what a request writes with the clock the app was given', async () => {
-  await withTestSite(async (t) => {
-    const res = await t.admin.post('/tags/', { tags: [{ name: 'Clocked' }] });
-    expect(res.statusCode).toBe(201);
-    const [tag] = res.json().tags;
-    expect(tag.created_at).toBe('2026-01-02T03:04:05.000Z');
-    expect(tag.updated_at).toBe('2026-01-02T03:04:05.000Z');
-  }, { clock: fixedClock });
+  await withTestSite(
+    async (t) => {
+      const res = await t.admin.post('/tags/', { tags: [{ name: 'Clocked' }] });
+      expect(res.statusCode).toBe(201);
+      const [tag] = res.json().tags;
+      expect(tag.created_at).toBe('2026-01-02T03:04:05.000Z');
+      expect(tag.updated_at).toBe('2026-01-02T03:04:05.000Z');
+    },
+    { clock: fixedClock },
+  );
 });

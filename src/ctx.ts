@@ -76,29 +76,30 @@ function buildCtx(base: CtxBase, actor: Actor | null): Ctx {
     ...base,
     actor,
     actingUserId: actor?.user?.id ?? OWNER_USER_ID,
-    write: (fn) => retryingTransaction(base.db, async (trx) => {
-      const recorded: RecordedEvent[] = [];
-      let open = true;
-      const writeCtx: WriteCtx = {
-        ...ctx,
-        db: trx,
-        events: {
-          record(name, payload, resource) {
-            if (!open) throw new Error(`event ${name} recorded after its write ended`);
-            recorded.push({ name, payload, ...(resource ? { resource } : {}) });
+    write: (fn) =>
+      retryingTransaction(base.db, async (trx) => {
+        const recorded: RecordedEvent[] = [];
+        let open = true;
+        const writeCtx: WriteCtx = {
+          ...ctx,
+          db: trx,
+          events: {
+            record(name, payload, resource) {
+              if (!open) throw new Error(`event ${name} recorded after its write ended`);
+              recorded.push({ name, payload, ...(resource ? { resource } : {}) });
+            },
           },
-        },
-        write: (inner) => inner(writeCtx),
-      };
-      let result: Awaited<ReturnType<typeof fn>>;
-      try {
-        result = await fn(writeCtx);
-      } finally {
-        open = false;
-      }
-      await writeOutbox(trx, recorded, base.clock.now());
-      return result;
-    }),
+          write: (inner) => inner(writeCtx),
+        };
+        let result: Awaited<ReturnType<typeof fn>>;
+        try {
+          result = await fn(writeCtx);
+        } finally {
+          open = false;
+        }
+        await writeOutbox(trx, recorded, base.clock.now());
+        return result;
+      }),
   };
   return ctx;
 }

@@ -73,9 +73,7 @@ type Factory = (messageOrOptions?: string | ErrorOptions, options?: ErrorOptions
 
 function factory(name: ErrorName): Factory {
   return (messageOrOptions, options = {}) =>
-    typeof messageOrOptions === 'string'
-      ? new GhostError(name, { ...options, message: messageOrOptions })
-      : new GhostError(name, messageOrOptions ?? {});
+    typeof messageOrOptions === 'string' ? new GhostError(name, { ...options, message: messageOrOptions }) : new GhostError(name, messageOrOptions ?? {});
 }
 
 export const errors = {

@@ -29,7 +29,11 @@ async function main() {
   const app = await buildApp({ config, connection, logger: { level: config.logLevel }, secrets });
   // Said at every start: instances with their own CONTENT_DIR would each make a key and fail to open the
   // secrets another one sealed.
-  if (secretsKey.file) app.log.info({ file: secretsKey.file }, 'SECRETS_KEY is not set: secrets are sealed with the key in this file; give every instance the same SECRETS_KEY unless they share CONTENT_DIR');
+  if (secretsKey.file)
+    app.log.info(
+      { file: secretsKey.file },
+      'SECRETS_KEY is not set: secrets are sealed with the key in this file; give every instance the same SECRETS_KEY unless they share CONTENT_DIR',
+    );
   const sealed = await sealStoredSecrets(connection.db, secrets);
   if (sealed > 0) app.log.info({ sealed }, 'sealed authenticator secrets stored before sealing');
   await app.listen({ port: config.port, host: config.host });

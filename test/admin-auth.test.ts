@@ -34,7 +34,9 @@ describe('admin API key tokens', () => {
   it('refuses a request with no credentials with 403 Authorization failed', async () => {
     const res = await t.app.inject({ url: `${ADMIN}/integrations/` });
     expectError(res, 403, 'NoPermissionError', 'Authorization failed', null);
-    expect(ghostError(res).context).toBe('Unable to determine the authenticated user or integration. Check that cookies are being passed through if using session authentication.');
+    expect(ghostError(res).context).toBe(
+      'Unable to determine the authenticated user or integration. Check that cookies are being passed through if using session authentication.',
+    );
   });
 
   it('refuses a header in another format', async () => {
@@ -49,12 +51,24 @@ describe('admin API key tokens', () => {
   });
 
   it('refuses a token without kid', async () => {
-    expectError(await integrations(`Ghost ${signAdminToken(t.keys.adminKey, { kid: null })}`), 400, 'BadRequestError', 'Admin API kid missing.', 'MISSING_ADMIN_API_KID');
+    expectError(
+      await integrations(`Ghost ${signAdminToken(t.keys.adminKey, { kid: null })}`),
+      400,
+      'BadRequestError',
+      'Admin API kid missing.',
+      'MISSING_ADMIN_API_KID',
+    );
   });
 
   it('refuses an unknown kid', async () => {
     const secret = t.keys.adminKey.split(':')[1];
-    expectError(await integrations(`Ghost ${signAdminToken(`0123456789abcdef01234567:${secret}`)}`), 401, 'UnauthorizedError', 'Unknown Admin API Key', 'UNKNOWN_ADMIN_API_KEY');
+    expectError(
+      await integrations(`Ghost ${signAdminToken(`0123456789abcdef01234567:${secret}`)}`),
+      401,
+      'UnauthorizedError',
+      'Unknown Admin API Key',
+      'UNKNOWN_ADMIN_API_KEY',
+    );
   });
 
   it('refuses a content key used as kid', async () => {
@@ -111,7 +125,13 @@ describe('admin API key tokens', () => {
   it('checks the audience with Ghost regex', async () => {
     for (const aud of ['/content/', 'admin/x', '', 42]) {
       const token = signAdminToken(t.keys.adminKey, { aud });
-      expectError(await integrations(`Ghost ${token}`), 401, 'UnauthorizedError', 'Invalid token: jwt audience invalid. expected: /\\/?admin\\/?$/', 'INVALID_JWT');
+      expectError(
+        await integrations(`Ghost ${token}`),
+        401,
+        'UnauthorizedError',
+        'Invalid token: jwt audience invalid. expected: /\\/?admin\\/?$/',
+        'INVALID_JWT',
+      );
     }
     for (const aud of ['/admin/', 'admin', '/admin', 'admin/', '/v5/admin/', ['/x/', '/admin/']]) {
       expect((await integrations(`Ghost ${signAdminToken(t.keys.adminKey, { aud })}`)).statusCode).toBe(501);
@@ -140,7 +160,10 @@ describe('admin API key tokens', () => {
 
 describe('legacy versioned paths', () => {
   it('serve /ghost/api/v4/admin/ from the current routes with a deprecation notice and the versioned audience', async () => {
-    const ok = await t.app.inject({ url: '/ghost/api/v4/admin/users/?limit=1', headers: { authorization: `Ghost ${signAdminToken(t.keys.adminKey, { aud: '/v4/admin/' })}` } });
+    const ok = await t.app.inject({
+      url: '/ghost/api/v4/admin/users/?limit=1',
+      headers: { authorization: `Ghost ${signAdminToken(t.keys.adminKey, { aud: '/v4/admin/' })}` },
+    });
     expect(ok.statusCode).toBe(200);
     expect(ok.headers.deprecation).toBe('version="v4"');
     expect(ok.headers.link).toBe('<http://localhost:80/ghost/api/admin/users/?limit=1>; rel="latest-version"');

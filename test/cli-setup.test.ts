@@ -12,7 +12,12 @@ let database: TestDatabase;
 let config: Config;
 beforeAll(async () => {
   database = await createTestDatabase();
-  config = parseConfig({ SITE_URL, DATABASE_URL: database.url, CONTENT_DIR: mkdtempSync(path.join(tmpdir(), 'quire-cli-')), STAFF_DEVICE_VERIFICATION: 'false' });
+  config = parseConfig({
+    SITE_URL,
+    DATABASE_URL: database.url,
+    CONTENT_DIR: mkdtempSync(path.join(tmpdir(), 'quire-cli-')),
+    STAFF_DEVICE_VERIFICATION: 'false',
+  });
 });
 afterAll(async () => database.drop());
 
@@ -23,7 +28,9 @@ it('sets up a fresh site and prints working keys; a second run only adds an inte
   expect(Object.keys(first)).toEqual(['OWNER_EMAIL', 'OWNER_PASSWORD', 'ADMIN_KEY', 'CONTENT_KEY', 'ADMIN_API_URL']);
   expect(first.ADMIN_KEY).toMatch(/^[0-9a-f]{24}:[0-9a-f]{64}$/);
 
-  const again = values(await runSetup(config, { name: 'Ignored', email: 'ignored@example.com', password: 'Never-used-here-1', title: 'Ignored', integration: 'Second' }));
+  const again = values(
+    await runSetup(config, { name: 'Ignored', email: 'ignored@example.com', password: 'Never-used-here-1', title: 'Ignored', integration: 'Second' }),
+  );
   expect(Object.keys(again)).toEqual(['ADMIN_KEY', 'CONTENT_KEY', 'ADMIN_API_URL']);
 
   const connection: Connection = connect(config.databaseUrl, { poolSize: 2 });
@@ -35,9 +42,19 @@ it('sets up a fresh site and prints working keys; a second run only adds an inte
     expect((await app.inject({ url: `${ADMIN}/users/`, headers: adminAuth(again.ADMIN_KEY!) })).statusCode).toBe(200);
     expect((await app.inject({ url: `${CONTENT}/posts/?key=${first.CONTENT_KEY}` })).statusCode).toBe(200);
     expect((await app.inject({ url: `${ADMIN}/site/` })).json().site.title).toBe('Scripted');
-    const login = await app.inject({ method: 'POST', url: `${ADMIN}/session/`, headers: { origin: ORIGIN }, payload: { username: 'script@example.com', password: first.OWNER_PASSWORD } });
+    const login = await app.inject({
+      method: 'POST',
+      url: `${ADMIN}/session/`,
+      headers: { origin: ORIGIN },
+      payload: { username: 'script@example.com', password: first.OWNER_PASSWORD },
+    });
     expect(login.statusCode).toBe(201);
-    const refused = await app.inject({ method: 'POST', url: `${ADMIN}/session/`, headers: { origin: ORIGIN }, payload: { username: 'ignored@example.com', password: 'Never-used-here-1' } });
+    const refused = await app.inject({
+      method: 'POST',
+      url: `${ADMIN}/session/`,
+      headers: { origin: ORIGIN },
+      payload: { username: 'ignored@example.com', password: 'Never-used-here-1' },
+    });
     expect(ghostError(refused).message).toBe('There is no user with that email address.');
   } finally {
     await app.close();

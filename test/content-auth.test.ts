@@ -18,8 +18,10 @@ it('refuses a request without a key with 403', async () => {
     const res = await get(query);
     expect(res.statusCode).toBe(403);
     expect(ghostError(res)).toMatchObject({
-      type: 'NoPermissionError', message: 'Authorization failed',
-      context: 'Unable to determine the authenticated member or integration. Check the supplied Content API Key and ensure cookies are being passed through if member auth is failing.',
+      type: 'NoPermissionError',
+      message: 'Authorization failed',
+      context:
+        'Unable to determine the authenticated member or integration. Check the supplied Content API Key and ensure cookies are being passed through if member auth is failing.',
     });
   }
 });
@@ -44,13 +46,17 @@ it('refuses a key given twice with 400 INVALID_REQUEST', async () => {
 });
 
 it('answers a preflight without a key', async () => {
-  const res = await t.app.inject({ method: 'OPTIONS', url: `${CONTENT}/posts/`, headers: { origin: 'https://front.example', 'access-control-request-method': 'GET' } });
+  const res = await t.app.inject({
+    method: 'OPTIONS',
+    url: `${CONTENT}/posts/`,
+    headers: { origin: 'https://front.example', 'access-control-request-method': 'GET' },
+  });
   expect(res.statusCode).toBe(204);
   expect(res.headers['access-control-allow-origin']).toBe('*');
   expect(res.headers['access-control-max-age']).toBe('86400');
 });
 
-it('marks a Content API miss with Ghost\'s 404 cache header', async () => {
+it("marks a Content API miss with Ghost's 404 cache header", async () => {
   const res = await t.app.inject({ url: `${CONTENT}/posts/0123456789abcdef01234567/?key=${t.keys.contentKey}` });
   expect(res.statusCode).toBe(404);
   expect(res.headers['cache-control']).toBe('no-cache, max-age=0, no-store, must-revalidate, max-stale=0, post-check=0, pre-check=0');

@@ -24,7 +24,16 @@ describe('error body', () => {
     expect(body.errors).toHaveLength(1);
     const error = body.errors[0];
     expect(Object.keys(error)).toEqual(['message', 'context', 'type', 'details', 'property', 'help', 'code', 'id', 'ghostErrorCode']);
-    expect(error).toMatchObject({ message: 'Resource not found', context: null, type: 'NotFoundError', details: null, property: null, help: null, code: null, ghostErrorCode: null });
+    expect(error).toMatchObject({
+      message: 'Resource not found',
+      context: null,
+      type: 'NotFoundError',
+      details: null,
+      property: null,
+      help: null,
+      code: null,
+      ghostErrorCode: null,
+    });
     expect(error.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-1[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}$/);
     const again = ghostError(await t.app.inject({ url: `${ADMIN}/no-such-thing/` }));
     expect(again.id).not.toBe(error.id);
@@ -49,15 +58,22 @@ describe('Accept-Version on unmatched routes', () => {
     const res = await get('v6.0');
     expect(res.statusCode).toBe(406);
     expect(ghostError(res)).toMatchObject({
-      type: 'RequestNotAcceptableError', message: 'Request could not be served, the endpoint was not found.',
-      context: 'Provided client accept-version v6.0 is ahead of current Ghost version v5.130.', help: 'Try upgrading your Ghost install.', code: 'UPDATE_GHOST',
+      type: 'RequestNotAcceptableError',
+      message: 'Request could not be served, the endpoint was not found.',
+      context: 'Provided client accept-version v6.0 is ahead of current Ghost version v5.130.',
+      help: 'Try upgrading your Ghost install.',
+      code: 'UPDATE_GHOST',
     });
   });
 
   it('says when the client is behind the server', async () => {
     const res = await get('v5.0');
     expect(res.statusCode).toBe(406);
-    expect(ghostError(res)).toMatchObject({ context: 'Provided client accept-version v5.0 is behind current Ghost version v5.130.', help: 'Try upgrading your Ghost API client.', code: 'UPDATE_CLIENT' });
+    expect(ghostError(res)).toMatchObject({
+      context: 'Provided client accept-version v5.0 is behind current Ghost version v5.130.',
+      help: 'Try upgrading your Ghost API client.',
+      code: 'UPDATE_CLIENT',
+    });
   });
 
   it('refuses an unparsable version and ignores it on matched routes', async () => {
@@ -114,7 +130,10 @@ describe('pretty URLs', () => {
 describe('request bodies', () => {
   it('wraps malformed JSON as Ghost does: 400 with type InternalServerError', async () => {
     const res = await t.app.inject({
-      method: 'POST', url: `${ADMIN}/integrations/`, headers: { ...t.owner, 'content-type': 'application/json' }, payload: '{"integrations": [}',
+      method: 'POST',
+      url: `${ADMIN}/integrations/`,
+      headers: { ...t.owner, 'content-type': 'application/json' },
+      payload: '{"integrations": [}',
     });
     expect(res.statusCode).toBe(400);
     const error = ghostError(res);
@@ -141,14 +160,24 @@ describe('unexpected failures', () => {
     const connection = connect(config.databaseUrl, { poolSize: 1 });
     await migrateToLatest(connection);
     const lines: string[] = [];
-    const stream = new Writable({ write(chunk, _enc, done) { lines.push(String(chunk)); done(); } });
+    const stream = new Writable({
+      write(chunk, _enc, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
     const app = await buildApp({ config, connection, logger: { level: 'error', stream } });
     await connection.db.schema.dropTable('settings').execute();
     const res = await app.inject({ url: `${ADMIN}/site/` });
     expect(res.statusCode).toBe(500);
     const error = ghostError(res);
     // Ghost's controller rewrite applies; the driver's text is kept out of the body (Ghost would show it).
-    expect(error).toMatchObject({ type: 'InternalServerError', message: 'Internal server error, cannot read site.', context: 'An unexpected error occurred, please try again.', code: 'UNEXPECTED_ERROR' });
+    expect(error).toMatchObject({
+      type: 'InternalServerError',
+      message: 'Internal server error, cannot read site.',
+      context: 'An unexpected error occurred, please try again.',
+      code: 'UNEXPECTED_ERROR',
+    });
     expect(res.body).not.toMatch(/settings|SQLITE|relation|Table/i);
     expect(lines.join('')).toMatch(/settings/);
     await app.close();

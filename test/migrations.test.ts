@@ -18,7 +18,10 @@ afterAll(async () => {
 
 async function tableNames(): Promise<string[]> {
   const tables = await connection.db.introspection.getTables();
-  return tables.map((table) => table.name).filter((name) => !name.startsWith('quire_migrations')).sort();
+  return tables
+    .map((table) => table.name)
+    .filter((name) => !name.startsWith('quire_migrations'))
+    .sort();
 }
 
 it('runs every migration up, down and up again', async () => {
@@ -43,10 +46,18 @@ it('stores timestamps in UTC and reads them back as Date at second precision on 
   const row = await connection.db.selectFrom('roles').select(['updated_at', 'created_at']).where('name', '=', 'Editor').executeTakeFirstOrThrow();
   expect(row.updated_at).toBeInstanceOf(Date);
   expect(row.updated_at!.toISOString()).toBe('2026-01-02T03:04:05.000Z');
-  const later = await connection.db.selectFrom('roles').select('name').where('updated_at', '>', new Date('2026-01-02T03:04:04.000Z')).where('name', '=', 'Editor').execute();
+  const later = await connection.db
+    .selectFrom('roles')
+    .select('name')
+    .where('updated_at', '>', new Date('2026-01-02T03:04:04.000Z'))
+    .where('name', '=', 'Editor')
+    .execute();
   expect(later).toHaveLength(1);
   const user = await connection.db.selectFrom('users').select(['comment_notifications', 'paid_subscription_canceled_notification']).executeTakeFirstOrThrow();
   expect(user).toEqual({ comment_notifications: true, paid_subscription_canceled_notification: false });
-  const count = await connection.db.selectFrom('roles').select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow();
+  const count = await connection.db
+    .selectFrom('roles')
+    .select(sql<number>`count(*)`.as('n'))
+    .executeTakeFirstOrThrow();
   expect(Number(count.n)).toBe(11);
 });

@@ -38,7 +38,13 @@ interface Row {
 }
 
 const LETTERS: Record<string, string> = {
-  Owner: 'O', Administrator: 'A', Editor: 'E', Author: 'Au', Contributor: 'C', 'Super Editor': 'SE', 'Admin Integration': 'I',
+  Owner: 'O',
+  Administrator: 'A',
+  Editor: 'E',
+  Author: 'Au',
+  Contributor: 'C',
+  'Super Editor': 'SE',
+  'Admin Integration': 'I',
 };
 const NO_PERMISSION = (message?: string): Expect => ({ status: 403, type: 'NoPermissionError', message });
 const STAFF_TOKEN_BLOCKED: Expect = { status: 403, type: 'NoPermissionError', message: 'Staff tokens are not allowed to access this endpoint' };
@@ -67,11 +73,45 @@ const freshTag = () => makeTag(t);
 function postRows(type: 'posts' | 'pages', one: 'post' | 'page'): Row[] {
   return [
     { method: 'GET', path: `/${type}/`, allowed: ALL, status: 200, integration: 'listed' },
-    { method: 'GET', path: `/${type}/:id/`, prepare: async () => ({ path: `/${type}/${(await freshPost(type)).id}/` }), allowed: ALL, status: 200, integration: 'listed' },
+    {
+      method: 'GET',
+      path: `/${type}/:id/`,
+      prepare: async () => ({ path: `/${type}/${(await freshPost(type)).id}/` }),
+      allowed: ALL,
+      status: 200,
+      integration: 'listed',
+    },
     // Authors and Contributors must name themselves as the first author; this body names nobody.
-    { method: 'POST', path: `/${type}/`, prepare: async () => ({ body: { [type]: [{ title: unique('new') }] } }), allowed: 'O A E SE I', status: 201, integration: 'listed', refused: NO_PERMISSION(`Permission error, cannot save ${one}.`) },
-    { method: 'PUT', path: `/${type}/:id/`, prepare: async () => { const post = await freshPost(type); return { path: `/${type}/${post.id}/`, body: { [type]: [{ title: unique('edited'), updated_at: post.updated_at }] } }; }, allowed: 'O A E SE I', status: 200, integration: 'listed', refused: NO_PERMISSION(`Permission error, cannot edit ${one}.`) },
-    { method: 'DELETE', path: `/${type}/:id/`, prepare: async () => ({ path: `/${type}/${(await freshPost(type)).id}/` }), allowed: 'O A E SE I', status: 204, integration: 'listed', refused: NO_PERMISSION(`Permission error, cannot delete ${one}.`) },
+    {
+      method: 'POST',
+      path: `/${type}/`,
+      prepare: async () => ({ body: { [type]: [{ title: unique('new') }] } }),
+      allowed: 'O A E SE I',
+      status: 201,
+      integration: 'listed',
+      refused: NO_PERMISSION(`Permission error, cannot save ${one}.`),
+    },
+    {
+      method: 'PUT',
+      path: `/${type}/:id/`,
+      prepare: async () => {
+        const post = await freshPost(type);
+        return { path: `/${type}/${post.id}/`, body: { [type]: [{ title: unique('edited'), updated_at: post.updated_at }] } };
+      },
+      allowed: 'O A E SE I',
+      status: 200,
+      integration: 'listed',
+      refused: NO_PERMISSION(`Permission error, cannot edit ${one}.`),
+    },
+    {
+      method: 'DELETE',
+      path: `/${type}/:id/`,
+      prepare: async () => ({ path: `/${type}/${(await freshPost(type)).id}/` }),
+      allowed: 'O A E SE I',
+      status: 204,
+      integration: 'listed',
+      refused: NO_PERMISSION(`Permission error, cannot delete ${one}.`),
+    },
   ];
 }
 
@@ -82,15 +122,49 @@ const ROWS: Row[] = [
   { method: 'GET', path: '/site/', allowed: ALL, status: 200, integration: 'listed' },
 
   { method: 'GET', path: '/integrations/', allowed: 'O A', status: 200, integration: 'not listed' },
-  { method: 'GET', path: '/integrations/:id/', prepare: async () => ({ path: `/integrations/${(await freshIntegration()).id}/` }), allowed: 'O A', status: 200, integration: 'not listed' },
-  { method: 'POST', path: '/integrations/', prepare: async () => ({ body: { integrations: [{ name: unique('made') }] } }), allowed: 'O A', status: 201, integration: 'not listed' },
-  { method: 'PUT', path: '/integrations/:id/', prepare: async () => ({ path: `/integrations/${(await freshIntegration()).id}/`, body: { integrations: [{ name: unique('renamed') }] } }), allowed: 'O A', status: 200, integration: 'not listed' },
   {
-    method: 'POST', path: '/integrations/:id/api_key/:keyid/refresh/',
-    prepare: async () => { const i = await freshIntegration(); return { path: `/integrations/${i.id}/api_key/${i.api_keys[0]!.id}/refresh/`, body: { integrations: [{ id: i.id }] } }; },
-    allowed: 'O A', status: 200, integration: 'not listed',
+    method: 'GET',
+    path: '/integrations/:id/',
+    prepare: async () => ({ path: `/integrations/${(await freshIntegration()).id}/` }),
+    allowed: 'O A',
+    status: 200,
+    integration: 'not listed',
   },
-  { method: 'DELETE', path: '/integrations/:id/', prepare: async () => ({ path: `/integrations/${(await freshIntegration()).id}/` }), allowed: 'O A', status: 204, integration: 'not listed' },
+  {
+    method: 'POST',
+    path: '/integrations/',
+    prepare: async () => ({ body: { integrations: [{ name: unique('made') }] } }),
+    allowed: 'O A',
+    status: 201,
+    integration: 'not listed',
+  },
+  {
+    method: 'PUT',
+    path: '/integrations/:id/',
+    prepare: async () => ({ path: `/integrations/${(await freshIntegration()).id}/`, body: { integrations: [{ name: unique('renamed') }] } }),
+    allowed: 'O A',
+    status: 200,
+    integration: 'not listed',
+  },
+  {
+    method: 'POST',
+    path: '/integrations/:id/api_key/:keyid/refresh/',
+    prepare: async () => {
+      const i = await freshIntegration();
+      return { path: `/integrations/${i.id}/api_key/${i.api_keys[0]!.id}/refresh/`, body: { integrations: [{ id: i.id }] } };
+    },
+    allowed: 'O A',
+    status: 200,
+    integration: 'not listed',
+  },
+  {
+    method: 'DELETE',
+    path: '/integrations/:id/',
+    prepare: async () => ({ path: `/integrations/${(await freshIntegration()).id}/` }),
+    allowed: 'O A',
+    status: 204,
+    integration: 'not listed',
+  },
 
   { method: 'GET', path: '/users/', allowed: ALL, status: 200, integration: 'listed' },
   { method: 'GET', path: '/users/1/', allowed: ALL, status: 200, integration: 'listed' },
@@ -99,35 +173,74 @@ const ROWS: Row[] = [
   // An integration has no user to be `me` (Ghost: 404 User not found.).
   { method: 'GET', path: '/users/me/', allowed: ALL, status: 200, integration: 'listed', exceptions: { integration: { status: 404, type: 'NotFoundError' } } },
   // Ghost answers 500 here for an integration (it dereferences a missing user); Quire refuses with 403.
-  { method: 'GET', path: '/users/me/token/', allowed: ALL, status: 200, integration: 'listed', exceptions: { integration: NO_PERMISSION('You do not have permission to perform this action') } },
   {
-    method: 'PUT', path: '/users/me/token/', allowed: ALL_STAFF, status: 200, integration: 'not listed',
-    after: async (caller, callers) => { for (const other of callers) if (other.user?.id === caller.user?.id && other.kind === 'staff') await other.renew(); },
+    method: 'GET',
+    path: '/users/me/token/',
+    allowed: ALL,
+    status: 200,
+    integration: 'listed',
+    exceptions: { integration: NO_PERMISSION('You do not have permission to perform this action') },
   },
   {
-    method: 'PUT', path: '/users/password/',
+    method: 'PUT',
+    path: '/users/me/token/',
+    allowed: ALL_STAFF,
+    status: 200,
+    integration: 'not listed',
+    after: async (caller, callers) => {
+      for (const other of callers) if (other.user?.id === caller.user?.id && other.kind === 'staff') await other.renew();
+    },
+  },
+  {
+    method: 'PUT',
+    path: '/users/password/',
     prepare: async () => ({ body: { password: [{ user_id: (await freshAuthor()).id, newPassword: 'Another-secret-1', ne2Password: 'Another-secret-1' }] } }),
-    allowed: 'O A E SE', status: 200, integration: 'not listed', refused: NO_PERMISSION('You do not have permission to edit user'),
+    allowed: 'O A E SE',
+    status: 200,
+    integration: 'not listed',
+    refused: NO_PERMISSION('You do not have permission to edit user'),
   },
   {
-    method: 'PUT', path: '/users/owner/',
+    method: 'PUT',
+    path: '/users/owner/',
     prepare: async () => ({ body: { owner: [{ id: (await makeStaff(t, 'Administrator')).id }] } }),
-    allowed: 'O', status: 200, integration: 'not listed', refused: NO_PERMISSION('You do not have permission to perform this action'),
+    allowed: 'O',
+    status: 200,
+    integration: 'not listed',
+    refused: NO_PERMISSION('You do not have permission to perform this action'),
     exceptions: { staff: STAFF_TOKEN_BLOCKED },
     after: async (caller) => {
       // Hand ownership back so the Owner callers stay the Owner.
       const { db } = t.connection;
-      await db.updateTable('roles_users').set({ role_id: t.roleId('Administrator') }).where('role_id', '=', t.roleId('Owner')).execute();
-      await db.updateTable('roles_users').set({ role_id: t.roleId('Owner') }).where('user_id', '=', caller.user!.id).execute();
+      await db
+        .updateTable('roles_users')
+        .set({ role_id: t.roleId('Administrator') })
+        .where('role_id', '=', t.roleId('Owner'))
+        .execute();
+      await db
+        .updateTable('roles_users')
+        .set({ role_id: t.roleId('Owner') })
+        .where('user_id', '=', caller.user!.id)
+        .execute();
     },
   },
   {
-    method: 'PUT', path: '/users/:id/', prepare: async () => ({ path: `/users/${(await freshAuthor()).id}/`, body: { users: [{ bio: 'Edited' }] } }),
-    allowed: 'O A E SE', status: 200, integration: 'not listed', refused: NO_PERMISSION('Permission error, cannot edit user.'),
+    method: 'PUT',
+    path: '/users/:id/',
+    prepare: async () => ({ path: `/users/${(await freshAuthor()).id}/`, body: { users: [{ bio: 'Edited' }] } }),
+    allowed: 'O A E SE',
+    status: 200,
+    integration: 'not listed',
+    refused: NO_PERMISSION('Permission error, cannot edit user.'),
   },
   {
-    method: 'DELETE', path: '/users/:id/', prepare: async () => ({ path: `/users/${(await freshAuthor()).id}/` }),
-    allowed: 'O A E SE', status: 200, integration: 'not listed', refused: NO_PERMISSION('Permission error, cannot delete user.'),
+    method: 'DELETE',
+    path: '/users/:id/',
+    prepare: async () => ({ path: `/users/${(await freshAuthor()).id}/` }),
+    allowed: 'O A E SE',
+    status: 200,
+    integration: 'not listed',
+    refused: NO_PERMISSION('Permission error, cannot delete user.'),
   },
 
   ...postRows('posts', 'post'),
@@ -135,30 +248,91 @@ const ROWS: Row[] = [
 
   { method: 'GET', path: '/tags/', allowed: ALL, status: 200, integration: 'listed' },
   { method: 'GET', path: '/tags/:id/', prepare: async () => ({ path: `/tags/${await freshTag()}/` }), allowed: ALL, status: 200, integration: 'listed' },
-  { method: 'POST', path: '/tags/', prepare: async () => ({ body: { tags: [{ name: unique('made-tag') }] } }), allowed: 'O A E Au SE I', status: 201, integration: 'listed', refused: NO_PERMISSION('Permission error, cannot save tag.') },
-  { method: 'PUT', path: '/tags/:id/', prepare: async () => ({ path: `/tags/${await freshTag()}/`, body: { tags: [{ description: 'Edited' }] } }), allowed: 'O A E SE I', status: 200, integration: 'listed', refused: NO_PERMISSION('Permission error, cannot edit tag.') },
-  { method: 'DELETE', path: '/tags/:id/', prepare: async () => ({ path: `/tags/${await freshTag()}/` }), allowed: 'O A E SE I', status: 204, integration: 'listed', refused: NO_PERMISSION('Permission error, cannot delete tag.') },
+  {
+    method: 'POST',
+    path: '/tags/',
+    prepare: async () => ({ body: { tags: [{ name: unique('made-tag') }] } }),
+    allowed: 'O A E Au SE I',
+    status: 201,
+    integration: 'listed',
+    refused: NO_PERMISSION('Permission error, cannot save tag.'),
+  },
+  {
+    method: 'PUT',
+    path: '/tags/:id/',
+    prepare: async () => ({ path: `/tags/${await freshTag()}/`, body: { tags: [{ description: 'Edited' }] } }),
+    allowed: 'O A E SE I',
+    status: 200,
+    integration: 'listed',
+    refused: NO_PERMISSION('Permission error, cannot edit tag.'),
+  },
+  {
+    method: 'DELETE',
+    path: '/tags/:id/',
+    prepare: async () => ({ path: `/tags/${await freshTag()}/` }),
+    allowed: 'O A E SE I',
+    status: 204,
+    integration: 'listed',
+    refused: NO_PERMISSION('Permission error, cannot delete tag.'),
+  },
 
   { method: 'GET', path: '/roles/', allowed: ALL, status: 200, integration: 'listed' },
   { method: 'GET', path: '/roles/?permissions=assign', allowed: ALL, status: 200, integration: 'listed' },
 
-  { method: 'GET', path: '/invites/', allowed: 'O A E SE', status: 200, integration: 'not listed', refused: NO_PERMISSION('Permission error, cannot list invites.') },
-  { method: 'GET', path: '/invites/:id/', prepare: async () => ({ path: `/invites/${await freshInvite()}/` }), allowed: 'O A E SE', status: 200, integration: 'not listed', refused: NO_PERMISSION('Permission error, cannot read invite.') },
   {
-    method: 'POST', path: '/invites/', prepare: async () => ({ body: { invites: [{ email: `${unique('new')}@example.com`, role_id: t.roleId('Author') }] } }),
-    allowed: 'O A E SE I', status: 201, integration: 'listed', refused: NO_PERMISSION('Permission error, cannot save invite.'),
+    method: 'GET',
+    path: '/invites/',
+    allowed: 'O A E SE',
+    status: 200,
+    integration: 'not listed',
+    refused: NO_PERMISSION('Permission error, cannot list invites.'),
   },
-  { method: 'DELETE', path: '/invites/:id/', prepare: async () => ({ path: `/invites/${await freshInvite()}/` }), allowed: 'O A E SE', status: 204, integration: 'not listed', refused: NO_PERMISSION('Permission error, cannot delete invite.') },
+  {
+    method: 'GET',
+    path: '/invites/:id/',
+    prepare: async () => ({ path: `/invites/${await freshInvite()}/` }),
+    allowed: 'O A E SE',
+    status: 200,
+    integration: 'not listed',
+    refused: NO_PERMISSION('Permission error, cannot read invite.'),
+  },
+  {
+    method: 'POST',
+    path: '/invites/',
+    prepare: async () => ({ body: { invites: [{ email: `${unique('new')}@example.com`, role_id: t.roleId('Author') }] } }),
+    allowed: 'O A E SE I',
+    status: 201,
+    integration: 'listed',
+    refused: NO_PERMISSION('Permission error, cannot save invite.'),
+  },
+  {
+    method: 'DELETE',
+    path: '/invites/:id/',
+    prepare: async () => ({ path: `/invites/${await freshInvite()}/` }),
+    allowed: 'O A E SE',
+    status: 204,
+    integration: 'not listed',
+    refused: NO_PERMISSION('Permission error, cannot delete invite.'),
+  },
 
   { method: 'GET', path: '/session/', allowed: ALL_STAFF, status: 200, integration: 'not listed' },
   { method: 'DELETE', path: '/session/', allowed: ALL_STAFF, status: 204, integration: 'not listed', after: async (caller) => caller.renew() },
 
   {
-    method: 'PUT', path: '/authentication/setup/', body: { setup: [{ name: OWNER.name, email: OWNER.email, password: OWNER.password, blogTitle: OWNER.blogTitle }] },
-    allowed: 'O', status: 200, integration: 'not listed', refused: NO_PERMISSION('You are not the site owner.'),
+    method: 'PUT',
+    path: '/authentication/setup/',
+    body: { setup: [{ name: OWNER.name, email: OWNER.email, password: OWNER.password, blogTitle: OWNER.blogTitle }] },
+    allowed: 'O',
+    status: 200,
+    integration: 'not listed',
+    refused: NO_PERMISSION('You are not the site owner.'),
   },
   {
-    method: 'POST', path: '/authentication/global_password_reset/', allowed: 'O A', status: 204, integration: 'not listed',
+    method: 'POST',
+    path: '/authentication/global_password_reset/',
+    allowed: 'O A',
+    status: 204,
+    integration: 'not listed',
     refused: NO_PERMISSION('You do not have permission to resetAllPasswords authentication'),
     after: async (_caller, callers) => {
       // Everyone was locked out and logged out: unlock and sign everyone in again.
@@ -176,7 +350,7 @@ function expected(row: Row, caller: Caller): Expect {
   if (exception) return exception;
   if (caller.kind === 'integration' && row.integration === 'not listed') return NOT_IMPLEMENTED;
   const allowed = row.allowed.split(' ').includes(LETTERS[caller.role]!);
-  return allowed ? { status: row.status } : row.refused ?? NO_PERMISSION();
+  return allowed ? { status: row.status } : (row.refused ?? NO_PERMISSION());
 }
 
 let callers: Caller[];
@@ -200,7 +374,9 @@ describe.each(ROWS.map((row) => [`${row.method} ${row.path}`, row] as const))('%
         if (want.message !== undefined) got.message = error.message as string;
       }
       outcomes.push(`${caller.label}: ${JSON.stringify(got)}`);
-      wanted.push(`${caller.label}: ${JSON.stringify({ status: want.status, ...(want.type ? { type: want.type } : {}), ...(want.message !== undefined && res.statusCode >= 400 ? { message: want.message } : {}) })}`);
+      wanted.push(
+        `${caller.label}: ${JSON.stringify({ status: want.status, ...(want.type ? { type: want.type } : {}), ...(want.message !== undefined && res.statusCode >= 400 ? { message: want.message } : {}) })}`,
+      );
       if (res.statusCode < 400 && row.after) await row.after(caller, callers);
     }
     expect(outcomes).toEqual(wanted);

@@ -12,7 +12,10 @@ export function first(res: LightMyRequestResponse, key: string) {
 export async function tableCounts(t: TestApp): Promise<Record<string, number>> {
   const out: Record<string, number> = {};
   for (const table of ['posts', 'posts_meta', 'posts_tags', 'posts_authors', 'post_revisions', 'tags'] as const) {
-    const row = await t.connection.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const row = await t.connection.db
+      .selectFrom(table)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     out[table] = Number(row.n);
   }
   return out;

@@ -18,7 +18,9 @@ const smtp = new SMTPServer({
   logger: false,
   onData(stream, _session, done) {
     let raw = '';
-    stream.on('data', (chunk: Buffer) => { raw += chunk.toString('utf8'); });
+    stream.on('data', (chunk: Buffer) => {
+      raw += chunk.toString('utf8');
+    });
     stream.on('end', () => {
       received.push(parseMail(raw));
       for (const wake of waiters) wake();
@@ -32,7 +34,10 @@ async function nextMailTo(email: string, after: number): Promise<ReceivedMail> {
   for (let i = 0; i < 50; i++) {
     const mail = received.slice(after).find((m) => m.to.includes(email));
     if (mail) return mail;
-    await new Promise<void>((resolve) => { waiters.push(resolve); setTimeout(resolve, 100); });
+    await new Promise<void>((resolve) => {
+      waiters.push(resolve);
+      setTimeout(resolve, 100);
+    });
   }
   throw new Error(`no mail to ${email}`);
 }
@@ -45,9 +50,15 @@ afterAll(async () => {
 });
 // Registered after the mail server's hooks: the site starts once the server listens and closes before it.
 const t = useTestSite({
-  settings: () => ({ STAFF_DEVICE_VERIFICATION: 'true', MAIL_SMTP_URL: `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`, MAIL_FROM: 'staff@quire.test' }),
+  settings: () => ({
+    STAFF_DEVICE_VERIFICATION: 'true',
+    MAIL_SMTP_URL: `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`,
+    MAIL_FROM: 'staff@quire.test',
+  }),
 });
-afterEach(() => { vi.useRealTimers(); });
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 const codeIn = (mail: ReceivedMail) => /^(\d{6}) is your Ghost sign in verification code$/.exec(mail.subject)![1]!;
 
@@ -58,7 +69,11 @@ async function invitedEditor(email: string, password: string) {
   const mail = await nextMailTo(email, before);
   expect(mail.subject).toBe('Owner Person has invited you to join Test Site');
   const token = /\/ghost\/signup\/([A-Za-z0-9_-]+)\//.exec(mail.text)![1];
-  const accepted = await t.app.inject({ method: 'POST', url: `${ADMIN}/authentication/invitation/`, payload: { invitation: [{ token, email, name: 'New Editor', password }] } });
+  const accepted = await t.app.inject({
+    method: 'POST',
+    url: `${ADMIN}/authentication/invitation/`,
+    payload: { invitation: [{ token, email, name: 'New Editor', password }] },
+  });
   expect(accepted.statusCode).toBe(200);
   // The very first login is let through (Ghost: the invitation proved the address).
   const first = await t.app.inject({ method: 'POST', url: `${ADMIN}/session/`, headers: { origin: ORIGIN }, payload: { username: email, password } });
@@ -68,7 +83,13 @@ async function invitedEditor(email: string, password: string) {
 /** A login from a browser without a cookie: 403 Needs2FAError, and the code that arrived by SMTP. */
 async function newDevice(email: string, password: string, remoteAddress: string) {
   const before = received.length;
-  const res = await t.app.inject({ method: 'POST', url: `${ADMIN}/session/`, remoteAddress, headers: { origin: ORIGIN, 'user-agent': 'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_0) AppleWebKit/605.1.15 Version/17.0 Safari/605.1.15' }, payload: { username: email, password } });
+  const res = await t.app.inject({
+    method: 'POST',
+    url: `${ADMIN}/session/`,
+    remoteAddress,
+    headers: { origin: ORIGIN, 'user-agent': 'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_0) AppleWebKit/605.1.15 Version/17.0 Safari/605.1.15' },
+    payload: { username: email, password },
+  });
   expect(res.statusCode).toBe(403);
   expect(ghostError(res)).toMatchObject({ type: 'Needs2FAError', message: 'User must verify session to login.', code: '2FA_NEW_DEVICE_DETECTED' });
   const mail = await nextMailTo(email, before);
@@ -115,7 +136,10 @@ describe('invite → accept → new device → code by SMTP → verify', () => {
     expect((await me(cookie)).statusCode).toBe(403);
     // A fresh code, asked for with POST /session/verify/, works.
     const before = received.length;
-    expect((await t.app.inject({ method: 'POST', url: `${ADMIN}/session/verify/`, remoteAddress: '10.3.0.3', headers: { cookie, origin: ORIGIN }, payload: {} })).statusCode).toBe(200);
+    expect(
+      (await t.app.inject({ method: 'POST', url: `${ADMIN}/session/verify/`, remoteAddress: '10.3.0.3', headers: { cookie, origin: ORIGIN }, payload: {} }))
+        .statusCode,
+    ).toBe(200);
     const fresh = codeIn(await nextMailTo('editor.three@example.com', before));
     expect((await verify(cookie, fresh, '10.3.0.3')).statusCode).toBe(200);
     expect((await me(cookie)).statusCode).toBe(200);

@@ -48,15 +48,34 @@ export async function makeCallers(t: TestSite, integrationKey: string): Promise<
     const state = { cookie: await loginAs(t.app, user.email, password), key: '' };
     state.key = await staffKey(t.app, state.cookie);
     callers.push({
-      label: `${role} session`, kind: 'session', role, user, headers: () => ({ cookie: state.cookie, origin: ORIGIN }),
-      renew: async () => { state.cookie = await loginAs(t.app, user.email, password); },
+      label: `${role} session`,
+      kind: 'session',
+      role,
+      user,
+      headers: () => ({ cookie: state.cookie, origin: ORIGIN }),
+      renew: async () => {
+        state.cookie = await loginAs(t.app, user.email, password);
+      },
     });
     callers.push({
-      label: `${role} staff token`, kind: 'staff', role, user, headers: () => adminAuth(state.key),
-      renew: async () => { state.key = await staffKey(t.app, await loginAs(t.app, user.email, password)); },
+      label: `${role} staff token`,
+      kind: 'staff',
+      role,
+      user,
+      headers: () => adminAuth(state.key),
+      renew: async () => {
+        state.key = await staffKey(t.app, await loginAs(t.app, user.email, password));
+      },
     });
   }
-  callers.push({ label: 'integration', kind: 'integration', role: 'Admin Integration', user: null, headers: () => adminAuth(integrationKey), renew: async () => {} });
+  callers.push({
+    label: 'integration',
+    kind: 'integration',
+    role: 'Admin Integration',
+    user: null,
+    headers: () => adminAuth(integrationKey),
+    renew: async () => {},
+  });
   return callers;
 }
 
@@ -74,12 +93,19 @@ export interface ReceivedMail {
 function decodePart(body: string, encoding: string | undefined): string {
   if (/base64/i.test(encoding ?? '')) return Buffer.from(body.replace(/\s/g, ''), 'base64').toString('utf8');
   if (/quoted-printable/i.test(encoding ?? '')) {
-    return Buffer.from(body.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/gi, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16))), 'latin1').toString('utf8');
+    return Buffer.from(
+      body.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/gi, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16))),
+      'latin1',
+    ).toString('utf8');
   }
   return body;
 }
 
-const header = (head: string, name: string) => new RegExp(`^${name}:\\s*(.*(?:\\r?\\n[ \\t].*)*)`, 'im').exec(head)?.[1]?.replace(/\r?\n[ \t]+/g, ' ').trim();
+const header = (head: string, name: string) =>
+  new RegExp(`^${name}:\\s*(.*(?:\\r?\\n[ \\t].*)*)`, 'im')
+    .exec(head)?.[1]
+    ?.replace(/\r?\n[ \t]+/g, ' ')
+    .trim();
 
 /** The parts of an RFC 822 message the tests read: recipients, subject and the text/plain body. */
 export function parseMail(raw: string): ReceivedMail {
@@ -93,7 +119,8 @@ export function parseMail(raw: string): ReceivedMail {
     for (const part of body.split(`--${boundary}`)) {
       const at = part.search(/\r?\n\r?\n/);
       const partHead = part.slice(0, at);
-      if (/content-type:\s*text\/plain/i.test(partHead)) text = decodePart(part.slice(at).replace(/^\r?\n\r?\n/, ''), header(partHead, 'Content-Transfer-Encoding'));
+      if (/content-type:\s*text\/plain/i.test(partHead))
+        text = decodePart(part.slice(at).replace(/^\r?\n\r?\n/, ''), header(partHead, 'Content-Transfer-Encoding'));
     }
   }
   return { to: header(head, 'To') ?? '', subject: header(head, 'Subject') ?? '', replyTo: header(head, 'Reply-To') ?? null, text };
@@ -103,7 +130,12 @@ export function parseMail(raw: string): ReceivedMail {
 export function outbox(t: TestApp): ReceivedMail[] {
   const dir = path.join(t.config.contentDir, 'mail');
   if (!existsSync(dir)) return [];
-  return readdirSync(dir).sort().map((file) => parseMail(readFileSync(path.join(dir, file), 'utf8')));
+  return readdirSync(dir)
+    .sort()
+    .map((file) => parseMail(readFileSync(path.join(dir, file), 'utf8')));
 }
 
-export const lastMailTo = (t: TestApp, email: string) => outbox(t).filter((mail) => mail.to.toLowerCase().includes(email.toLowerCase())).pop();
+export const lastMailTo = (t: TestApp, email: string) =>
+  outbox(t)
+    .filter((mail) => mail.to.toLowerCase().includes(email.toLowerCase()))
+    .pop();

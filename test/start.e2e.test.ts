@@ -14,12 +14,13 @@ let database: TestDatabase;
 let contentDir: string;
 let env: NodeJS.ProcessEnv;
 
-const freePort = () => new Promise<number>((resolve) => {
-  const server = createServer().listen(0, '127.0.0.1', () => {
-    const address = server.address();
-    server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
   });
-});
 
 beforeAll(async () => {
   execFileSync(process.execPath, ['scripts/build-if-stale.mjs'], { cwd: root, stdio: 'inherit' });

@@ -87,7 +87,10 @@ export interface TestApp {
 }
 
 /** A migrated database and an app on it; `settings` override configuration values, `clock` fixes time, `plugins` wrap the app's queries. */
-export async function startTestApp(settings: Record<string, string> = {}, { clock, plugins = [] }: { clock?: Clock; plugins?: KyselyPlugin[] } = {}): Promise<TestApp> {
+export async function startTestApp(
+  settings: Record<string, string> = {},
+  { clock, plugins = [] }: { clock?: Clock; plugins?: KyselyPlugin[] } = {},
+): Promise<TestApp> {
   const database = await createTestDatabase();
   const contentDir = mkdtempSync(path.join(tmpdir(), 'quire-content-'));
   const config = parseConfig({ SITE_URL: SITE_URL, DATABASE_URL: database.url, CONTENT_DIR: contentDir, STAFF_DEVICE_VERIFICATION: 'false', ...settings });
@@ -137,7 +140,10 @@ export interface Keys {
 /** A custom integration made through the API with a session cookie. */
 export async function createIntegration(app: FastifyInstance, cookie: string, name = 'Test Integration'): Promise<Keys> {
   const res = await app.inject({
-    method: 'POST', url: `${ADMIN}/integrations/?include=api_keys`, headers: { cookie, origin: ORIGIN }, payload: { integrations: [{ name }] },
+    method: 'POST',
+    url: `${ADMIN}/integrations/?include=api_keys`,
+    headers: { cookie, origin: ORIGIN },
+    payload: { integrations: [{ name }] },
   });
   if (res.statusCode !== 201) throw new Error(`integration failed: ${res.statusCode} ${res.body}`);
   const integration = res.json().integrations[0];

@@ -28,7 +28,10 @@ export async function beginSetup(trx: Db, userId: string, secrets: SecretBox, at
   const secret = newAppSecret();
   const sealed = secrets.seal(base32Decode(secret), sealContext(userId));
   await trx.deleteFrom('staff_authenticators').where('user_id', '=', userId).execute();
-  await trx.insertInto('staff_authenticators').values({ user_id: userId, secret: sealed, enabled: false, last_used_step: null, created_at: at, updated_at: at }).execute();
+  await trx
+    .insertInto('staff_authenticators')
+    .values({ user_id: userId, secret: sealed, enabled: false, last_used_step: null, created_at: at, updated_at: at })
+    .execute();
   return secret;
 }
 
@@ -40,9 +43,11 @@ export async function sealStoredSecrets(db: Db, secrets: SecretBox): Promise<num
   const rows = await db.selectFrom('staff_authenticators').select(['user_id', 'secret']).execute();
   let sealed = 0;
   for (const row of rows.filter((r) => !isSealed(r.secret))) {
-    const { numUpdatedRows } = await db.updateTable('staff_authenticators')
+    const { numUpdatedRows } = await db
+      .updateTable('staff_authenticators')
       .set({ secret: secrets.seal(base32Decode(row.secret), sealContext(row.user_id)) })
-      .where('user_id', '=', row.user_id).where('secret', '=', row.secret)
+      .where('user_id', '=', row.user_id)
+      .where('secret', '=', row.secret)
       .executeTakeFirst();
     sealed += Number(numUpdatedRows);
   }
@@ -72,7 +77,8 @@ export async function replaceRecoveryCodes(trx: Db, userId: string, at: Date): P
     return `${text.slice(0, 5)}-${text.slice(5)}`;
   });
   await trx.deleteFrom('staff_recovery_codes').where('user_id', '=', userId).execute();
-  await trx.insertInto('staff_recovery_codes')
+  await trx
+    .insertInto('staff_recovery_codes')
     .values(codes.map((code) => ({ id: objectId(), user_id: userId, code_hash: hashRecovery(code), used_at: null, created_at: at })))
     .execute();
   return codes;
@@ -86,13 +92,22 @@ export async function useRecoveryCode(db: Db, userId: string, code: unknown, at:
   let match: string | null = null;
   for (const row of rows) if (timingSafeEqual(Buffer.from(row.code_hash), given) && !match) match = row.id;
   if (!match) return false;
-  const { numUpdatedRows } = await db.updateTable('staff_recovery_codes').set({ used_at: at }).where('id', '=', match).where('used_at', 'is', null).executeTakeFirst();
+  const { numUpdatedRows } = await db
+    .updateTable('staff_recovery_codes')
+    .set({ used_at: at })
+    .where('id', '=', match)
+    .where('used_at', 'is', null)
+    .executeTakeFirst();
   return numUpdatedRows > 0n;
 }
 
 export async function unusedRecoveryCodes(db: Db, userId: string): Promise<number> {
-  const row = await db.selectFrom('staff_recovery_codes').select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('user_id', '=', userId).where('used_at', 'is', null).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('staff_recovery_codes')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('user_id', '=', userId)
+    .where('used_at', 'is', null)
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 

@@ -42,40 +42,72 @@ const tooManyAttempts = () => errors.tooManyRequests('Too many attempts.');
 export const LIMITERS = {
   /** `POST /session/` per IP; a successful login resets it. */
   userLogin: limiter({
-    name: 'user_login', freeRetries: 4, minWait: 10 * 60 * 1000, maxWait: 7 * 24 * HOUR,
-    refuse: (wait) => errors.tooManyRequests({
-      message: `Too many login attempts. Please wait ${wait} before trying again, or reset your password.`,
-      context: 'Too many login attempts.', help: 'Too many login attempts.',
-    }),
+    name: 'user_login',
+    freeRetries: 4,
+    minWait: 10 * 60 * 1000,
+    maxWait: 7 * 24 * HOUR,
+    refuse: (wait) =>
+      errors.tooManyRequests({
+        message: `Too many login attempts. Please wait ${wait} before trying again, or reset your password.`,
+        context: 'Too many login attempts.',
+        help: 'Too many login attempts.',
+      }),
   }),
   /** `POST /session/` and `PUT /authentication/password_reset/`, per IP and path. */
   globalBlock: limiter({
-    name: 'global_block', freeRetries: 99, minWait: HOUR, maxWait: HOUR, lifetime: 3600,
-    refuse: (wait) => errors.tooManyRequests({
-      message: `Too many attempts try again in ${wait}`, context: 'Only 100 tries per IP address every 3600 seconds.', help: 'Too many attempts.',
-    }),
+    name: 'global_block',
+    freeRetries: 99,
+    minWait: HOUR,
+    maxWait: HOUR,
+    lifetime: 3600,
+    refuse: (wait) =>
+      errors.tooManyRequests({
+        message: `Too many attempts try again in ${wait}`,
+        context: 'Only 100 tries per IP address every 3600 seconds.',
+        help: 'Too many attempts.',
+      }),
   }),
   /** `POST /authentication/password_reset/`, per IP and path. */
   globalReset: limiter({
-    name: 'global_reset', freeRetries: 4, minWait: HOUR, maxWait: HOUR, lifetime: 3600,
-    refuse: (wait) => errors.tooManyRequests({
-      message: `Too many attempts try again in ${wait}`, context: 'Only 5 tries per IP address every 3600 seconds.', help: 'Forgotten password reset attempt failed',
-    }),
+    name: 'global_reset',
+    freeRetries: 4,
+    minWait: HOUR,
+    maxWait: HOUR,
+    lifetime: 3600,
+    refuse: (wait) =>
+      errors.tooManyRequests({
+        message: `Too many attempts try again in ${wait}`,
+        context: 'Only 5 tries per IP address every 3600 seconds.',
+        help: 'Forgotten password reset attempt failed',
+      }),
   }),
   /** `POST /authentication/password_reset/`, per IP and e-mail address. */
   userReset: limiter({
-    name: 'user_reset', freeRetries: 4, minWait: HOUR, maxWait: HOUR, lifetime: 3600,
-    refuse: (wait) => errors.tooManyRequests({
-      message: `Too many password reset attempts try again in ${wait}`,
-      context: 'Only 5 forgotten password attempts per email every 3600 seconds.', help: 'Forgotten password reset attempt failed',
-    }),
+    name: 'user_reset',
+    freeRetries: 4,
+    minWait: HOUR,
+    maxWait: HOUR,
+    lifetime: 3600,
+    refuse: (wait) =>
+      errors.tooManyRequests({
+        message: `Too many password reset attempts try again in ${wait}`,
+        context: 'Only 5 forgotten password attempts per email every 3600 seconds.',
+        help: 'Forgotten password reset attempt failed',
+      }),
   }),
   /** `POST /session/verify/` per IP: each request sends an e-mail. */
   sendVerificationCode: limiter({ name: 'send_verification_code', freeRetries: 4, minWait: HOUR, maxWait: HOUR, lifetime: 3600, refuse: tooManyAttempts }),
   /** `PUT /session/verify/` per IP: guesses of the six-digit code. */
   userVerification: limiter({ name: 'user_verification', freeRetries: 4, minWait: HOUR, maxWait: HOUR, lifetime: 3600, refuse: tooManyAttempts }),
   /** Failed uses of one password-reset token (any IP): the token locks after ten. */
-  resetToken: limiter({ name: 'reset_token', freeRetries: 9, minWait: 24 * HOUR, maxWait: 24 * HOUR, lifetime: 24 * 3600, refuse: () => errors.noPermission('Token locked') }),
+  resetToken: limiter({
+    name: 'reset_token',
+    freeRetries: 9,
+    minWait: 24 * HOUR,
+    maxWait: 24 * HOUR,
+    lifetime: 24 * 3600,
+    refuse: () => errors.noPermission('Token locked'),
+  }),
 } as const;
 
 const rowKey = (limiter: Limiter, ip: string, key: string) => createHash('sha256').update(`${ip}\u0000${limiter.name}\u0000${key}`).digest('hex');
@@ -108,15 +140,24 @@ export async function hit(db: Db, limiter: Limiter, ip: string, key: string, now
     const values = { count: count + 1, first_request: first, last_request: now, expires: now + remaining * 1000 };
     if (!row) {
       try {
-        await translated(() => db.insertInto('brute').values({ key: id, ...values }).execute());
+        await translated(() =>
+          db
+            .insertInto('brute')
+            .values({ key: id, ...values })
+            .execute(),
+        );
         return;
       } catch (err) {
         if (err instanceof ConstraintError && err.kind === 'unique') continue;
         throw err;
       }
     }
-    const { numUpdatedRows } = await db.updateTable('brute').set(values)
-      .where('key', '=', id).where('count', '=', row.count).where('last_request', '=', row.last_request)
+    const { numUpdatedRows } = await db
+      .updateTable('brute')
+      .set(values)
+      .where('key', '=', id)
+      .where('count', '=', row.count)
+      .where('last_request', '=', row.last_request)
       .executeTakeFirst();
     if (numUpdatedRows > 0n) return;
   }
@@ -126,13 +167,20 @@ export async function hit(db: Db, limiter: Limiter, ip: string, key: string, now
 
 /** How many requests the live counter holds (0 when none): for checks that count only failures. */
 export async function currentCount(db: Db, limiter: Limiter, ip: string, key: string, now: number): Promise<number> {
-  const row = await db.selectFrom('brute').select(['count', 'expires']).where('key', '=', rowKey(limiter, ip, key)).executeTakeFirst();
+  const row = await db
+    .selectFrom('brute')
+    .select(['count', 'expires'])
+    .where('key', '=', rowKey(limiter, ip, key))
+    .executeTakeFirst();
   return row && row.expires > now ? row.count : 0;
 }
 
 /** Forgets the counter (a successful login resets `user_login`). */
 export async function reset(db: Db, limiter: Limiter, ip: string, key: string): Promise<void> {
-  await db.deleteFrom('brute').where('key', '=', rowKey(limiter, ip, key)).execute();
+  await db
+    .deleteFrom('brute')
+    .where('key', '=', rowKey(limiter, ip, key))
+    .execute();
 }
 
 /** Drops counters whose lifetime is over; cheap, run now and then. */

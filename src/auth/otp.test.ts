@@ -10,12 +10,17 @@ describe('one-time codes', () => {
 
   it('computes RFC 6238 TOTP (SHA-1, 30 s) test vectors, truncated to six digits', () => {
     const key = Buffer.from('12345678901234567890');
-    for (const [seconds, code] of [[59, '287082'], [1111111109, '081804'], [1234567890, '005924'], [2000000000, '279037']] as const) {
+    for (const [seconds, code] of [
+      [59, '287082'],
+      [1111111109, '081804'],
+      [1234567890, '005924'],
+      [2000000000, '279037'],
+    ] as const) {
       expect(matchTotp(key, code, { stepSeconds: 30, window: 0, at: seconds * 1000 })).toBe(Math.floor(seconds / 30));
     }
   });
 
-  it('makes Ghost\'s e-mailed codes: 60 s steps keyed by session secret + user id, ±10 steps accepted', () => {
+  it("makes Ghost's e-mailed codes: 60 s steps keyed by session secret + user id, ±10 steps accepted", () => {
     // Computed by Ghost 5.130.6's otplib (totp, step 60) for this secret, user and time.
     const at = Date.UTC(2026, 10, 21, 13, 49, 22);
     const code = emailCode('5f2b1c', 'aaaaaaaaaaaaaaaaaaaaaa01', at);
@@ -46,8 +51,14 @@ describe('one-time codes', () => {
 
 describe('humanizeDuration (moment fromNow(true))', () => {
   it.each([
-    [30_000, 'a few seconds'], [60_000, 'a minute'], [10 * 60_000 - 5, '10 minutes'], [44 * 60_000, '44 minutes'],
-    [60 * 60_000 - 10, 'an hour'], [3 * 3_600_000, '3 hours'], [24 * 3_600_000, 'a day'], [7 * 86_400_000, '7 days'],
+    [30_000, 'a few seconds'],
+    [60_000, 'a minute'],
+    [10 * 60_000 - 5, '10 minutes'],
+    [44 * 60_000, '44 minutes'],
+    [60 * 60_000 - 10, 'an hour'],
+    [3 * 3_600_000, '3 hours'],
+    [24 * 3_600_000, 'a day'],
+    [7 * 86_400_000, '7 days'],
   ])('%d ms → %s', (ms, text) => {
     expect(humanizeDuration(ms)).toBe(text);
   });

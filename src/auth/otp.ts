@@ -25,7 +25,13 @@ export function matchTotp(key: Uint8Array, code: unknown, options: { stepSeconds
   if (!token) return null;
   const epoch = Math.floor((options.at ?? Date.now()) / 1000);
   const result = verifySync({
-    strategy: 'totp', secret: key, token, period: options.stepSeconds, epochTolerance: options.window * options.stepSeconds, epoch, guardrails,
+    strategy: 'totp',
+    secret: key,
+    token,
+    period: options.stepSeconds,
+    epochTolerance: options.window * options.stepSeconds,
+    epoch,
+    guardrails,
   });
   // `delta` is the matching step's distance from the current one.
   return result.valid ? Math.floor(epoch / options.stepSeconds) + result.delta : null;

@@ -50,7 +50,11 @@ export async function findSession(db: Db, token: string, at: Date): Promise<Sess
  */
 export async function detachUser(db: Db, sessionId: string, at: Date, forgetDevice = false): Promise<void> {
   const changes = forgetDevice ? { user_id: null, verified: false, verified_user_id: null } : { user_id: null };
-  await db.updateTable('sessions').set({ ...changes, updated_at: at }).where('id', '=', sessionId).execute();
+  await db
+    .updateTable('sessions')
+    .set({ ...changes, updated_at: at })
+    .where('id', '=', sessionId)
+    .execute();
 }
 
 /** The session's device proved itself for `userId` (a correct code). */

@@ -35,7 +35,7 @@ export function canAssignRole(actor: Actor, roleName: string): boolean {
 /** `invite.add` with the invited role: never Owner; the list depends on who invites. */
 export function canInviteRole(actor: Actor, roleName: string): boolean {
   if (roleName === 'Owner') return false;
-  const allowed = actor.user ? INVITABLE_BY_STAFF[actor.role] ?? [] : INVITABLE_BY_INTEGRATIONS;
+  const allowed = actor.user ? (INVITABLE_BY_STAFF[actor.role] ?? []) : INVITABLE_BY_INTEGRATIONS;
   return allowed.includes(roleName) && hasPermission(actor, 'invite.add');
 }
 

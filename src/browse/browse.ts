@@ -108,10 +108,7 @@ export async function browseRows<Row>(database: Db, engine: Engine, spec: Browse
   const window = sqlWindow(params.page);
   if (window.limit !== null) page = page.limit(window.limit).offset(window.offset);
 
-  const [rows, total] = await Promise.all([
-    page.execute() as Promise<Row[]>,
-    window.limit === null ? Promise.resolve(null) : countRows(scoped()),
-  ]);
+  const [rows, total] = await Promise.all([page.execute() as Promise<Row[]>, window.limit === null ? Promise.resolve(null) : countRows(scoped())]);
   return { rows, meta: paginationMeta(params.page, total ?? rows.length) };
 }
 

@@ -22,10 +22,16 @@ const typeOf = (field: Field): FieldType => (typeof field === 'string' ? field :
 
 /** The columns `filter` and `order` may name, with the type each compares as. */
 export function queryFields(map: AnyFieldMap): Fields {
-  return Object.fromEntries(Object.entries(map).filter(([, field]) => typeof field === 'string' || field.query !== false).map(([name, field]) => [name, typeOf(field)]));
+  return Object.fromEntries(
+    Object.entries(map)
+      .filter(([, field]) => typeof field === 'string' || field.query !== false)
+      .map(([name, field]) => [name, typeOf(field)]),
+  );
 }
 
 /** The columns a browse reads. */
 export function listColumns(map: AnyFieldMap): string[] {
-  return Object.entries(map).filter(([, field]) => typeof field === 'string' || field.list !== false).map(([name]) => name);
+  return Object.entries(map)
+    .filter(([, field]) => typeof field === 'string' || field.list !== false)
+    .map(([name]) => name);
 }

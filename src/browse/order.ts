@@ -29,7 +29,8 @@ export function attributesOf(table: string, fields: Fields): { name: string; typ
 export function assertOrderParam(raw: unknown): void {
   const values = Array.isArray(raw) ? raw : raw === undefined ? [] : [raw];
   for (const value of values) {
-    if (typeof value !== 'string' || !/^[a-z0-9_,. ]+$/i.test(value)) throw errors.validation({ message: 'Validation (matches) failed for order', context: 'undefined.order' });
+    if (typeof value !== 'string' || !/^[a-z0-9_,. ]+$/i.test(value))
+      throw errors.validation({ message: 'Validation (matches) failed for order', context: 'undefined.order' });
   }
 }
 

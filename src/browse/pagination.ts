@@ -17,13 +17,15 @@ export function parsePageRequest(query: Record<string, unknown>, options: { defa
   const rawPage = Array.isArray(query.page) ? query.page.join(',') : query.page;
   let limit: number | null = defaultLimit;
   if (rawLimit !== undefined) {
-    if (typeof rawLimit !== 'string' || !/^\d+|all$/.test(rawLimit)) throw errors.validation({ message: 'Validation (matches) failed for limit', context: 'undefined.limit' });
+    if (typeof rawLimit !== 'string' || !/^\d+|all$/.test(rawLimit))
+      throw errors.validation({ message: 'Validation (matches) failed for limit', context: 'undefined.limit' });
     limit = rawLimit === 'all' ? null : parseInt(rawLimit, 10) || defaultLimit;
   }
   if (options.maxLimit && (limit === null || limit > options.maxLimit)) limit = options.maxLimit;
   let page = 1;
   if (rawPage !== undefined) {
-    if (typeof rawPage !== 'string' || !/^\d+$/.test(rawPage)) throw errors.validation({ message: 'Validation (matches) failed for page', context: 'undefined.page' });
+    if (typeof rawPage !== 'string' || !/^\d+$/.test(rawPage))
+      throw errors.validation({ message: 'Validation (matches) failed for page', context: 'undefined.page' });
     page = parseInt(rawPage, 10) || 1;
   }
   return { page, limit };

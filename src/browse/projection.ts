@@ -43,9 +43,14 @@ export function projectList<T extends Record<string, unknown>>(objects: T[], pro
     }
     return value;
   };
-  return objects.map((object) => Object.fromEntries(
-    Object.entries(object).filter(([key]) => keep.has(key)).map(([key, value]) => [key, fields.includes(key) ? value : withoutUrl(value)]),
-  ) as Partial<T>);
+  return objects.map(
+    (object) =>
+      Object.fromEntries(
+        Object.entries(object)
+          .filter(([key]) => keep.has(key))
+          .map(([key, value]) => [key, fields.includes(key) ? value : withoutUrl(value)]),
+      ) as Partial<T>,
+  );
 }
 
 export function projectRead<T extends Record<string, unknown>>(objects: T[], projection: Projection, key: 'id' | 'slug' | 'email'): Record<string, unknown>[] {

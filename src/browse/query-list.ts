@@ -2,5 +2,8 @@
 export function queryList(raw: unknown): string[] | null {
   if (raw === undefined || raw === null) return null;
   const text = (Array.isArray(raw) ? raw.join(',') : String(raw)).trim().toLowerCase();
-  return text.split(',').map((value) => value.trim()).filter(Boolean);
+  return text
+    .split(',')
+    .map((value) => value.trim())
+    .filter(Boolean);
 }

@@ -24,9 +24,13 @@ const failure = (fn: () => unknown) => {
 describe('checkColumns', () => {
   it('reports the first failing column in declared order, whatever the input order', () => {
     expect(failure(() => checkColumns(RULES, { kind: 'c', email: 'nope', name: 'toolong' }))).toEqual({
-      message: 'Value in [things.name] exceeds maximum length of 5 characters.', context: 'things.name',
+      message: 'Value in [things.name] exceeds maximum length of 5 characters.',
+      context: 'things.name',
     });
-    expect(failure(() => checkColumns(RULES, { kind: 'c', email: 'nope' }))).toEqual({ message: 'Validation (isEmail) failed for email', context: 'things.email' });
+    expect(failure(() => checkColumns(RULES, { kind: 'c', email: 'nope' }))).toEqual({
+      message: 'Validation (isEmail) failed for email',
+      context: 'things.email',
+    });
     expect(failure(() => checkColumns(RULES, { kind: 'c' }))).toEqual({ message: 'Validation (isIn) failed for kind', context: 'things.kind' });
   });
 
@@ -34,7 +38,10 @@ describe('checkColumns', () => {
     expect(checkColumns(RULES, { name: 12, email: '', on: '0' })).toEqual({ name: '12', email: null, on: false });
     expect(failure(() => checkColumns(RULES, { name: {} }))).toEqual({ message: 'Validation (isString) failed for name', context: 'things.name' });
     expect(failure(() => checkColumns(RULES, { name: '' }))).toEqual({ message: 'Value in [things.name] cannot be blank.', context: 'things.name' });
-    expect(failure(() => checkColumns(RULES, { on: 'yes' }))).toEqual({ message: 'Value in [things.on] must be one of true, false, 0 or 1.', context: 'things.on' });
+    expect(failure(() => checkColumns(RULES, { on: 'yes' }))).toEqual({
+      message: 'Value in [things.on] must be one of true, false, 0 or 1.',
+      context: 'things.on',
+    });
   });
 
   it('counts length in code points and leaves unchanged values unchecked when given the stored row', () => {

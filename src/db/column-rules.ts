@@ -8,9 +8,7 @@ import { errors } from '../errors.js';
  * the one reported, with Ghost's message and `<table>.<column>` as context.
  */
 export type ColumnRule =
-  | { type: 'text'; maxLength: number; nullable?: false; isEmail?: true; isURL?: true }
-  | { type: 'boolean' }
-  | { type: 'enum'; values: readonly string[] };
+  { type: 'text'; maxLength: number; nullable?: false; isEmail?: true; isURL?: true } | { type: 'boolean' } | { type: 'enum'; values: readonly string[] };
 
 export interface TableRules<R extends Record<string, ColumnRule>> {
   table: string;
@@ -19,10 +17,13 @@ export interface TableRules<R extends Record<string, ColumnRule>> {
   toText?: (value: unknown, column: keyof R & string) => string | null;
 }
 
-type ValueOf<Rule> = Rule extends { type: 'boolean' } ? boolean
-  : Rule extends { type: 'enum'; values: readonly (infer V)[] } ? V
-  : Rule extends { nullable: false } ? string
-  : string | null;
+type ValueOf<Rule> = Rule extends { type: 'boolean' }
+  ? boolean
+  : Rule extends { type: 'enum'; values: readonly (infer V)[] }
+    ? V
+    : Rule extends { nullable: false }
+      ? string
+      : string | null;
 
 /** What `checkColumns` returns: each declared column's stored type. */
 export type ColumnValues<R extends Record<string, ColumnRule>> = { [K in keyof R]?: ValueOf<R[K]> };

@@ -44,32 +44,33 @@ function dialectFor(databaseUrl: string, poolSize: number): { dialect: Dialect; 
     return { engine: ENGINES.postgres, dialect: new PostgresDialect({ pool }) };
   }
   const url = new URL(databaseUrl.replace(/^mariadb:/, 'mysql:'));
-  const pool = async () => (await import('mysql2')).createPool({
-    host: url.hostname,
-    port: Number(url.port || 3306),
-    user: decodeURIComponent(url.username),
-    password: decodeURIComponent(url.password),
-    database: url.pathname.slice(1) || undefined,
-    connectionLimit: poolSize,
-    timezone: 'Z',
-    charset: 'utf8mb4',
-    supportBigNumbers: true,
-    // tinyint(1) is how MySQL spells boolean; hand it back as one, like the other engines.
-    typeCast(field, next) {
-      if (field.type === 'TINY' && field.length === 1) {
-        const value = field.string();
-        return value === null ? null : value === '1';
-      }
-      if (field.type === 'LONGLONG') {
-        const value = field.string();
-        return value === null ? null : Number(value);
-      }
-      if (field.type === 'NEWDECIMAL') {
-        const value = field.string();
-        return value === null ? null : Number(value);
-      }
-      return next();
-    },
-  });
+  const pool = async () =>
+    (await import('mysql2')).createPool({
+      host: url.hostname,
+      port: Number(url.port || 3306),
+      user: decodeURIComponent(url.username),
+      password: decodeURIComponent(url.password),
+      database: url.pathname.slice(1) || undefined,
+      connectionLimit: poolSize,
+      timezone: 'Z',
+      charset: 'utf8mb4',
+      supportBigNumbers: true,
+      // tinyint(1) is how MySQL spells boolean; hand it back as one, like the other engines.
+      typeCast(field, next) {
+        if (field.type === 'TINY' && field.length === 1) {
+          const value = field.string();
+          return value === null ? null : value === '1';
+        }
+        if (field.type === 'LONGLONG') {
+          const value = field.string();
+          return value === null ? null : Number(value);
+        }
+        if (field.type === 'NEWDECIMAL') {
+          const value = field.string();
+          return value === null ? null : Number(value);
+        }
+        return next();
+      },
+    });
   return { engine: ENGINES.mysql, dialect: new MysqlDialect({ pool }) };
 }

@@ -59,7 +59,22 @@ const MYSQL_TEXT: TextSql = {
 };
 
 export const ENGINES: Record<Engine['kind'], Engine> = {
-  sqlite: { kind: 'sqlite', text: SQLITE_TEXT, unknownColumnCode: 'SQLITE_ERROR', types: { timestamp: 'timestamp', boolean: 'boolean', longText: 'text', text: 'text' } },
-  postgres: { kind: 'postgres', text: POSTGRES_TEXT, unknownColumnCode: '42703', types: { timestamp: 'timestamptz', boolean: 'boolean', longText: 'text', text: 'text' } },
-  mysql: { kind: 'mysql', text: MYSQL_TEXT, unknownColumnCode: 'ER_BAD_FIELD_ERROR', types: { timestamp: 'datetime(3)', boolean: 'boolean', longText: sql`longtext`, text: 'text' } },
+  sqlite: {
+    kind: 'sqlite',
+    text: SQLITE_TEXT,
+    unknownColumnCode: 'SQLITE_ERROR',
+    types: { timestamp: 'timestamp', boolean: 'boolean', longText: 'text', text: 'text' },
+  },
+  postgres: {
+    kind: 'postgres',
+    text: POSTGRES_TEXT,
+    unknownColumnCode: '42703',
+    types: { timestamp: 'timestamptz', boolean: 'boolean', longText: 'text', text: 'text' },
+  },
+  mysql: {
+    kind: 'mysql',
+    text: MYSQL_TEXT,
+    unknownColumnCode: 'ER_BAD_FIELD_ERROR',
+    types: { timestamp: 'datetime(3)', boolean: 'boolean', longText: sql`longtext`, text: 'text' },
+  },
 };

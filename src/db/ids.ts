@@ -7,7 +7,9 @@ let counter = randomBytes(3).readUIntBE(0, 3);
 /** A 24-hex ObjectId string, the id format of every Ghost record. */
 export function objectId(): string {
   counter = (counter + 1) % 0xffffff;
-  const seconds = Math.floor(Date.now() / 1000).toString(16).padStart(8, '0');
+  const seconds = Math.floor(Date.now() / 1000)
+    .toString(16)
+    .padStart(8, '0');
   return seconds + processRandom + counter.toString(16).padStart(6, '0');
 }
 

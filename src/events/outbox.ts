@@ -19,9 +19,22 @@ export interface EventRecorder {
  */
 export async function writeOutbox(trx: Db, events: readonly RecordedEvent[], at: Date): Promise<void> {
   if (events.length === 0) return;
-  await trx.insertInto('outbox').values(events.map((event) => ({
-    id: objectId(), event: event.name, resource_type: event.resource?.type ?? null, resource_id: event.resource?.id ?? null,
-    payload: JSON.stringify(event.payload ?? null), status: 'pending' as const, attempts: 0, available_at: at,
-    lease_owner: null, lease_expires_at: null, created_at: at,
-  }))).execute();
+  await trx
+    .insertInto('outbox')
+    .values(
+      events.map((event) => ({
+        id: objectId(),
+        event: event.name,
+        resource_type: event.resource?.type ?? null,
+        resource_id: event.resource?.id ?? null,
+        payload: JSON.stringify(event.payload ?? null),
+        status: 'pending' as const,
+        attempts: 0,
+        available_at: at,
+        lease_owner: null,
+        lease_expires_at: null,
+        created_at: at,
+      })),
+    )
+    .execute();
 }

@@ -47,7 +47,10 @@ interface RelationStatement {
 type Resolved = { kind: 'column'; column: Column } | { kind: 'relation'; statement: Omit<RelationStatement, 'op' | 'value'> } | { kind: 'ignored' };
 
 export class FilterCompiler {
-  constructor(private readonly spec: FilterSpec, private readonly unknownColumnCode: string) {}
+  constructor(
+    private readonly spec: FilterSpec,
+    private readonly unknownColumnCode: string,
+  ) {}
 
   /** The whole filter; null when nothing is left to apply. */
   compile(node: NqlNode): Cond | null {
@@ -117,7 +120,8 @@ export class FilterCompiler {
       if (!has(relation.fields, column)) this.unknown();
       return { kind: 'relation', statement: { relation: table, groupKey: table, joinTable: false, column: { table, column, type: relation.fields[column]! } } };
     }
-    const viaJoin = Object.entries(spec.relations ?? {}).find(([, r]) => r.kind === 'manyToMany' && r.joinTable === table) as [string, Extract<RelationSpec, { kind: 'manyToMany' }>] | undefined;
+    const viaJoin = Object.entries(spec.relations ?? {}).find(([, r]) => r.kind === 'manyToMany' && r.joinTable === table) as
+      [string, Extract<RelationSpec, { kind: 'manyToMany' }>] | undefined;
     if (viaJoin) {
       const [name, r] = viaJoin;
       if (!has(r.joinFields, column)) this.unknown();
@@ -147,9 +151,10 @@ export class FilterCompiler {
       const spec = this.spec.relations![relation]!;
       const negate = group.every((s) => isNegation(s.op));
       const conds = group.map((s) => (negate ? positiveOf(s, spec) : comparison(s.column, s.op, s.value, `${s.column.table}.${s.column.column}`)));
-      const join = spec.kind === 'manyToMany'
-        ? joinFilters.filter((s) => s.column.table === spec.joinTable).map((s) => comparison(s.column, s.op, s.value, `${s.column.table}.${s.column.column}`))
-        : [];
+      const join =
+        spec.kind === 'manyToMany'
+          ? joinFilters.filter((s) => s.column.table === spec.joinTable).map((s) => comparison(s.column, s.op, s.value, `${s.column.table}.${s.column.column}`))
+          : [];
       return { kind: 'exists', relation, not: negate, where: combine(conds, mode), join };
     });
   }
@@ -197,7 +202,10 @@ function convert(value: unknown, column: Column, field: string): Coerced {
 }
 
 function combine(parts: (Cond | null)[], mode: Mode): Cond | null {
-  const present = mergeLists(parts.filter((part): part is Cond => part !== null), mode);
+  const present = mergeLists(
+    parts.filter((part): part is Cond => part !== null),
+    mode,
+  );
   if (present.length === 0) return null;
   if (present.length === 1) return present[0]!;
   return { kind: mode, parts: present };
@@ -227,8 +235,9 @@ function mergeLists(parts: Cond[], mode: Mode): Cond[] {
       out.push(cond);
     }
   }
-  return out.map((part) => (part.kind === 'cmp' && part.op === list && (part.value as Coerced[]).length === 1
-    ? { ...part, op: single, value: (part.value as Coerced[])[0]! } : part));
+  return out.map((part) =>
+    part.kind === 'cmp' && part.op === list && (part.value as Coerced[]).length === 1 ? { ...part, op: single, value: (part.value as Coerced[])[0]! } : part,
+  );
 }
 
 /** ANDs conditions (null = none). */

@@ -77,7 +77,17 @@ describe('filter compiler on the posts tables', () => {
 
   it('filters through relations without duplicating rows', async () => {
     expect(await slugs('tag:tech')).toEqual(['hello-again', 'hello-world', 'members-only', 'multi-author', 'snake']);
-    expect(await slugs('tag:[tech,news]')).toEqual(['hello-again', 'hello-caps', 'hello-world', 'internal-first', 'members-only', 'multi-author', 'old-news', 'quoted', 'snake']);
+    expect(await slugs('tag:[tech,news]')).toEqual([
+      'hello-again',
+      'hello-caps',
+      'hello-world',
+      'internal-first',
+      'members-only',
+      'multi-author',
+      'old-news',
+      'quoted',
+      'snake',
+    ]);
     expect(await slugs('tag:tech+tag:news')).toEqual(['hello-world', 'multi-author']);
     expect(await slugs('tags.slug:travel+tags.description:Trips')).toEqual(['apple-pie', 'featured-two', 'hello-caps', 'multi-author', 'paid-post']);
     expect(await slugs('tags.slug:news+tags.description:Trips')).toEqual([]);
@@ -85,7 +95,7 @@ describe('filter compiler on the posts tables', () => {
     expect(await slugs('primary_tag:hash-internal')).toEqual([]);
     expect(await slugs('primary_author:bob')).toEqual(['backslash', 'hello-again', 'no-tags', 'paid-post', 'pure']);
     expect(await slugs('author:bob+author:alice')).toEqual(['hello-again', 'multi-author', 'old-news']);
-    expect(await slugs('authors.name:~^\'car\'')).toEqual(['internal-first', 'multi-author', 'snake', 'unicode', 'zebra-crossing']);
+    expect(await slugs("authors.name:~^'car'")).toEqual(['internal-first', 'multi-author', 'snake', 'unicode', 'zebra-crossing']);
   });
 
   it('negates relations with NOT EXISTS', async () => {

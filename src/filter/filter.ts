@@ -39,7 +39,11 @@ function parsedRule(text: string): NqlNode {
 function expansionsOf(spec: FilterSpec): Expansion[] {
   let expansions = parsedExpansions.get(spec);
   if (!expansions) {
-    expansions = (spec.expansions ?? []).map(({ key, replacement, expansion }) => ({ key, replacement, ...(expansion ? { expansion: parseNql(expansion) } : {}) }));
+    expansions = (spec.expansions ?? []).map(({ key, replacement, expansion }) => ({
+      key,
+      replacement,
+      ...(expansion ? { expansion: parseNql(expansion) } : {}),
+    }));
     parsedExpansions.set(spec, expansions);
   }
   return expansions;

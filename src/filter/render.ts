@@ -24,7 +24,11 @@ function render(eb: Eb, cond: Cond, spec: FilterSpec, engine: Engine): Expressio
   switch (cond.kind) {
     case 'and':
     case 'or':
-      return balanced(eb, cond.kind, cond.parts.map((part) => render(eb, part, spec, engine)));
+      return balanced(
+        eb,
+        cond.kind,
+        cond.parts.map((part) => render(eb, part, spec, engine)),
+      );
     case 'false':
       return sql<SqlBool>`1 = 0`;
     case 'null':

@@ -55,7 +55,10 @@ export function coerce(value: string | number | boolean, type: FieldType): Coerc
 
 /** 422 for a value that cannot be compared with the column (Ghost on MySQL answers `Invalid value`). */
 export const invalidValue = (field: string, type: FieldType) =>
-  errors.validation({ message: 'Invalid value', context: `${field} expects ${type === 'date' ? 'a date' : type === 'number' ? 'a number' : type === 'boolean' ? 'true or false' : 'text'}.` });
+  errors.validation({
+    message: 'Invalid value',
+    context: `${field} expects ${type === 'date' ? 'a date' : type === 'number' ? 'a number' : type === 'boolean' ? 'true or false' : 'text'}.`,
+  });
 
 export type MatchMode = 'contains' | 'starts' | 'ends';
 
@@ -77,7 +80,8 @@ export function regexToMatch(regex: unknown): { mode: MatchMode; text: string } 
   }
   // RegExp#source escapes line terminators (`\n`, `\u2028`) besides the characters nql-lang escaped.
   const text = source.replace(/\\(u[0-9a-fA-F]{4}|[\s\S])/g, (_, c: string) =>
-    c === 'n' ? '\n' : c === 'r' ? '\r' : c.length === 5 ? String.fromCharCode(parseInt(c.slice(1), 16)) : c);
+    c === 'n' ? '\n' : c === 'r' ? '\r' : c.length === 5 ? String.fromCharCode(parseInt(c.slice(1), 16)) : c,
+  );
   return { mode, text };
 }
 

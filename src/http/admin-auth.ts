@@ -23,21 +23,38 @@ const DISABLED_STATUSES = new Set(['inactive', 'locked']);
 /** First path segment → methods an integration key may call (Ghost's admin middleware allow-list). */
 const INTEGRATION_ALLOW_LIST: Record<string, readonly string[]> = {
   site: ['GET'],
-  posts: ['GET', 'PUT', 'DELETE', 'POST'], pages: ['GET', 'PUT', 'DELETE', 'POST'], tags: ['GET', 'PUT', 'DELETE', 'POST'],
-  labels: ['GET', 'PUT', 'DELETE', 'POST'], members: ['GET', 'PUT', 'DELETE', 'POST'],
-  images: ['POST'], files: ['POST'], media: ['POST'],
+  posts: ['GET', 'PUT', 'DELETE', 'POST'],
+  pages: ['GET', 'PUT', 'DELETE', 'POST'],
+  tags: ['GET', 'PUT', 'DELETE', 'POST'],
+  labels: ['GET', 'PUT', 'DELETE', 'POST'],
+  members: ['GET', 'PUT', 'DELETE', 'POST'],
+  images: ['POST'],
+  files: ['POST'],
+  media: ['POST'],
   webhooks: ['POST', 'PUT', 'DELETE'],
-  actions: ['GET'], users: ['GET'], roles: ['GET'], config: ['GET'], explore: ['GET'], settings: ['GET'], oembed: ['GET'], 'search-index': ['GET'],
+  actions: ['GET'],
+  users: ['GET'],
+  roles: ['GET'],
+  config: ['GET'],
+  explore: ['GET'],
+  settings: ['GET'],
+  oembed: ['GET'],
+  'search-index': ['GET'],
   invites: ['POST'],
   themes: ['POST', 'PUT'],
-  tiers: ['GET', 'PUT', 'POST'], offers: ['GET', 'PUT', 'POST'], newsletters: ['GET', 'PUT', 'POST'],
+  tiers: ['GET', 'PUT', 'POST'],
+  offers: ['GET', 'PUT', 'POST'],
+  newsletters: ['GET', 'PUT', 'POST'],
   schedules: ['PUT'],
   db: ['GET', 'POST'],
   comments: ['GET', 'POST', 'PUT'],
 };
 
 /** Routes staff tokens may not call even though their user's role could. */
-const STAFF_TOKEN_BLOCKED = [['DELETE', 'db'], ['PUT', 'users/owner']] as const;
+const STAFF_TOKEN_BLOCKED = [
+  ['DELETE', 'db'],
+  ['PUT', 'users/owner'],
+] as const;
 
 /**
  * Establishes `request.actor` for Admin API routes: an admin-key JWT when an Authorization header is

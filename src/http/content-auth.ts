@@ -9,7 +9,8 @@ export function contentAuthHook(db: Db) {
     if (key === undefined || key === '') {
       throw errors.noPermission({
         message: 'Authorization failed',
-        context: 'Unable to determine the authenticated member or integration. Check the supplied Content API Key and ensure cookies are being passed through if member auth is failing.',
+        context:
+          'Unable to determine the authenticated member or integration. Check the supplied Content API Key and ensure cookies are being passed through if member auth is failing.',
       });
     }
     if (typeof key !== 'string') throw errors.badRequest({ message: 'Invalid Request', code: 'INVALID_REQUEST' });

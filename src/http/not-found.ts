@@ -29,12 +29,16 @@ export function notFoundHandler(request: FastifyRequest, reply: FastifyReply) {
     const order = compare(client, server);
     if (order !== 0) {
       const ahead = order > 0;
-      return renderError(errors.requestNotAcceptable({
-        message: 'Request could not be served, the endpoint was not found.',
-        context: `Provided client accept-version ${accept} is ${ahead ? 'ahead of' : 'behind'} current Ghost version v${SERVER_VERSION}.`,
-        help: ahead ? 'Try upgrading your Ghost install.' : 'Try upgrading your Ghost API client.',
-        code: ahead ? 'UPDATE_GHOST' : 'UPDATE_CLIENT',
-      }), request, reply);
+      return renderError(
+        errors.requestNotAcceptable({
+          message: 'Request could not be served, the endpoint was not found.',
+          context: `Provided client accept-version ${accept} is ${ahead ? 'ahead of' : 'behind'} current Ghost version v${SERVER_VERSION}.`,
+          help: ahead ? 'Try upgrading your Ghost install.' : 'Try upgrading your Ghost API client.',
+          code: ahead ? 'UPDATE_GHOST' : 'UPDATE_CLIENT',
+        }),
+        request,
+        reply,
+      );
     }
   }
   return renderError(errors.notFound('Resource not found'), request, reply);

@@ -16,7 +16,9 @@ const failure = (fn: () => unknown) => {
 };
 
 describe('schemaBody', () => {
-  const ITEM = Type.Partial(Type.Object({ name: Type.String({ maxLength: 3 }), note: nullableString(2) }, { additionalProperties: false, $base: 'things#/definitions/thing' }));
+  const ITEM = Type.Partial(
+    Type.Object({ name: Type.String({ maxLength: 3 }), note: nullableString(2) }, { additionalProperties: false, $base: 'things#/definitions/thing' }),
+  );
   const ADD = schemaBody('things', requiring(ITEM, ['name']), { rootCheck: true, matchUrlId: true });
 
   it('returns the one item with unknown fields removed', () => {
@@ -25,17 +27,34 @@ describe('schemaBody', () => {
 
   it('reports every failure with ajv 6 details, named after the first', () => {
     expect(failure(() => parseBody(request({ things: [{ name: 'abcd', note: 5 }] }), ADD))).toEqual({
-      status: 422, message: 'Validation failed for name.', property: 'name',
+      status: 422,
+      message: 'Validation failed for name.',
+      property: 'name',
       details: [
-        { keyword: 'maxLength', dataPath: '.things[0].name', schemaPath: 'things#/definitions/thing/properties/name/maxLength', params: { limit: 3 }, message: 'should NOT be longer than 3 characters' },
-        { keyword: 'type', dataPath: '.things[0].note', schemaPath: 'things#/definitions/thing/properties/note/type', params: { type: 'string,null' }, message: 'should be string,null' },
+        {
+          keyword: 'maxLength',
+          dataPath: '.things[0].name',
+          schemaPath: 'things#/definitions/thing/properties/name/maxLength',
+          params: { limit: 3 },
+          message: 'should NOT be longer than 3 characters',
+        },
+        {
+          keyword: 'type',
+          dataPath: '.things[0].note',
+          schemaPath: 'things#/definitions/thing/properties/note/type',
+          params: { type: 'string,null' },
+          message: 'should be string,null',
+        },
       ],
     });
   });
 
   it('checks the root and the URL id before the schema when asked to', () => {
     expect(failure(() => parseBody(request({ things: [] }), ADD))).toMatchObject({ status: 400, message: "No root key ('things') provided." });
-    expect(failure(() => parseBody(request({ things: [{ id: 'b', name: 'abcd' }] }, 'a'), ADD))).toMatchObject({ status: 400, message: 'Invalid id provided.' });
+    expect(failure(() => parseBody(request({ things: [{ id: 'b', name: 'abcd' }] }, 'a'), ADD))).toMatchObject({
+      status: 400,
+      message: 'Invalid id provided.',
+    });
   });
 });
 

@@ -49,11 +49,7 @@ function matchUrlId(item: Item, urlId: string | undefined): void {
  * `details`, the key being the first failure's property (the docName when the root itself fails); then an
  * optional cross-field check.
  */
-export function schemaBody<S extends TSchema>(
-  docName: string,
-  item: S,
-  options: EnvelopeOptions<Static<S>> = {},
-): BodySpec<Static<S>> {
+export function schemaBody<S extends TSchema>(docName: string, item: S, options: EnvelopeOptions<Static<S>> = {}): BodySpec<Static<S>> {
   const envelope = Type.Object({ [docName]: Type.Array(item, { minItems: 1, maxItems: 1 }) }, { additionalProperties: false });
   return {
     read(body, urlId) {
@@ -78,11 +74,7 @@ export function schemaBody<S extends TSchema>(
  * fields (every missing one listed as `FieldIsRequired`, else every null one as `FieldIsInvalid`), then an
  * optional cross-field check. Values are not checked here: the model does that (`<resource>.rules.ts`).
  */
-export function frameBody<S extends TObject>(
-  docName: string,
-  item: S,
-  options: Omit<EnvelopeOptions<Static<S>>, 'rootCheck'> = {},
-): BodySpec<Static<S>> {
+export function frameBody<S extends TObject>(docName: string, item: S, options: Omit<EnvelopeOptions<Static<S>>, 'rootCheck'> = {}): BodySpec<Static<S>> {
   const required: readonly string[] = item.required ?? [];
   return {
     read(body, urlId) {

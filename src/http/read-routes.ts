@@ -71,9 +71,10 @@ export function readRoutes<K extends KeyName>(app: FastifyInstance, route: ReadR
       };
       const record = await route.read(request.ctx, { [name]: value } as ReadKey<K>, read);
       if (!record) throw errors.notFound(route.notFound);
-      const projected = route.fieldsIgnoredWithInclude && read.include.length > 0
-        ? [record]
-        : projectRead([record], { fields: parseFields(query.fields), include: read.include, formats: read.formats }, name);
+      const projected =
+        route.fieldsIgnoredWithInclude && read.include.length > 0
+          ? [record]
+          : projectRead([record], { fields: parseFields(query.fields), include: read.include, formats: read.formats }, name);
       return { [route.docName]: projected };
     });
   }

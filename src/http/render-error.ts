@@ -69,7 +69,12 @@ export function toGhostError(err: unknown, request: FastifyRequest): GhostError 
   // as Ghost's error handler wraps body-parser errors: InternalServerError type, the original status.
   if (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
     if (e.statusCode === 404) return errors.notFound();
-    return errors.internal({ message: 'An unexpected error occurred, please try again.', context: e.message ?? null, code: 'UNEXPECTED_ERROR', status: e.statusCode });
+    return errors.internal({
+      message: 'An unexpected error occurred, please try again.',
+      context: e.message ?? null,
+      code: 'UNEXPECTED_ERROR',
+      status: e.statusCode,
+    });
   }
   request.log.error({ err }, 'unexpected error');
   return errors.internal({ message: 'An unexpected error occurred, please try again.', code: 'UNEXPECTED_ERROR' });
@@ -89,17 +94,19 @@ export function renderError(err: unknown, request: FastifyRequest, reply: Fastif
   reply.header('Cache-Control', errorCacheControl(request, error.status));
   if (error.status >= 500 && err instanceof GhostError && error.type === 'InternalServerError') request.log.error({ err }, 'internal error');
   const body = {
-    errors: [{
-      message: error.message,
-      context: error.context,
-      type: error.type,
-      details: error.details,
-      property: error.property,
-      help: error.help,
-      code: error.code,
-      id: error.id,
-      ghostErrorCode: null,
-    }],
+    errors: [
+      {
+        message: error.message,
+        context: error.context,
+        type: error.type,
+        details: error.details,
+        property: error.property,
+        help: error.help,
+        code: error.code,
+        id: error.id,
+        ghostErrorCode: null,
+      },
+    ],
   };
   return reply.status(error.status).type('application/json; charset=utf-8').send(body);
 }

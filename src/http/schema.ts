@@ -11,8 +11,7 @@ export { Type, type Static, type TObject, type TSchema };
 const limit = (maxLength?: number) => (maxLength === undefined ? {} : { maxLength });
 
 /** `{"type": ["string", "null"]}`, not TypeBox's `anyOf`: a number is then one `type` failure, as in Ghost. */
-export const nullableString = (maxLength?: number): TUnsafe<string | null> =>
-  Type.Unsafe<string | null>({ type: ['string', 'null'], ...limit(maxLength) });
+export const nullableString = (maxLength?: number): TUnsafe<string | null> => Type.Unsafe<string | null>({ type: ['string', 'null'], ...limit(maxLength) });
 
 export const nullableUri = (maxLength: number): TUnsafe<string | null> =>
   Type.Unsafe<string | null>({ type: ['string', 'null'], format: 'uri-reference', maxLength });
@@ -24,8 +23,7 @@ export const nullableJsonString = (maxLength: number): TUnsafe<string | null> =>
   Type.Unsafe<string | null>({ type: ['string', 'null'], format: 'json-string', maxLength });
 
 /** `{"type": "string", "enum": [...]}`: one `enum` failure naming the allowed values. */
-export const stringEnum = <const V extends readonly string[]>(values: V): TUnsafe<V[number]> =>
-  Type.Unsafe<V[number]>({ type: 'string', enum: values });
+export const stringEnum = <const V extends readonly string[]>(values: V): TUnsafe<V[number]> => Type.Unsafe<V[number]>({ type: 'string', enum: values });
 
 /**
  * A shared definition with some of its fields required by one endpoint, written as admin-api-schema writes

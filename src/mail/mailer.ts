@@ -40,7 +40,12 @@ export function createMailer(config: Config, log: MailLog): Mailer {
   const address = config.mail.from ?? `noreply@${new URL(config.siteUrl).hostname.replace(/^www\./, '')}`;
   const from = (name?: string) => (name ? { name, address } : address);
   const message = (mail: Mail) => ({
-    from: from(mail.fromName), to: mail.to, replyTo: mail.replyTo, subject: mail.subject, text: mail.text, html: mail.html,
+    from: from(mail.fromName),
+    to: mail.to,
+    replyTo: mail.replyTo,
+    subject: mail.subject,
+    text: mail.text,
+    html: mail.html,
   });
 
   if (config.mail.smtpUrl) {

@@ -5,8 +5,7 @@ export interface Rendered {
   html: string;
 }
 
-const escapeHtml = (value: string) =>
-  value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+const escapeHtml = (value: string) => value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 
 function page(title: string, paragraphs: string[], footer: string): string {
   const body = paragraphs.map((p) => `<p style="font-size:16px;line-height:24px;color:#3A464C">${p}</p>`).join('\n');
@@ -25,9 +24,16 @@ ${body}
  * the formatter loads ICU data (30–60 ms), which would otherwise sit on the server's start-up path.
  */
 let timeFormat: Intl.DateTimeFormat | undefined;
-const formatTime = (at: Date) => (timeFormat ??= new Intl.DateTimeFormat('en-GB', {
-  day: '2-digit', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', timeZone: 'UTC', timeZoneName: 'short',
-})).format(at);
+const formatTime = (at: Date) =>
+  (timeFormat ??= new Intl.DateTimeFormat('en-GB', {
+    day: '2-digit',
+    month: 'short',
+    year: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    timeZone: 'UTC',
+    timeZoneName: 'short',
+  })).format(at);
 
 export interface SignInCodeData {
   siteTitle: string;
@@ -61,13 +67,17 @@ export function signInCode(d: SignInCodeData): Rendered {
       '',
       `This message was sent from ${host} to ${d.email}`,
     ].join('\n'),
-    html: page(`Your verification code for ${d.siteTitle}`, [
-      '<strong>Sign in verification</strong>',
-      `You just tried to access your account from a new device. For security verification, enter the code below to sign in to ${escapeHtml(d.siteTitle)}:`,
-      `<span style="font-size:24px;letter-spacing:5px;font-weight:600">${d.code}</span>`,
-      `Device: <strong>${escapeHtml(d.device || 'Unknown')}</strong><br>Where: <strong>${escapeHtml(where)}</strong><br>When: <strong>${escapeHtml(when)}</strong>`,
-      "If you didn't try to sign in recently, you can safely ignore this email to deny access.",
-    ], `This message was sent from ${escapeHtml(host)} to ${escapeHtml(d.email)}`),
+    html: page(
+      `Your verification code for ${d.siteTitle}`,
+      [
+        '<strong>Sign in verification</strong>',
+        `You just tried to access your account from a new device. For security verification, enter the code below to sign in to ${escapeHtml(d.siteTitle)}:`,
+        `<span style="font-size:24px;letter-spacing:5px;font-weight:600">${d.code}</span>`,
+        `Device: <strong>${escapeHtml(d.device || 'Unknown')}</strong><br>Where: <strong>${escapeHtml(where)}</strong><br>When: <strong>${escapeHtml(when)}</strong>`,
+        "If you didn't try to sign in recently, you can safely ignore this email to deny access.",
+      ],
+      `This message was sent from ${escapeHtml(host)} to ${escapeHtml(d.email)}`,
+    ),
   };
 }
 
@@ -97,12 +107,16 @@ export function invitation(d: InviteData): Rendered {
       '',
       `This email was sent from ${d.siteUrl} to ${d.email}`,
     ].join('\n'),
-    html: page(`Welcome to ${d.siteTitle}`, [
-      '<strong>Welcome</strong>',
-      `${escapeHtml(d.siteTitle)} is using Quire to publish things on the internet! ${escapeHtml(who)} has invited you to join. Please click on the link below to activate your account.`,
-      `<a href="${escapeHtml(d.link)}">Click here to activate your account</a>`,
-      `If you have trouble activating your ${escapeHtml(d.siteTitle)} account, you can reach out to ${escapeHtml(contact)} for assistance.`,
-    ], `This email was sent from ${escapeHtml(d.siteUrl)} to ${escapeHtml(d.email)}`),
+    html: page(
+      `Welcome to ${d.siteTitle}`,
+      [
+        '<strong>Welcome</strong>',
+        `${escapeHtml(d.siteTitle)} is using Quire to publish things on the internet! ${escapeHtml(who)} has invited you to join. Please click on the link below to activate your account.`,
+        `<a href="${escapeHtml(d.link)}">Click here to activate your account</a>`,
+        `If you have trouble activating your ${escapeHtml(d.siteTitle)} account, you can reach out to ${escapeHtml(contact)} for assistance.`,
+      ],
+      `This email was sent from ${escapeHtml(d.siteUrl)} to ${escapeHtml(d.email)}`,
+    ),
   };
 }
 
@@ -120,11 +134,15 @@ export function passwordReset(d: { siteTitle: string; siteUrl: string; link: str
       '',
       `This email was sent from ${d.siteUrl} to ${d.email}`,
     ].join('\n'),
-    html: page('Reset Password', [
-      'Hey there!',
-      `You can use this link to create a new password for your account on ${escapeHtml(d.siteTitle)}:`,
-      `<a href="${escapeHtml(d.link)}">${escapeHtml(d.link)}</a>`,
-      'If you have any trouble, you should contact your site administrator for help.',
-    ], `This email was sent from ${escapeHtml(d.siteUrl)} to ${escapeHtml(d.email)}`),
+    html: page(
+      'Reset Password',
+      [
+        'Hey there!',
+        `You can use this link to create a new password for your account on ${escapeHtml(d.siteTitle)}:`,
+        `<a href="${escapeHtml(d.link)}">${escapeHtml(d.link)}</a>`,
+        'If you have any trouble, you should contact your site administrator for help.',
+      ],
+      `This email was sent from ${escapeHtml(d.siteUrl)} to ${escapeHtml(d.email)}`,
+    ),
   };
 }

@@ -23,7 +23,12 @@ afterAll(async () => {
 });
 
 const setTitle = (title: string) => other.db.updateTable('settings').set({ value: title }).where('key', '=', 'title').execute();
-const bumpVersion = () => other.db.updateTable('cache_versions').set({ version: sql`version + 1` }).where('name', '=', 'settings').execute();
+const bumpVersion = () =>
+  other.db
+    .updateTable('cache_versions')
+    .set({ version: sql`version + 1` })
+    .where('name', '=', 'settings')
+    .execute();
 
 async function titleAfter(ms: number): Promise<string | null> {
   await new Promise((resolve) => setTimeout(resolve, ms));

@@ -50,7 +50,11 @@ export async function writeSettings(db: Db, values: Partial<Record<SettingKey, s
   for (const [key, value] of Object.entries(values)) {
     await db.updateTable('settings').set({ value, updated_at }).where('key', '=', key).execute();
   }
-  await db.updateTable('cache_versions').set({ version: sql`version + 1` }).where('name', '=', 'settings').execute();
+  await db
+    .updateTable('cache_versions')
+    .set({ version: sql`version + 1` })
+    .where('name', '=', 'settings')
+    .execute();
   invalidateSettings();
 }
 

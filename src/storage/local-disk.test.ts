@@ -12,7 +12,11 @@ const setUp = () => {
   const root = path.join(parent, 'content');
   return { parent, root, storage: localDiskStorage(root, 'https://example.com/blog/content/') };
 };
-const filesUnder = (dir: string) => readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => path.relative(dir, path.join(e.parentPath, e.name))).sort();
+const filesUnder = (dir: string) =>
+  readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => path.relative(dir, path.join(e.parentPath, e.name)))
+    .sort();
 
 describe('local disk storage', () => {
   it('writes bytes, text and streams under their key, reads them back, and deletes them', async () => {
@@ -36,16 +40,18 @@ describe('local disk storage', () => {
     await storage.write('a.txt', 'first');
     await storage.write('a.txt', 'second');
     expect(await text(await storage.read('a.txt'))).toBe('second');
-    const failing = new Readable({ read() {
-      this.push('partial');
-      this.destroy(new Error('client went away'));
-    } });
+    const failing = new Readable({
+      read() {
+        this.push('partial');
+        this.destroy(new Error('client went away'));
+      },
+    });
     await expect(storage.write('a.txt', failing)).rejects.toThrow('client went away');
     expect(await text(await storage.read('a.txt'))).toBe('second');
     expect(filesUnder(root)).toEqual(['a.txt']);
   });
 
-  it('makes private files readable by the service\'s user only', async () => {
+  it("makes private files readable by the service's user only", async () => {
     const { root, storage } = setUp();
     await storage.write('data/backup.json', '{}', { private: true });
     await storage.write('images/public.png', 'png');
@@ -54,8 +60,19 @@ describe('local disk storage', () => {
   });
 
   it.each([
-    '', '../outside.txt', 'images/../../outside.txt', '..', '/etc/passwd', 'C:/outside.txt', 'a//b.txt', './a.txt', 'a/./b.txt',
-    'a/', 'a\\..\\..\\outside.txt', 'a\0b', 'line\nbreak',
+    '',
+    '../outside.txt',
+    'images/../../outside.txt',
+    '..',
+    '/etc/passwd',
+    'C:/outside.txt',
+    'a//b.txt',
+    './a.txt',
+    'a/./b.txt',
+    'a/',
+    'a\\..\\..\\outside.txt',
+    'a\0b',
+    'line\nbreak',
   ])('refuses the key %j in every operation and writes nothing', async (key) => {
     const { parent, storage } = setUp();
     await expect(storage.write(key, 'x')).rejects.toThrow(BadKeyError);

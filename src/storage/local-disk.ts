@@ -48,7 +48,10 @@ export function localDiskStorage(root: string, publicBase: string): Storage {
     },
 
     async exists(key) {
-      return access(fileOf(key)).then(() => true, () => false);
+      return access(fileOf(key)).then(
+        () => true,
+        () => false,
+      );
     },
 
     async delete(key) {

@@ -46,11 +46,12 @@ export class BadKeyError extends Error {
  */
 export function checkKey(key: string): string {
   const segments = key.split('/');
-  const bad = key === ''
-    || key.startsWith('/')
-    || /[\\\0-\x1f\x7f]/.test(key)
-    || /^[a-z]:/i.test(key)
-    || segments.some((segment) => segment === '' || segment === '.' || segment === '..');
+  const bad =
+    key === '' ||
+    key.startsWith('/') ||
+    /[\\\0-\x1f\x7f]/.test(key) ||
+    /^[a-z]:/i.test(key) ||
+    segments.some((segment) => segment === '' || segment === '.' || segment === '..');
   if (bad) throw new BadKeyError(`storage key refused: ${JSON.stringify(key)} (a relative path with / separators, no "..", "." or empty parts)`);
   return key;
 }

@@ -20,8 +20,17 @@ interface Projection {
   error?: { type: string; message: string; context: string | null; code: string | null };
   [key: string]: unknown;
 }
-interface Recorded { name: string; api: 'admin' | 'content'; resource: string; q: string; ghost: Projection }
-interface Declared { name: string; deviation?: { why: string; expect: Partial<Projection> } }
+interface Recorded {
+  name: string;
+  api: 'admin' | 'content';
+  resource: string;
+  q: string;
+  ghost: Projection;
+}
+interface Declared {
+  name: string;
+  deviation?: { why: string; expect: Partial<Projection> };
+}
 
 const recorded = JSON.parse(readFileSync(new URL('../fixtures/browse/cases.json', import.meta.url), 'utf8')) as Recorded[];
 const deviations = new Map((declared as Declared[]).map((kase) => [kase.name, kase.deviation]));
@@ -41,9 +50,10 @@ function expected(kase: Recorded): Projection {
 
 async function replay(kase: Recorded): Promise<Projection> {
   const sep = kase.q ? '&' : '';
-  const res = kase.api === 'content'
-    ? await t.app.inject({ method: 'GET', url: `${CONTENT}/${kase.resource}/?key=${t.keys.contentKey}${sep}${kase.q}` })
-    : await t.admin.get(`/${kase.resource}/${kase.q ? `?${kase.q}` : ''}`);
+  const res =
+    kase.api === 'content'
+      ? await t.app.inject({ method: 'GET', url: `${CONTENT}/${kase.resource}/?key=${t.keys.contentKey}${sep}${kase.q}` })
+      : await t.admin.get(`/${kase.resource}/${kase.q ? `?${kase.q}` : ''}`);
   return project(kase, res.statusCode, res.json(), SITE_URL) as Projection;
 }
 

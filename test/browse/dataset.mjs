@@ -8,12 +8,26 @@
 const day = (n) => new Date(Date.UTC(2024, 0, 1, 9, 0, 0) + n * 86_400_000).toISOString();
 const oid = (prefix, n) => `${prefix}${String(n).padStart(24 - prefix.length, '0')}`;
 
-const lexical = (text) => JSON.stringify({
-  root: {
-    children: [{ children: [{ detail: 0, format: 0, mode: 'normal', style: '', text, type: 'extended-text', version: 1 }], direction: 'ltr', format: '', indent: 0, type: 'paragraph', version: 1 }],
-    direction: 'ltr', format: '', indent: 0, type: 'root', version: 1,
-  },
-});
+const lexical = (text) =>
+  JSON.stringify({
+    root: {
+      children: [
+        {
+          children: [{ detail: 0, format: 0, mode: 'normal', style: '', text, type: 'extended-text', version: 1 }],
+          direction: 'ltr',
+          format: '',
+          indent: 0,
+          type: 'paragraph',
+          version: 1,
+        },
+      ],
+      direction: 'ltr',
+      format: '',
+      indent: 0,
+      type: 'root',
+      version: 1,
+    },
+  });
 
 const roles = [
   { id: oid('aa', 1), name: 'Administrator', description: 'Administrators' },
@@ -30,10 +44,25 @@ const userDefs = [
   ['erin', 'Érin Ünicode', 'Author', { location: 'Zürich' }],
 ];
 const users = userDefs.map(([slug, name, , extra], i) => ({
-  id: oid('bb', i + 1), name, slug, email: `${slug}@example.com`, password: 'not-a-real-hash-' + slug,
-  profile_image: i % 2 ? `https://images.example/${slug}.png` : null, cover_image: null, bio: null, website: null, location: null,
-  status: 'active', visibility: 'public', meta_title: null, meta_description: null,
-  created_at: day(-100 + i), created_by: '1', updated_at: day(-50 + i), updated_by: '1', ...extra,
+  id: oid('bb', i + 1),
+  name,
+  slug,
+  email: `${slug}@example.com`,
+  password: 'not-a-real-hash-' + slug,
+  profile_image: i % 2 ? `https://images.example/${slug}.png` : null,
+  cover_image: null,
+  bio: null,
+  website: null,
+  location: null,
+  status: 'active',
+  visibility: 'public',
+  meta_title: null,
+  meta_description: null,
+  created_at: day(-100 + i),
+  created_by: '1',
+  updated_at: day(-50 + i),
+  updated_by: '1',
+  ...extra,
 }));
 const roles_users = userDefs.map(([, , role], i) => ({ id: oid('bc', i + 1), role_id: roles.find((r) => r.name === role).id, user_id: users[i].id }));
 const userId = (slug) => users.find((u) => u.slug === slug).id;
@@ -53,14 +82,35 @@ const tagDefs = [
   ['page-tag', 'Page Tag', { meta_title: 'Tag meta' }],
 ];
 const tags = tagDefs.map(([slug, name, extra], i) => ({
-  id: oid('cc', i + 1), name, slug, description: null, feature_image: null, visibility: 'public', meta_title: null, meta_description: null,
-  created_at: day(-90 + i * 2), created_by: '1', updated_at: day(-40 + i), updated_by: '1', ...extra,
+  id: oid('cc', i + 1),
+  name,
+  slug,
+  description: null,
+  feature_image: null,
+  visibility: 'public',
+  meta_title: null,
+  meta_description: null,
+  created_at: day(-90 + i * 2),
+  created_by: '1',
+  updated_at: day(-40 + i),
+  updated_by: '1',
+  ...extra,
 }));
 const tagId = (slug) => tags.find((t) => t.slug === slug).id;
 
 // [slug, title, status, type, publishedDay, tags, authors, extra, meta]
 const postDefs = [
-  ['hello-world', 'Hello World', 'published', 'post', 10, ['news', 'tech'], ['alice'], { featured: true, feature_image: 'https://images.example/hello.jpg' }, { meta_title: 'Meta Hello' }],
+  [
+    'hello-world',
+    'Hello World',
+    'published',
+    'post',
+    10,
+    ['news', 'tech'],
+    ['alice'],
+    { featured: true, feature_image: 'https://images.example/hello.jpg' },
+    { meta_title: 'Meta Hello' },
+  ],
   ['hello-again', 'hello again', 'published', 'post', 12, ['tech'], ['bob', 'alice'], {}, { meta_description: 'Again and again' }],
   ['hello-caps', 'HELLO caps', 'published', 'post', 14, ['travel', 'news'], ['alice'], { custom_excerpt: 'Shouting hello' }, { email_subject: 'Subject CAPS' }],
   ['unicode', 'Ünïcode Ärger', 'published', 'post', 16, ['cafe'], ['carol'], {}, null],
@@ -93,12 +143,32 @@ postDefs.forEach(([slug, title, status, type, publishedDay, tagSlugs, authorSlug
   const id = oid('dd', i + 1);
   const body = `${title}. Body text number ${i + 1} about ${tagSlugs.join(' and ') || 'nothing'}.`;
   posts.push({
-    id, uuid: `00000000-0000-4000-8000-${String(i + 1).padStart(12, '0')}`, title, slug, lexical: lexical(body), mobiledoc: null,
-    feature_image: null, featured: false, type, status, visibility: 'public', email_recipient_filter: 'all', locale: null,
-    created_at: day(-30 + i), created_by: userId(authorSlugs[0]), updated_at: day(-20 + i * 3), updated_by: userId(authorSlugs[0]),
-    published_at: publishedDay === null ? null : day(publishedDay), published_by: publishedDay === null ? null : userId(authorSlugs[0]),
-    custom_excerpt: null, codeinjection_head: null, codeinjection_foot: null, custom_template: null, canonical_url: null,
-    show_title_and_feature_image: true, ...extra,
+    id,
+    uuid: `00000000-0000-4000-8000-${String(i + 1).padStart(12, '0')}`,
+    title,
+    slug,
+    lexical: lexical(body),
+    mobiledoc: null,
+    feature_image: null,
+    featured: false,
+    type,
+    status,
+    visibility: 'public',
+    email_recipient_filter: 'all',
+    locale: null,
+    created_at: day(-30 + i),
+    created_by: userId(authorSlugs[0]),
+    updated_at: day(-20 + i * 3),
+    updated_by: userId(authorSlugs[0]),
+    published_at: publishedDay === null ? null : day(publishedDay),
+    published_by: publishedDay === null ? null : userId(authorSlugs[0]),
+    custom_excerpt: null,
+    codeinjection_head: null,
+    codeinjection_foot: null,
+    custom_template: null,
+    canonical_url: null,
+    show_title_and_feature_image: true,
+    ...extra,
   });
   tagSlugs.forEach((t, order) => posts_tags.push({ id: oid('de', posts_tags.length + 1), post_id: id, tag_id: tagId(t), sort_order: order }));
   authorSlugs.forEach((a, order) => posts_authors.push({ id: oid('df', posts_authors.length + 1), post_id: id, author_id: userId(a), sort_order: order }));
@@ -106,8 +176,10 @@ postDefs.forEach(([slug, title, status, type, publishedDay, tagSlugs, authorSlug
 });
 
 export const dataset = {
-  db: [{
-    meta: { exported_on: Date.UTC(2024, 5, 1), version: '5.130.6' },
-    data: { roles, users, roles_users, tags, posts, posts_tags, posts_authors, posts_meta },
-  }],
+  db: [
+    {
+      meta: { exported_on: Date.UTC(2024, 5, 1), version: '5.130.6' },
+      data: { roles, users, roles_users, tags, posts, posts_tags, posts_authors, posts_meta },
+    },
+  ],
 };

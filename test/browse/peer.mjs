@@ -25,11 +25,15 @@ export function adminToken(adminKey) {
 /** Owner session cookie (db import/delete are not open to integrations). */
 export async function ownerCookie(base) {
   const res = await fetch(`${base}/ghost/api/admin/session/`, {
-    method: 'POST', headers: { 'content-type': 'application/json', origin: base },
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: base },
     body: JSON.stringify({ username: 'owner@example.com', password: 'Sup3r-secret-pass!' }),
   });
   if (res.status !== 201) throw new Error(`login ${res.status} ${await res.text()}`);
-  return res.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+  return res.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
 }
 
 export async function importJson(base, cookie, json) {

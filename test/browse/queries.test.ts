@@ -35,7 +35,11 @@ async function queriesFor(url: string, admin = false): Promise<number> {
 
 describe('queries per browse request do not grow with the page', () => {
   const cases: [string, (limit: string) => string, boolean][] = [
-    ['content posts include=tags,authors', (limit) => `${CONTENT}/posts/?key=${t.keys.contentKey}&include=tags,authors,count.posts&filter=tag:-zebra&limit=${limit}`, false],
+    [
+      'content posts include=tags,authors',
+      (limit) => `${CONTENT}/posts/?key=${t.keys.contentKey}&include=tags,authors,count.posts&filter=tag:-zebra&limit=${limit}`,
+      false,
+    ],
     ['admin posts include=tags,authors', (limit) => `${ADMIN}/posts/?include=tags,authors,count.posts&filter=tag:-zebra&limit=${limit}`, true],
     ['content tags include=count.posts', (limit) => `${CONTENT}/tags/?key=${t.keys.contentKey}&include=count.posts&limit=${limit}`, false],
     ['admin tags include=count.posts', (limit) => `${ADMIN}/tags/?include=count.posts&limit=${limit}`, true],

@@ -25,9 +25,10 @@ const siteUrl = `${peer.base}/`;
 const recorded = [];
 for (const kase of cases) {
   const sep = kase.q ? '&' : '';
-  const url = kase.api === 'content'
-    ? `${peer.base}/ghost/api/content/${kase.resource}/?key=${peer.contentKey}${sep}${kase.q}`
-    : `${peer.base}/ghost/api/admin/${kase.resource}/${kase.q ? `?${kase.q}` : ''}`;
+  const url =
+    kase.api === 'content'
+      ? `${peer.base}/ghost/api/content/${kase.resource}/?key=${peer.contentKey}${sep}${kase.q}`
+      : `${peer.base}/ghost/api/admin/${kase.resource}/${kase.q ? `?${kase.q}` : ''}`;
   const headers = kase.api === 'admin' ? { authorization: `Ghost ${adminToken(peer.adminKey)}` } : {};
   const res = await fetch(url, { headers });
   const body = await res.json();

@@ -14,7 +14,11 @@ const rowOf = (row: Record<string, unknown>) =>
   Object.fromEntries(Object.entries(row).map(([key, value]) => [key, typeof value === 'string' && isDateColumn(key) ? new Date(value) : value]));
 
 async function insertAll(db: Kysely<any>, table: string, rows: Record<string, unknown>[]) {
-  for (let i = 0; i < rows.length; i += 50) await db.insertInto(table).values(rows.slice(i, i + 50).map(rowOf)).execute();
+  for (let i = 0; i < rows.length; i += 50)
+    await db
+      .insertInto(table)
+      .values(rows.slice(i, i + 50).map(rowOf))
+      .execute();
 }
 
 /**
@@ -28,6 +32,10 @@ export async function seedSnapshot(database: Db, snapshot: Snapshot = loadSnapsh
   await db.updateTable('users').set(rowOf(ownerProfile)).where('id', '=', '1').execute();
   await insertAll(db, 'users', users);
   const roles = new Map((await db.selectFrom('roles').select(['id', 'name']).execute()).map((r) => [r.name as string, r.id as string]));
-  await insertAll(db, 'roles_users', snapshot.roles_users.filter((r) => r.user_id !== '1').map(({ role, ...rest }) => ({ ...rest, role_id: roles.get(role as string) })));
+  await insertAll(
+    db,
+    'roles_users',
+    snapshot.roles_users.filter((r) => r.user_id !== '1').map(({ role, ...rest }) => ({ ...rest, role_id: roles.get(role as string) })),
+  );
   for (const table of ['tags', 'posts', 'posts_meta', 'posts_tags', 'posts_authors'] as const) await insertAll(db, table, snapshot[table]);
 }

@@ -37,12 +37,20 @@ export function snapshotPeer(port) {
   const file = path.join(process.env.GHOST_PEER_HOME ?? path.join(homedir(), '.cache/ghost-peer'), 'run', String(port), 'content/data/ghost.db');
   const db = new Database(file, { readonly: true });
   try {
-    const roles = new Map(db.prepare('select id, name from roles').all().map((r) => [r.id, r.name]));
+    const roles = new Map(
+      db
+        .prepare('select id, name from roles')
+        .all()
+        .map((r) => [r.id, r.name]),
+    );
     const out = {};
     for (const table of Object.keys(TABLES)) {
       const columns = db.prepare(`pragma table_info(${table})`).all();
       const booleans = new Set(columns.filter((c) => /bool/i.test(c.type)).map((c) => c.name));
-      const rows = db.prepare(`select * from ${table} order by rowid`).all().map((row) => normalise(table, row, booleans));
+      const rows = db
+        .prepare(`select * from ${table} order by rowid`)
+        .all()
+        .map((row) => normalise(table, row, booleans));
       out[table] = table === 'roles_users' ? rows.map(({ role_id, ...rest }) => ({ ...rest, role: roles.get(role_id) })) : rows;
     }
     return out;

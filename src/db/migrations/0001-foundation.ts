@@ -102,10 +102,16 @@ async function createTables(db: Kysely<any>, t: ColumnTypes) {
     .addColumn('tour', t.text)
     .addColumn('last_seen', t.timestamp);
   for (const [flag, on] of [
-    ['comment_notifications', true], ['free_member_signup_notification', true], ['paid_subscription_started_notification', true],
-    ['paid_subscription_canceled_notification', false], ['mention_notifications', true], ['recommendation_notifications', true],
-    ['milestone_notifications', true], ['donation_notifications', true],
-  ] as const) users = users.addColumn(flag, t.boolean, (c) => c.notNull().defaultTo(on));
+    ['comment_notifications', true],
+    ['free_member_signup_notification', true],
+    ['paid_subscription_started_notification', true],
+    ['paid_subscription_canceled_notification', false],
+    ['mention_notifications', true],
+    ['recommendation_notifications', true],
+    ['milestone_notifications', true],
+    ['donation_notifications', true],
+  ] as const)
+    users = users.addColumn(flag, t.boolean, (c) => c.notNull().defaultTo(on));
   await users
     .addColumn('created_at', t.timestamp, (c) => c.notNull())
     .addColumn('created_by', 'varchar(24)', (c) => c.notNull())
@@ -176,23 +182,58 @@ async function seed(db: Kysely<any>) {
   for (const role of ROLE_FIXTURES) {
     const id = objectId();
     roleIds.set(role.name, id);
-    await db.insertInto('roles').values({ id, ...role, ...stamp }).execute();
+    await db
+      .insertInto('roles')
+      .values({ id, ...role, ...stamp })
+      .execute();
   }
-  await db.insertInto('settings').values(DEFAULT_SETTINGS.map(([group, key, type, value]) => ({ id: objectId(), group, key, type, value: value(), ...stamp }))).execute();
+  await db
+    .insertInto('settings')
+    .values(DEFAULT_SETTINGS.map(([group, key, type, value]) => ({ id: objectId(), group, key, type, value: value(), ...stamp })))
+    .execute();
 
   // The owner exists before setup, inactive and without a usable password, as in Ghost (id "1").
-  await db.insertInto('users').values({
-    id: OWNER_USER_ID, name: 'Ghost', slug: 'ghost', email: 'ghost@example.com', status: 'inactive',
-    password: '!', created_by: OWNER_USER_ID, ...stamp,
-  }).execute();
-  await db.insertInto('roles_users').values({ id: objectId(), role_id: roleIds.get('Owner'), user_id: OWNER_USER_ID }).execute();
+  await db
+    .insertInto('users')
+    .values({
+      id: OWNER_USER_ID,
+      name: 'Ghost',
+      slug: 'ghost',
+      email: 'ghost@example.com',
+      status: 'inactive',
+      password: '!',
+      created_by: OWNER_USER_ID,
+      ...stamp,
+    })
+    .execute();
+  await db
+    .insertInto('roles_users')
+    .values({ id: objectId(), role_id: roleIds.get('Owner'), user_id: OWNER_USER_ID })
+    .execute();
 
   const zapierId = objectId();
-  await db.insertInto('integrations').values({
-    id: zapierId, type: 'builtin', name: 'Zapier', slug: 'zapier', description: 'Built-in Zapier integration', created_by: OWNER_USER_ID, ...stamp,
-  }).execute();
-  await db.insertInto('api_keys').values({
-    id: objectId(), type: 'admin', secret: randomBytes(32).toString('hex'), role_id: roleIds.get('Admin Integration'),
-    integration_id: zapierId, created_by: OWNER_USER_ID, ...stamp,
-  }).execute();
+  await db
+    .insertInto('integrations')
+    .values({
+      id: zapierId,
+      type: 'builtin',
+      name: 'Zapier',
+      slug: 'zapier',
+      description: 'Built-in Zapier integration',
+      created_by: OWNER_USER_ID,
+      ...stamp,
+    })
+    .execute();
+  await db
+    .insertInto('api_keys')
+    .values({
+      id: objectId(),
+      type: 'admin',
+      secret: randomBytes(32).toString('hex'),
+      role_id: roleIds.get('Admin Integration'),
+      integration_id: zapierId,
+      created_by: OWNER_USER_ID,
+      ...stamp,
+    })
+    .execute();
 }

@@ -64,9 +64,20 @@ async function createPermissions(db: Kysely<any>, t: ColumnTypes) {
     .addColumn('updated_at', t.timestamp)
     .execute();
   const created_at = new Date(Math.floor(Date.now() / 1000) * 1000);
-  await db.insertInto('permissions').values(PERMISSION_FIXTURES.map(([object_type, action_type, name]) => ({
-    id: objectId(), name, object_type, action_type, object_id: null, created_at, updated_at: created_at,
-  }))).execute();
+  await db
+    .insertInto('permissions')
+    .values(
+      PERMISSION_FIXTURES.map(([object_type, action_type, name]) => ({
+        id: objectId(),
+        name,
+        object_type,
+        action_type,
+        object_id: null,
+        created_at,
+        updated_at: created_at,
+      })),
+    )
+    .execute();
 }
 
 async function createAuthenticators(db: Kysely<any>, t: ColumnTypes) {

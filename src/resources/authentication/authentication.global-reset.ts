@@ -9,7 +9,16 @@ export async function resetAllPasswords(ctx: Ctx): Promise<void> {
   const users = await ctx.db.selectFrom('users').selectAll().execute();
   for (const user of users) await sendResetMail(ctx, user);
   await ctx.write(async ({ db: trx, clock }) => {
-    if (users.length > 0) await trx.updateTable('users').set({ status: 'locked', updated_at: clock.now() }).where('id', 'in', users.map((u) => u.id)).execute();
+    if (users.length > 0)
+      await trx
+        .updateTable('users')
+        .set({ status: 'locked', updated_at: clock.now() })
+        .where(
+          'id',
+          'in',
+          users.map((u) => u.id),
+        )
+        .execute();
     await trx.deleteFrom('sessions').execute();
   });
 }

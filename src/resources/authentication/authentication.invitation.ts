@@ -17,7 +17,6 @@ export function assertEmail(email: unknown): string {
   return email;
 }
 
-
 /**
  * `POST /authentication/invitation/`: the link's token finds a sent, unexpired invitation; a new active
  * user with the invited role is created and the invitation is used up, in one transaction. As in Ghost
@@ -48,20 +47,56 @@ export async function acceptInvitation(ctx: Ctx, data: AcceptInput): Promise<voi
     const { numDeletedRows } = await trx.deleteFrom('invites').where('id', '=', invite.id).where('status', '=', 'sent').executeTakeFirst();
     if (numDeletedRows === 0n) throw errors.notFound('Invite not found.');
     const slug = await generateSlug(name, {
-      kind: 'user', shortSlug: true,
+      kind: 'user',
+      shortSlug: true,
       taken: async (candidate) => !!(await trx.selectFrom('users').select('id').where('slug', '=', candidate).executeTakeFirst()),
     });
     const at = clock.now();
     const id = objectId();
-    await trx.insertInto('users').values({
-      id, name, slug, password: hash, email, profile_image: null, cover_image: null, bio: null, website: null, location: null,
-      facebook: null, twitter: null, threads: null, bluesky: null, mastodon: null, tiktok: null, youtube: null, instagram: null, linkedin: null,
-      accessibility: null, status: 'active', locale: null, visibility: 'public', meta_title: null, meta_description: null, tour: null, last_seen: null,
-      comment_notifications: true, free_member_signup_notification: true, paid_subscription_started_notification: true,
-      paid_subscription_canceled_notification: false, mention_notifications: true, recommendation_notifications: true,
-      milestone_notifications: true, donation_notifications: true,
-      created_at: at, created_by: actingUserId, updated_at: at, updated_by: actingUserId,
-    }).execute();
+    await trx
+      .insertInto('users')
+      .values({
+        id,
+        name,
+        slug,
+        password: hash,
+        email,
+        profile_image: null,
+        cover_image: null,
+        bio: null,
+        website: null,
+        location: null,
+        facebook: null,
+        twitter: null,
+        threads: null,
+        bluesky: null,
+        mastodon: null,
+        tiktok: null,
+        youtube: null,
+        instagram: null,
+        linkedin: null,
+        accessibility: null,
+        status: 'active',
+        locale: null,
+        visibility: 'public',
+        meta_title: null,
+        meta_description: null,
+        tour: null,
+        last_seen: null,
+        comment_notifications: true,
+        free_member_signup_notification: true,
+        paid_subscription_started_notification: true,
+        paid_subscription_canceled_notification: false,
+        mention_notifications: true,
+        recommendation_notifications: true,
+        milestone_notifications: true,
+        donation_notifications: true,
+        created_at: at,
+        created_by: actingUserId,
+        updated_at: at,
+        updated_by: actingUserId,
+      })
+      .execute();
     await trx.insertInto('roles_users').values({ id: objectId(), role_id: invite.role_id, user_id: id }).execute();
   });
 }

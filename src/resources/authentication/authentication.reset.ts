@@ -39,10 +39,12 @@ export async function requestReset(ctx: Ctx, email: unknown): Promise<void> {
   await sendResetMail(ctx, user);
 }
 
-const corrupt = () => errors.unauthorized({
-  message: 'Cannot reset password.', context: 'Invalid password reset link.',
-  help: 'Check if password reset link has been fully copied or request new password reset via the login form.',
-});
+const corrupt = () =>
+  errors.unauthorized({
+    message: 'Cannot reset password.',
+    context: 'Invalid password reset link.',
+    help: 'Check if password reset link has been fully copied or request new password reset via the login form.',
+  });
 
 /**
  * `PUT /authentication/password_reset/`: a valid, unexpired, unused token sets the new password,
@@ -62,10 +64,18 @@ export async function completeReset(ctx: Ctx, data: ResetInput): Promise<{ user:
   const check = checkResetToken(token, settings.get('db_hash') ?? '', user.password, ctx.clock.epochMs());
   if (!check.ok) {
     if (check.reason === 'expired') {
-      throw errors.badRequest({ message: 'Cannot reset password.', context: 'Password reset link expired.', help: 'Request a new password reset via the login form.' });
+      throw errors.badRequest({
+        message: 'Cannot reset password.',
+        context: 'Password reset link expired.',
+        help: 'Request a new password reset via the login form.',
+      });
     }
     await hit(db, LIMITERS.resetToken, '', lockKey, ctx.clock.epochMs());
-    throw errors.badRequest({ message: 'Cannot reset password.', context: 'Password reset link has already been used.', help: 'Request a new password reset via the login form.' });
+    throw errors.badRequest({
+      message: 'Cannot reset password.',
+      context: 'Password reset link has already been used.',
+      help: 'Request a new password reset via the login form.',
+    });
   }
   const password = String(data.newPassword);
   assertPasswordPolicy(password, { email: user.email, siteTitle: settings.get('title') ?? undefined, siteUrl: ctx.site.url });

@@ -8,7 +8,6 @@ import { ACCEPT_INVITATION, RESET_PASSWORD, RESET_REQUEST } from './authenticati
 import { hasSentInvite } from '../invites/invites.queries.js';
 import { resetAllPasswords } from './authentication.global-reset.js';
 
-
 // None of these is one of the five controller verbs: their errors keep their own messages.
 const frame = (method: string) => ({ docName: 'authentication', method });
 const pathOf = (request: FastifyRequest) => request.url.split('?')[0]!;
@@ -35,12 +34,16 @@ export function authenticationRoutes(app: FastifyInstance) {
     return { password_reset: [{ message: 'Password updated', emailVerificationToken }] };
   });
 
-  app.get<{ Querystring: { email?: unknown } }>('/authentication/invitation/', { config: { auth: 'public', frame: frame('isInvitation') } }, async (request) => {
-    const { db } = request.ctx;
-    const email = assertEmail(request.query.email);
-    await assertSetupState(db, true);
-    return { invitation: [{ valid: await hasSentInvite(db, email) }] };
-  });
+  app.get<{ Querystring: { email?: unknown } }>(
+    '/authentication/invitation/',
+    { config: { auth: 'public', frame: frame('isInvitation') } },
+    async (request) => {
+      const { db } = request.ctx;
+      const email = assertEmail(request.query.email);
+      await assertSetupState(db, true);
+      return { invitation: [{ valid: await hasSentInvite(db, email) }] };
+    },
+  );
 
   app.post('/authentication/invitation/', { config: { auth: 'public', frame: frame('acceptInvitation') } }, async (request) => {
     const { db } = request.ctx;
@@ -50,10 +53,14 @@ export function authenticationRoutes(app: FastifyInstance) {
     return { invitation: [{ message: 'Invitation accepted.' }] };
   });
 
-  app.post('/authentication/global_password_reset/', {
-    config: { frame: frame('resetAllPasswords'), permission: 'authentication.resetAllPasswords' },
-  }, async (request, reply) => {
-    await resetAllPasswords(request.ctx);
-    return reply.status(204).send();
-  });
+  app.post(
+    '/authentication/global_password_reset/',
+    {
+      config: { frame: frame('resetAllPasswords'), permission: 'authentication.resetAllPasswords' },
+    },
+    async (request, reply) => {
+      await resetAllPasswords(request.ctx);
+      return reply.status(204).send();
+    },
+  );
 }

@@ -7,11 +7,15 @@ import { Type, uncheckedFields } from '../../http/schema.js';
 export const RESET_REQUEST = looseBody(uncheckedFields(['email']), { firstOf: 'password_reset' });
 
 /** `PUT /authentication/password_reset/`: the link's token and the new password typed twice alike. */
-export const RESET_PASSWORD = frameBody('password_reset', Type.Object({
-  newPassword: Type.Unknown(),
-  ne2Password: Type.Unknown(),
-  token: Type.Optional(Type.Unknown()),
-}), { check: assertSamePasswords });
+export const RESET_PASSWORD = frameBody(
+  'password_reset',
+  Type.Object({
+    newPassword: Type.Unknown(),
+    ne2Password: Type.Unknown(),
+    token: Type.Optional(Type.Unknown()),
+  }),
+  { check: assertSamePasswords },
+);
 export type ResetInput = BodyOf<typeof RESET_PASSWORD>;
 
 /** `POST /authentication/invitation/`: the invitation validator's checks, in Ghost's order. */

@@ -26,7 +26,9 @@ describe('password reset', () => {
     expect(mail.subject).toBe('Reset Password');
     const token = linkToken(mail.text, 'reset');
 
-    const done = await request('PUT', '/authentication/password_reset/', { password_reset: [{ token, newPassword: 'Fresh-secret-42', ne2Password: 'Fresh-secret-42' }] });
+    const done = await request('PUT', '/authentication/password_reset/', {
+      password_reset: [{ token, newPassword: 'Fresh-secret-42', ne2Password: 'Fresh-secret-42' }],
+    });
     expect(done.statusCode).toBe(200);
     const body = done.json();
     expect(body).toEqual({ password_reset: [{ message: 'Password updated', emailVerificationToken: expect.stringMatching(/^\d{6}$/) }] });
@@ -34,12 +36,19 @@ describe('password reset', () => {
     expect(row.status).toBe('active');
     expect((await loginAs(t.app, user.email, 'Fresh-secret-42')).length).toBeGreaterThan(10);
 
-    const reused = await request('PUT', '/authentication/password_reset/', { password_reset: [{ token, newPassword: 'Fresh-secret-43', ne2Password: 'Fresh-secret-43' }] });
+    const reused = await request('PUT', '/authentication/password_reset/', {
+      password_reset: [{ token, newPassword: 'Fresh-secret-43', ne2Password: 'Fresh-secret-43' }],
+    });
     expect(reused.statusCode).toBe(400);
-    expect(ghostError(reused)).toMatchObject({ type: 'BadRequestError', message: 'Cannot reset password.', context: 'Password reset link has already been used.', help: 'Request a new password reset via the login form.' });
+    expect(ghostError(reused)).toMatchObject({
+      type: 'BadRequestError',
+      message: 'Cannot reset password.',
+      context: 'Password reset link has already been used.',
+      help: 'Request a new password reset via the login form.',
+    });
   });
 
-  it('answers Ghost\'s errors for bad requests', async () => {
+  it("answers Ghost's errors for bad requests", async () => {
     const user = await makeStaff(t, 'Author');
     const { db } = t.connection;
     const hash = (await db.selectFrom('users').select('password').where('id', '=', user.id).executeTakeFirstOrThrow()).password;
@@ -49,14 +58,46 @@ describe('password reset', () => {
       ['POST', { password_reset: [{ email: 'nope' }] }, 400, { type: 'BadRequestError', message: 'The server did not receive a valid email' }],
       ['POST', { password_reset: [{ email: 'nobody@example.com' }] }, 404, { type: 'NotFoundError', message: 'User not found.' }],
       ['PUT', { foo: [] }, 400, { type: 'BadRequestError', message: "No root key ('password_reset') provided." }],
-      ['PUT', { password_reset: [{ token: 'abc' }] }, 422, { type: 'ValidationError', message: 'Validation (FieldIsRequired) failed for ["newPassword","ne2Password"]' }],
-      ['PUT', { password_reset: [{ token: 'abc', newPassword: 'Another-secret-1', ne2Password: 'x' }] }, 422, { type: 'ValidationError', message: 'Your new passwords do not match' }],
-      ['PUT', { password_reset: [{ token: 'abc', newPassword: 'Another-secret-1', ne2Password: 'Another-secret-1' }] }, 401,
-        { type: 'UnauthorizedError', message: 'Cannot reset password.', context: 'Invalid password reset link.', help: 'Check if password reset link has been fully copied or request new password reset via the login form.' }],
-      ['PUT', { password_reset: [{ token: expired, newPassword: 'Another-secret-1', ne2Password: 'Another-secret-1' }] }, 400,
-        { type: 'BadRequestError', message: 'Cannot reset password.', context: 'Password reset link expired.', help: 'Request a new password reset via the login form.' }],
-      ['PUT', { password_reset: [{ token: urlSafe(resetToken(user.email, Date.now() + 60_000, dbHash, hash)), newPassword: 'short', ne2Password: 'short' }] }, 422,
-        { type: 'ValidationError', message: 'Your password must be at least 10 characters long.' }],
+      [
+        'PUT',
+        { password_reset: [{ token: 'abc' }] },
+        422,
+        { type: 'ValidationError', message: 'Validation (FieldIsRequired) failed for ["newPassword","ne2Password"]' },
+      ],
+      [
+        'PUT',
+        { password_reset: [{ token: 'abc', newPassword: 'Another-secret-1', ne2Password: 'x' }] },
+        422,
+        { type: 'ValidationError', message: 'Your new passwords do not match' },
+      ],
+      [
+        'PUT',
+        { password_reset: [{ token: 'abc', newPassword: 'Another-secret-1', ne2Password: 'Another-secret-1' }] },
+        401,
+        {
+          type: 'UnauthorizedError',
+          message: 'Cannot reset password.',
+          context: 'Invalid password reset link.',
+          help: 'Check if password reset link has been fully copied or request new password reset via the login form.',
+        },
+      ],
+      [
+        'PUT',
+        { password_reset: [{ token: expired, newPassword: 'Another-secret-1', ne2Password: 'Another-secret-1' }] },
+        400,
+        {
+          type: 'BadRequestError',
+          message: 'Cannot reset password.',
+          context: 'Password reset link expired.',
+          help: 'Request a new password reset via the login form.',
+        },
+      ],
+      [
+        'PUT',
+        { password_reset: [{ token: urlSafe(resetToken(user.email, Date.now() + 60_000, dbHash, hash)), newPassword: 'short', ne2Password: 'short' }] },
+        422,
+        { type: 'ValidationError', message: 'Your password must be at least 10 characters long.' },
+      ],
     ];
     for (const [method, body, status, error] of cases) {
       const res = await request(method as 'POST' | 'PUT', '/authentication/password_reset/', body);
@@ -67,12 +108,15 @@ describe('password reset', () => {
 
   it('limits reset requests: five per address per hour', async () => {
     const address = ip();
-    for (let i = 0; i < 5; i++) expect((await request('POST', '/authentication/password_reset/', { password_reset: [{ email: `x${i}@example.com` }] }, address)).statusCode).toBe(404);
+    for (let i = 0; i < 5; i++)
+      expect((await request('POST', '/authentication/password_reset/', { password_reset: [{ email: `x${i}@example.com` }] }, address)).statusCode).toBe(404);
     const res = await request('POST', '/authentication/password_reset/', { password_reset: [{ email: OWNER.email }] }, address);
     expect(res.statusCode).toBe(429);
     expect(ghostError(res)).toMatchObject({
-      type: 'TooManyRequestsError', message: 'Too many attempts try again in an hour',
-      context: 'Only 5 tries per IP address every 3600 seconds.', help: 'Forgotten password reset attempt failed',
+      type: 'TooManyRequestsError',
+      message: 'Too many attempts try again in an hour',
+      context: 'Only 5 tries per IP address every 3600 seconds.',
+      help: 'Forgotten password reset attempt failed',
     });
   });
 
@@ -105,18 +149,22 @@ describe('invitations', () => {
 
   it('creates the user with the invited role and uses the invitation up', async () => {
     const token = await inviteToken('joiner@example.com', 'Editor');
-    const res = await request('POST', '/authentication/invitation/', { invitation: [{ token, email: 'joiner@example.com', name: 'Jo Iner', password: 'Joiner-secret-1' }] });
+    const res = await request('POST', '/authentication/invitation/', {
+      invitation: [{ token, email: 'joiner@example.com', name: 'Jo Iner', password: 'Joiner-secret-1' }],
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ invitation: [{ message: 'Invitation accepted.' }] });
     const cookie = await loginAs(t.app, 'joiner@example.com', 'Joiner-secret-1');
     const me = (await t.admin.get('/users/me/?include=roles', { cookie, origin: ORIGIN })).json().users[0];
     expect(me).toMatchObject({ name: 'Jo Iner', slug: 'jo', email: 'joiner@example.com', status: 'active', roles: [{ name: 'Editor' }] });
-    const again = await request('POST', '/authentication/invitation/', { invitation: [{ token, email: 'joiner2@example.com', name: 'X', password: 'Joiner-secret-1' }] });
+    const again = await request('POST', '/authentication/invitation/', {
+      invitation: [{ token, email: 'joiner2@example.com', name: 'X', password: 'Joiner-secret-1' }],
+    });
     expect(again.statusCode).toBe(404);
     expect(ghostError(again)).toMatchObject({ type: 'NotFoundError', message: 'Invite not found.' });
   });
 
-  it('answers Ghost\'s errors, and creates nothing on failure', async () => {
+  it("answers Ghost's errors, and creates nothing on failure", async () => {
     const token = await inviteToken('careful@example.com');
     const cases: [object, number, Record<string, unknown>][] = [
       [{}, 400, { type: 'BadRequestError', message: "No root key ('invitation') provided." }],
@@ -124,10 +172,26 @@ describe('invitations', () => {
       [{ invitation: [{ token, password: 'x', name: 'x' }] }, 422, { message: 'No email provided.' }],
       [{ invitation: [{ token, email: 'careful@example.com', name: 'x' }] }, 422, { message: 'No password provided.' }],
       [{ invitation: [{ token, email: 'careful@example.com', password: 'x' }] }, 422, { message: 'No name provided.' }],
-      [{ invitation: [{ token: 'bm90LWEtdG9rZW4', email: 'careful@example.com', name: 'C', password: 'Careful-secret-1' }] }, 404, { type: 'NotFoundError', message: 'Invite not found.' }],
-      [{ invitation: [{ token, email: OWNER.email, name: 'C', password: 'Careful-secret-1' }] }, 422,
-        { type: 'ValidationError', message: 'Could not create an account, email is already in use.', context: 'Attempting to create an account with existing email address.', help: 'Use different email address to register your account.' }],
-      [{ invitation: [{ token, email: 'careful@example.com', name: 'C', password: 'short' }] }, 422, { type: 'ValidationError', message: 'Your password must be at least 10 characters long.' }],
+      [
+        { invitation: [{ token: 'bm90LWEtdG9rZW4', email: 'careful@example.com', name: 'C', password: 'Careful-secret-1' }] },
+        404,
+        { type: 'NotFoundError', message: 'Invite not found.' },
+      ],
+      [
+        { invitation: [{ token, email: OWNER.email, name: 'C', password: 'Careful-secret-1' }] },
+        422,
+        {
+          type: 'ValidationError',
+          message: 'Could not create an account, email is already in use.',
+          context: 'Attempting to create an account with existing email address.',
+          help: 'Use different email address to register your account.',
+        },
+      ],
+      [
+        { invitation: [{ token, email: 'careful@example.com', name: 'C', password: 'short' }] },
+        422,
+        { type: 'ValidationError', message: 'Your password must be at least 10 characters long.' },
+      ],
     ];
     for (const [body, status, error] of cases) {
       const res = await request('POST', '/authentication/invitation/', body);
@@ -135,8 +199,14 @@ describe('invitations', () => {
       expect(ghostError(res)).toMatchObject(error);
     }
     expect(await t.connection.db.selectFrom('users').select('id').where('email', '=', 'careful@example.com').execute()).toEqual([]);
-    await t.connection.db.updateTable('invites').set({ expires: Date.now() - 1 }).where('email', '=', 'careful@example.com').execute();
-    const expired = await request('POST', '/authentication/invitation/', { invitation: [{ token, email: 'careful@example.com', name: 'C', password: 'Careful-secret-1' }] });
+    await t.connection.db
+      .updateTable('invites')
+      .set({ expires: Date.now() - 1 })
+      .where('email', '=', 'careful@example.com')
+      .execute();
+    const expired = await request('POST', '/authentication/invitation/', {
+      invitation: [{ token, email: 'careful@example.com', name: 'C', password: 'Careful-secret-1' }],
+    });
     expect(expired.statusCode).toBe(404);
     expect(ghostError(expired)).toMatchObject({ type: 'NotFoundError', message: 'Invite is expired.' });
   });
@@ -148,7 +218,11 @@ describe('POST /authentication/global_password_reset/', () => {
       const author = await makeStaff(t2, 'Author');
       const refused = await t2.admin.post('/authentication/global_password_reset/', undefined, await t2.session(author));
       expect(refused.statusCode).toBe(403);
-      expect(ghostError(refused)).toMatchObject({ type: 'NoPermissionError', message: 'You do not have permission to resetAllPasswords authentication', context: null });
+      expect(ghostError(refused)).toMatchObject({
+        type: 'NoPermissionError',
+        message: 'You do not have permission to resetAllPasswords authentication',
+        context: null,
+      });
 
       const res = await t2.admin.post('/authentication/global_password_reset/');
       expect(res.statusCode).toBe(204);
@@ -158,8 +232,16 @@ describe('POST /authentication/global_password_reset/', () => {
       expect(lastMailTo(t2, author.email)!.subject).toBe('Reset Password');
       expect(lastMailTo(t2, OWNER.email)!.subject).toBe('Reset Password');
       await expect(login(t2.app)).rejects.toThrow(/401/);
-      const locked = await t2.app.inject({ method: 'POST', url: `${ADMIN}/session/`, headers: { origin: ORIGIN }, payload: { username: author.email, password: STAFF_PASSWORD } });
-      expect(ghostError(locked)).toMatchObject({ type: 'PasswordResetRequiredError', message: 'For security, you need to create a new password. An email has been sent to you with instructions!' });
+      const locked = await t2.app.inject({
+        method: 'POST',
+        url: `${ADMIN}/session/`,
+        headers: { origin: ORIGIN },
+        payload: { username: author.email, password: STAFF_PASSWORD },
+      });
+      expect(ghostError(locked)).toMatchObject({
+        type: 'PasswordResetRequiredError',
+        message: 'For security, you need to create a new password. An email has been sent to you with instructions!',
+      });
     });
   });
 });

@@ -4,7 +4,13 @@ import { actorOf, type Actor } from '../../auth/actor.js';
 import { errors } from '../../errors.js';
 import { passwordMatches } from '../../auth/passwords.js';
 import {
-  beginSetup, findAuthenticator, otpauthUri, removeAuthenticator, replaceRecoveryCodes, unusedRecoveryCodes, useAppCode,
+  beginSetup,
+  findAuthenticator,
+  otpauthUri,
+  removeAuthenticator,
+  replaceRecoveryCodes,
+  unusedRecoveryCodes,
+  useAppCode,
 } from '../../auth/authenticator.js';
 import { readSetting } from '../../settings/settings.js';
 
@@ -57,8 +63,10 @@ async function assertPassword(user: UserRow, password: unknown): Promise<void> {
   if (typeof password !== 'string' || !password) throw errors.validation('Password is required for this operation');
   if (!(await passwordMatches(password, user.password))) {
     throw errors.validation({
-      message: 'Your password is incorrect.', context: 'Your password is incorrect.',
-      help: 'Visit and save your profile after logging in to check for problems.', code: 'PASSWORD_INCORRECT',
+      message: 'Your password is incorrect.',
+      context: 'Your password is incorrect.',
+      help: 'Visit and save your profile after logging in to check for problems.',
+      code: 'PASSWORD_INCORRECT',
     });
   }
 }

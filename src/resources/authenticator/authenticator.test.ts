@@ -17,7 +17,13 @@ const appCode = (secret: string, at = Date.now()) => hotp(base32Decode(secret), 
 const req = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, cookie: string, payload?: object) =>
   t.app.inject({ method, url: `${ADMIN}${url}`, remoteAddress: ip(), headers: { cookie, origin: ORIGIN }, ...(payload ? { payload } : {}) });
 const loginReq = (user: StaffUser, token?: string) =>
-  t.app.inject({ method: 'POST', url: `${ADMIN}/session/`, remoteAddress: ip(), headers: { origin: ORIGIN }, payload: { username: user.email, password: STAFF_PASSWORD, ...(token ? { token } : {}) } });
+  t.app.inject({
+    method: 'POST',
+    url: `${ADMIN}/session/`,
+    remoteAddress: ip(),
+    headers: { origin: ORIGIN },
+    payload: { username: user.email, password: STAFF_PASSWORD, ...(token ? { token } : {}) },
+  });
 const verify = (cookie: string, token: string) => req('PUT', '/session/verify/', cookie, { token });
 
 async function enrolled() {
@@ -39,7 +45,9 @@ describe('set-up', () => {
     const { secret, otpauth_url, enabled } = setup.json().authenticator[0];
     expect(enabled).toBe(false);
     expect(secret).toMatch(/^[A-Z2-7]{32}$/);
-    expect(otpauth_url).toBe(`otpauth://totp/Test%20Site%3A${encodeURIComponent(user.email)}?secret=${secret}&issuer=Test%20Site&algorithm=SHA1&digits=6&period=30`);
+    expect(otpauth_url).toBe(
+      `otpauth://totp/Test%20Site%3A${encodeURIComponent(user.email)}?secret=${secret}&issuer=Test%20Site&algorithm=SHA1&digits=6&period=30`,
+    );
 
     const wrong = await req('PUT', '/authenticator/', cookie, { authenticator: [{ token: appCode(secret, Date.now() - 10 * 60_000) }] });
     expect(wrong.statusCode).toBe(422);
@@ -107,7 +115,7 @@ describe('a key sealed with another SECRETS_KEY', () => {
 });
 
 describe('login with an authenticator app', () => {
-  it('asks for a code even with e-mailed verification off, still mails one, and accepts the app\'s code once', async () => {
+  it("asks for a code even with e-mailed verification off, still mails one, and accepts the app's code once", async () => {
     const { user, secret } = await enrolled();
     const res = await loginReq(user);
     expect(res.statusCode).toBe(403);
@@ -146,7 +154,9 @@ describe('login with an authenticator app', () => {
     expect(fresh.json().authenticator[0].recovery_codes).toHaveLength(10);
     expect((await loginReq(user, recovery[2]!)).statusCode).toBe(403);
 
-    expect(ghostError(await req('DELETE', '/authenticator/', cookie, { authenticator: [{}] }))).toMatchObject({ message: 'Password is required for this operation' });
+    expect(ghostError(await req('DELETE', '/authenticator/', cookie, { authenticator: [{}] }))).toMatchObject({
+      message: 'Password is required for this operation',
+    });
     expect((await req('DELETE', '/authenticator/', cookie, { authenticator: [{ password: STAFF_PASSWORD }] })).statusCode).toBe(204);
     expect((await loginReq(user)).statusCode).toBe(201);
   });

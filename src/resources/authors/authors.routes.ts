@@ -12,22 +12,36 @@ import { presentContentAuthor } from './authors.present.js';
 const AUTHOR_INCLUDES = ['count.posts'];
 
 async function presentAuthors({ db, site }: Ctx, rows: UserRow[], include: readonly string[]) {
-  const counts = include.includes('count.posts') ? await postCountsOfAuthors(db, rows.map((row) => row.id), 'content') : null;
+  const counts = include.includes('count.posts')
+    ? await postCountsOfAuthors(
+        db,
+        rows.map((row) => row.id),
+        'content',
+      )
+    : null;
   // Every author listed here has a published post, so every url is routable.
-  return rows.map((row) => presentContentAuthor(row, {
-    url: authorUrl(site.url, row.slug, true),
-    ...(counts ? { count: { posts: counts.get(row.id) ?? 0 } } : {}),
-  }));
+  return rows.map((row) =>
+    presentContentAuthor(row, {
+      url: authorUrl(site.url, row.slug, true),
+      ...(counts ? { count: { posts: counts.get(row.id) ?? 0 } } : {}),
+    }),
+  );
 }
 
 /** Content API authors: staff with at least one published post or page, by name. */
 export function authorsContentRoutes(app: FastifyInstance) {
   browseRoute<UserRow>(app, {
-    docName: 'authors', api: 'content', spec: USERS_BROWSE, params: { include: AUTHOR_INCLUDES },
+    docName: 'authors',
+    api: 'content',
+    spec: USERS_BROWSE,
+    params: { include: AUTHOR_INCLUDES },
     present: (ctx, rows, params) => presentAuthors(ctx, rows, params.include),
   });
   readRoutes(app, {
-    docName: 'authors', keys: ['id', 'slug'], include: AUTHOR_INCLUDES, notFound: 'Author not found.',
+    docName: 'authors',
+    keys: ['id', 'slug'],
+    include: AUTHOR_INCLUDES,
+    notFound: 'Author not found.',
     read: async (ctx, key, { include }) => {
       const row = await findPublicAuthor(ctx.db, key);
       return row && (await presentAuthors(ctx, [row], include))[0];

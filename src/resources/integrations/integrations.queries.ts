@@ -9,7 +9,11 @@ export function findListedIntegration(db: Db, id: string): Promise<IntegrationRo
 }
 
 export async function countListedIntegrations(db: Db): Promise<number> {
-  const row = await db.selectFrom('integrations').select((eb) => eb.fn.countAll<number>().as('total')).where('type', 'in', LISTED_TYPES).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('integrations')
+    .select((eb) => eb.fn.countAll<number>().as('total'))
+    .where('type', 'in', LISTED_TYPES)
+    .executeTakeFirstOrThrow();
   return Number(row.total);
 }
 

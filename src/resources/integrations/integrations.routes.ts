@@ -19,7 +19,12 @@ const frame = (method: string) => ({ docName: 'integrations', method });
 
 export function integrationsRoutes(app: FastifyInstance) {
   async function present(ctx: Ctx, rows: IntegrationRow[], withKeys: boolean) {
-    const keys = withKeys ? await apiKeysOf(ctx.db, rows.map((row) => row.id)) : null;
+    const keys = withKeys
+      ? await apiKeysOf(
+          ctx.db,
+          rows.map((row) => row.id),
+        )
+      : null;
     return rows.map((row) => presentIntegration(row, keys?.get(row.id)));
   }
   const wantsKeys = (query: Query) => parseInclude(query.include, ['api_keys', 'webhooks']).includes('api_keys');
@@ -31,12 +36,16 @@ export function integrationsRoutes(app: FastifyInstance) {
     return { integrations: await present(request.ctx, rows, wantsKeys(request.query)), meta: paginationMeta(pageRequest, total) };
   });
 
-  app.get<{ Params: Params; Querystring: Query }>('/integrations/:id/', { config: { frame: frame('read'), permission: 'integration.read' } }, async (request) => {
-    assertIdParam(request.params.id);
-    const row = await findListedIntegration(request.ctx.db, request.params.id);
-    if (!row) throw errors.notFound();
-    return { integrations: await present(request.ctx, [row], wantsKeys(request.query)) };
-  });
+  app.get<{ Params: Params; Querystring: Query }>(
+    '/integrations/:id/',
+    { config: { frame: frame('read'), permission: 'integration.read' } },
+    async (request) => {
+      assertIdParam(request.params.id);
+      const row = await findListedIntegration(request.ctx.db, request.params.id);
+      if (!row) throw errors.notFound();
+      return { integrations: await present(request.ctx, [row], wantsKeys(request.query)) };
+    },
+  );
 
   app.post<{ Querystring: Query }>('/integrations/', { config: { frame: frame('add'), permission: 'integration.add' } }, async (request, reply) => {
     const row = await addIntegration(request.ctx, parseBody(request, INTEGRATION_ADD));
@@ -45,18 +54,26 @@ export function integrationsRoutes(app: FastifyInstance) {
     return { integrations: await present(request.ctx, [row], true) };
   });
 
-  app.put<{ Params: Params; Querystring: Query }>('/integrations/:id/', { config: { frame: frame('edit'), permission: 'integration.edit' } }, async (request) => {
-    assertIdParam(request.params.id);
-    const row = await editIntegration(request.ctx, request.params.id, parseBody(request, INTEGRATION_EDIT));
-    return { integrations: await present(request.ctx, [row], true) };
-  });
+  app.put<{ Params: Params; Querystring: Query }>(
+    '/integrations/:id/',
+    { config: { frame: frame('edit'), permission: 'integration.edit' } },
+    async (request) => {
+      assertIdParam(request.params.id);
+      const row = await editIntegration(request.ctx, request.params.id, parseBody(request, INTEGRATION_EDIT));
+      return { integrations: await present(request.ctx, [row], true) };
+    },
+  );
 
-  app.post<{ Params: Params }>('/integrations/:id/api_key/:keyid/refresh/', { config: { frame: frame('edit'), permission: 'integration.edit' } }, async (request) => {
-    assertIdParam(request.params.id);
-    parseBody(request, INTEGRATION_REFRESH);
-    const row = await refreshApiKey(request.ctx, request.params.id, request.params.keyid);
-    return { integrations: await present(request.ctx, [row], true) };
-  });
+  app.post<{ Params: Params }>(
+    '/integrations/:id/api_key/:keyid/refresh/',
+    { config: { frame: frame('edit'), permission: 'integration.edit' } },
+    async (request) => {
+      assertIdParam(request.params.id);
+      parseBody(request, INTEGRATION_REFRESH);
+      const row = await refreshApiKey(request.ctx, request.params.id, request.params.keyid);
+      return { integrations: await present(request.ctx, [row], true) };
+    },
+  );
 
   app.delete<{ Params: Params }>('/integrations/:id/', { config: { frame: frame('destroy'), permission: 'integration.destroy' } }, async (request, reply) => {
     assertIdParam(request.params.id);

@@ -21,15 +21,52 @@ export async function addIntegration(ctx: Ctx, input: IntegrationAddInput): Prom
       taken: async (candidate) => !!(await trx.selectFrom('integrations').select('id').where('slug', '=', candidate).executeTakeFirst()),
     });
     const integration: IntegrationRow = {
-      id: objectId(), type: 'custom', name: values.name!, slug, icon_image: values.icon_image ?? null, description: values.description ?? null,
-      created_at: at, created_by: actorId, updated_at: at, updated_by: actorId,
+      id: objectId(),
+      type: 'custom',
+      name: values.name!,
+      slug,
+      icon_image: values.icon_image ?? null,
+      description: values.description ?? null,
+      created_at: at,
+      created_by: actorId,
+      updated_at: at,
+      updated_by: actorId,
     };
     await trx.insertInto('integrations').values(integration).execute();
     const adminRoleId = await roleIdByName(trx, 'Admin Integration');
-    await trx.insertInto('api_keys').values([
-      { id: objectId(), type: 'content', secret: newSecret('content'), role_id: null, integration_id: integration.id, user_id: null, created_at: at, created_by: actorId, updated_at: at, updated_by: actorId, last_seen_at: null, last_seen_version: null },
-      { id: objectId(), type: 'admin', secret: newSecret('admin'), role_id: adminRoleId, integration_id: integration.id, user_id: null, created_at: at, created_by: actorId, updated_at: at, updated_by: actorId, last_seen_at: null, last_seen_version: null },
-    ]).execute();
+    await trx
+      .insertInto('api_keys')
+      .values([
+        {
+          id: objectId(),
+          type: 'content',
+          secret: newSecret('content'),
+          role_id: null,
+          integration_id: integration.id,
+          user_id: null,
+          created_at: at,
+          created_by: actorId,
+          updated_at: at,
+          updated_by: actorId,
+          last_seen_at: null,
+          last_seen_version: null,
+        },
+        {
+          id: objectId(),
+          type: 'admin',
+          secret: newSecret('admin'),
+          role_id: adminRoleId,
+          integration_id: integration.id,
+          user_id: null,
+          created_at: at,
+          created_by: actorId,
+          updated_at: at,
+          updated_by: actorId,
+          last_seen_at: null,
+          last_seen_version: null,
+        },
+      ])
+      .execute();
     return integration;
   });
 }
@@ -54,7 +91,11 @@ export async function refreshApiKey(ctx: Ctx, integrationId: string, keyId: stri
     if (!integration) throw errors.notFound('Integration not found.');
     const key = await db.selectFrom('api_keys').select(['id', 'type']).where('id', '=', keyId).where('integration_id', '=', integrationId).executeTakeFirst();
     if (!key) throw errors.notFound('ApiKey not found.');
-    await db.updateTable('api_keys').set({ secret: newSecret(key.type), updated_at: clock.now(), updated_by: actingUserId }).where('id', '=', keyId).execute();
+    await db
+      .updateTable('api_keys')
+      .set({ secret: newSecret(key.type), updated_at: clock.now(), updated_by: actingUserId })
+      .where('id', '=', keyId)
+      .execute();
     return integration;
   });
 }

@@ -10,7 +10,9 @@ async function count(): Promise<number> {
 
 describe('adding', () => {
   it('creates a custom integration with one content and one admin key, 201 and Location', async () => {
-    const res = await t.admin.post('/integrations/', { integrations: [{ name: 'My App', description: 'Syncs posts', icon_image: 'https://example.com/i.png', bogus: 1 }] });
+    const res = await t.admin.post('/integrations/', {
+      integrations: [{ name: 'My App', description: 'Syncs posts', icon_image: 'https://example.com/i.png', bogus: 1 }],
+    });
     expect(res.statusCode).toBe(201);
     const [integration] = res.json().integrations;
     expect(res.headers.location).toBe(`http://localhost:80${ADMIN}/integrations/${integration.id}/`);
@@ -25,7 +27,18 @@ describe('adding', () => {
     expect(admin.secret).toMatch(/^[0-9a-f]{24}:[0-9a-f]{64}$/);
     expect(admin.role_id).toMatch(/^[0-9a-f]{24}$/);
     expect(content.role_id).toBeNull();
-    expect(Object.keys(admin).sort()).toEqual(['created_at', 'id', 'integration_id', 'last_seen_at', 'last_seen_version', 'role_id', 'secret', 'type', 'updated_at', 'user_id']);
+    expect(Object.keys(admin).sort()).toEqual([
+      'created_at',
+      'id',
+      'integration_id',
+      'last_seen_at',
+      'last_seen_version',
+      'role_id',
+      'secret',
+      'type',
+      'updated_at',
+      'user_id',
+    ]);
   });
 
   it('deduplicates slugs', async () => {
@@ -40,8 +53,18 @@ describe('adding', () => {
       [{ integrations: [{}] }, 400, 'BadRequestError', "No root key ('integrations') provided."],
       [{ integrations: [{ description: 'x' }] }, 422, 'ValidationError', 'Validation (FieldIsRequired) failed for ["name"]'],
       [{ integrations: [{ name: null }] }, 422, 'ValidationError', 'Validation (FieldIsInvalid) failed for ["name"]'],
-      [{ integrations: [{ name: 'a'.repeat(192) }] }, 422, 'ValidationError', 'Value in [integrations.name] exceeds maximum length of 191 characters. integrations.name'],
-      [{ integrations: [{ name: 'ok', description: 'd'.repeat(2001) }] }, 422, 'ValidationError', 'Value in [integrations.description] exceeds maximum length of 2000 characters. integrations.description'],
+      [
+        { integrations: [{ name: 'a'.repeat(192) }] },
+        422,
+        'ValidationError',
+        'Value in [integrations.name] exceeds maximum length of 191 characters. integrations.name',
+      ],
+      [
+        { integrations: [{ name: 'ok', description: 'd'.repeat(2001) }] },
+        422,
+        'ValidationError',
+        'Value in [integrations.description] exceeds maximum length of 2000 characters. integrations.description',
+      ],
     ];
     for (const [payload, status, type, context] of cases) {
       const res = await t.admin.post('/integrations/', payload);
@@ -77,10 +100,18 @@ describe('reading', () => {
   it('answers 404 and 422 as Ghost does', async () => {
     const missing = await t.admin.get('/integrations/0123456789abcdef01234567/');
     expect(missing.statusCode).toBe(404);
-    expect(ghostError(missing)).toMatchObject({ type: 'NotFoundError', message: 'Resource not found error, cannot read integration.', context: 'Resource could not be found.' });
+    expect(ghostError(missing)).toMatchObject({
+      type: 'NotFoundError',
+      message: 'Resource not found error, cannot read integration.',
+      context: 'Resource could not be found.',
+    });
     const bad = await t.admin.get('/integrations/abc/');
     expect(bad.statusCode).toBe(422);
-    expect(ghostError(bad)).toMatchObject({ type: 'ValidationError', message: 'Validation error, cannot read integration.', context: 'Validation (matches) failed for id undefined.id' });
+    expect(ghostError(bad)).toMatchObject({
+      type: 'ValidationError',
+      message: 'Validation error, cannot read integration.',
+      context: 'Validation (matches) failed for id undefined.id',
+    });
     const badLimit = await t.admin.get('/integrations/?limit=abc');
     expect(badLimit.statusCode).toBe(422);
     expect(ghostError(badLimit).message).toBe('Validation error, cannot list integrations.');
@@ -148,9 +179,14 @@ describe('deleting', () => {
 
 describe('permissions', () => {
   it('refuses integration tokens with 501 on every integrations route', async () => {
-    const keys: { type: string; secret: string }[] = (await t.admin.post('/integrations/', { integrations: [{ name: 'Token' }] })).json().integrations[0].api_keys;
+    const keys: { type: string; secret: string }[] = (await t.admin.post('/integrations/', { integrations: [{ name: 'Token' }] })).json().integrations[0]
+      .api_keys;
     const adminKey = keys.find((k) => k.type === 'admin')!.secret;
-    for (const [method, path] of [['GET', '/integrations/'], ['POST', '/integrations/'], ['DELETE', '/integrations/0123456789abcdef01234567/']] as const) {
+    for (const [method, path] of [
+      ['GET', '/integrations/'],
+      ['POST', '/integrations/'],
+      ['DELETE', '/integrations/0123456789abcdef01234567/'],
+    ] as const) {
       const res = await t.admin.request(method, path, {}, adminAuth(adminKey));
       expect(res.statusCode).toBe(501);
       expect(ghostError(res).type).toBe('NotImplementedError');

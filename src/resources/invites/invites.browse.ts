@@ -6,8 +6,16 @@ import type { FilterSpec } from '../../filter/spec.js';
 
 /** Ghost's `invites` table; the token is stored as a hash here and is never filterable or listed. */
 const INVITE_FIELDS = {
-  id: 'text', role_id: 'text', status: 'text', token_hash: { type: 'text', query: false, list: false }, email: 'text',
-  expires: 'number', created_at: 'date', created_by: 'text', updated_at: 'date', updated_by: 'text',
+  id: 'text',
+  role_id: 'text',
+  status: 'text',
+  token_hash: { type: 'text', query: false, list: false },
+  email: 'text',
+  expires: 'number',
+  created_at: 'date',
+  created_by: 'text',
+  updated_at: 'date',
+  updated_by: 'text',
 } as const satisfies FieldMap<InviteRow>;
 
 export const INVITES_FILTER: FilterSpec = { table: 'invites', fields: queryFields(INVITE_FIELDS) };

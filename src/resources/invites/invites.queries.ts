@@ -12,7 +12,11 @@ export function findSentInviteByTokenHash(db: Db, tokenHash: string): Promise<In
 
 /** Whether a sent invitation exists for the e-mail address (any case). */
 export async function hasSentInvite(db: Db, email: string): Promise<boolean> {
-  const row = await db.selectFrom('invites').select('id').where('status', '=', 'sent')
-    .where((eb) => eb(eb.fn('lower', ['email']), '=', email.toLowerCase())).executeTakeFirst();
+  const row = await db
+    .selectFrom('invites')
+    .select('id')
+    .where('status', '=', 'sent')
+    .where((eb) => eb(eb.fn('lower', ['email']), '=', email.toLowerCase()))
+    .executeTakeFirst();
   return row !== undefined;
 }

@@ -15,7 +15,10 @@ const frame = (method: string) => ({ docName: 'invites', method });
 
 export function invitesRoutes(app: FastifyInstance) {
   browseRoute<InviteRow>(app, {
-    docName: 'invites', api: 'admin', spec: INVITES_BROWSE, permission: 'invite.browse',
+    docName: 'invites',
+    api: 'admin',
+    spec: INVITES_BROWSE,
+    permission: 'invite.browse',
     present: (_ctx, rows) => rows.map(presentInvite),
   });
 

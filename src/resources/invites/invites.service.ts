@@ -20,7 +20,11 @@ const INVITE_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
  * a refused message leaves the earlier invitation (and the database) as it was.
  */
 export async function addInvite(ctx: Ctx, input: InviteInput): Promise<InviteRow> {
-  const { db, mailer, site: { url: siteUrl } } = ctx;
+  const {
+    db,
+    mailer,
+    site: { url: siteUrl },
+  } = ctx;
   const actor = actorOf(ctx);
   const email = String(input.email);
   if (await emailTaken(db, email)) throw errors.validation('User is already registered.');
@@ -34,8 +38,12 @@ export async function addInvite(ctx: Ctx, input: InviteInput): Promise<InviteRow
   const expires = ctx.clock.epochMs() + INVITE_LIFETIME_MS;
   const token = inviteToken(email, expires, settings.get('db_hash') ?? '');
   const mail = invitation({
-    siteTitle: title, siteUrl, inviterName: actor.user?.name ?? null, inviterEmail: actor.user?.email ?? null,
-    link: `${siteUrl}ghost/signup/${urlSafe(token)}/`, email,
+    siteTitle: title,
+    siteUrl,
+    inviterName: actor.user?.name ?? null,
+    inviterEmail: actor.user?.email ?? null,
+    link: `${siteUrl}ghost/signup/${urlSafe(token)}/`,
+    email,
   });
   try {
     await mailer.send({ to: email, replyTo: actor.user?.email, fromName: title || undefined, ...mail });
@@ -49,11 +57,22 @@ export async function addInvite(ctx: Ctx, input: InviteInput): Promise<InviteRow
 
   const at = ctx.clock.now();
   const invite: InviteRow = {
-    id: objectId(), role_id: role.id, status: 'sent', token_hash: tokenHash(token), email, expires,
-    created_at: at, created_by: ctx.actingUserId, updated_at: at, updated_by: ctx.actingUserId,
+    id: objectId(),
+    role_id: role.id,
+    status: 'sent',
+    token_hash: tokenHash(token),
+    email,
+    expires,
+    created_at: at,
+    created_by: ctx.actingUserId,
+    updated_at: at,
+    updated_by: ctx.actingUserId,
   };
   await ctx.write(async ({ db: trx }) => {
-    await trx.deleteFrom('invites').where((eb) => eb(eb.fn('lower', ['email']), '=', email.toLowerCase())).execute();
+    await trx
+      .deleteFrom('invites')
+      .where((eb) => eb(eb.fn('lower', ['email']), '=', email.toLowerCase()))
+      .execute();
     await trx.insertInto('invites').values(invite).execute();
   });
   return invite;

@@ -39,15 +39,27 @@ describe('POST /invites/', () => {
     expect(lastMailTo(t, 'from-api@example.com')!.subject).toBe(`You have been invited to join ${OWNER.blogTitle}`);
     const refused = await invite('admin-from-api@example.com', 'Administrator', t.integration());
     expect(refused.statusCode).toBe(403);
-    expect(ghostError(refused)).toMatchObject({ type: 'NoPermissionError', message: 'Permission error, cannot save invite.', context: 'You do not have permission to add invites' });
+    expect(ghostError(refused)).toMatchObject({
+      type: 'NoPermissionError',
+      message: 'Permission error, cannot save invite.',
+      context: 'You do not have permission to add invites',
+    });
   });
 
   it('applies the role rules: nobody invites an Owner, Editors only Authors and Contributors', async () => {
     const editor = { cookie: await loginAs(t.app, (await makeStaff(t, 'Editor')).email), origin: ORIGIN };
-    for (const [role, headers] of [['Owner', t.owner], ['Administrator', editor], ['Editor', editor]] as const) {
+    for (const [role, headers] of [
+      ['Owner', t.owner],
+      ['Administrator', editor],
+      ['Editor', editor],
+    ] as const) {
       const res = await invite(`${role.toLowerCase()}-x@example.com`, role, headers);
       expect(res.statusCode, role).toBe(403);
-      expect(ghostError(res)).toMatchObject({ type: 'NoPermissionError', message: 'Permission error, cannot save invite.', context: 'You do not have permission to add invites' });
+      expect(ghostError(res)).toMatchObject({
+        type: 'NoPermissionError',
+        message: 'Permission error, cannot save invite.',
+        context: 'You do not have permission to add invites',
+      });
     }
     expect((await invite('contrib-x@example.com', 'Contributor', editor)).statusCode).toBe(201);
   });
@@ -67,12 +79,26 @@ describe('POST /invites/', () => {
   });
 
   it('answers EmailError when the mail is refused, and stores nothing', async () => {
-    const failing = await buildApp({ config: t.config, connection: t.connection, mailer: { send: async () => { throw new Error('Sending failed'); } } });
+    const failing = await buildApp({
+      config: t.config,
+      connection: t.connection,
+      mailer: {
+        send: async () => {
+          throw new Error('Sending failed');
+        },
+      },
+    });
     try {
-      const res = await failing.inject({ method: 'POST', url: `${ADMIN}/invites/`, headers: t.owner, payload: { invites: [{ email: 'unlucky@example.com', role_id: t.roleId('Author') }] } });
+      const res = await failing.inject({
+        method: 'POST',
+        url: `${ADMIN}/invites/`,
+        headers: t.owner,
+        payload: { invites: [{ email: 'unlucky@example.com', role_id: t.roleId('Author') }] },
+      });
       expect(res.statusCode).toBe(500);
       expect(ghostError(res)).toMatchObject({
-        type: 'EmailError', message: 'Error sending email!',
+        type: 'EmailError',
+        message: 'Error sending email!',
         context: 'Error sending email: Failed to send email. Reason: Sending failed. Please check your email settings and resend the invitation.',
       });
       const stored = await t.connection.db.selectFrom('invites').select('id').where('email', '=', 'unlucky@example.com').execute();
@@ -98,7 +124,11 @@ describe('GET and DELETE /invites/', () => {
     expect(again.statusCode).toBe(404);
     expect(ghostError(again)).toMatchObject({ type: 'NotFoundError', message: 'Resource not found error, cannot read invite.', context: 'Invite not found.' });
     const delAgain = await t.admin.del(`/invites/${created.id}/`);
-    expect(ghostError(delAgain)).toMatchObject({ type: 'NotFoundError', message: 'Resource not found error, cannot delete invite.', context: 'Resource could not be found.' });
+    expect(ghostError(delAgain)).toMatchObject({
+      type: 'NotFoundError',
+      message: 'Resource not found error, cannot delete invite.',
+      context: 'Resource could not be found.',
+    });
   });
 
   it('filters, orders and restricts fields with the browse machinery; the token cannot be probed', async () => {
@@ -113,13 +143,21 @@ describe('GET and DELETE /invites/', () => {
     expect(probe.json().invites).toHaveLength(2);
     const bad = await t.admin.get('/invites/?filter=email:(');
     expect(bad.statusCode).toBe(400);
-    expect(ghostError(bad)).toMatchObject({ type: 'BadRequestError', message: 'Request not understood error, cannot list invites.', context: 'Error parsing filter' });
+    expect(ghostError(bad)).toMatchObject({
+      type: 'BadRequestError',
+      message: 'Request not understood error, cannot list invites.',
+      context: 'Error parsing filter',
+    });
   });
 
   it('refuses Authors and integrations', async () => {
     const author = { cookie: await loginAs(t.app, (await makeStaff(t, 'Author')).email), origin: ORIGIN };
     const res = await t.admin.get('/invites/', author);
-    expect(ghostError(res)).toMatchObject({ type: 'NoPermissionError', message: 'Permission error, cannot list invites.', context: 'You do not have permission to browse invites' });
+    expect(ghostError(res)).toMatchObject({
+      type: 'NoPermissionError',
+      message: 'Permission error, cannot list invites.',
+      context: 'You do not have permission to browse invites',
+    });
     const api = await t.admin.get('/invites/', t.integration());
     expect(api.statusCode).toBe(501);
   });

@@ -43,9 +43,11 @@ function adminRules(type: 'post' | 'page'): ApiRules {
 function contentRules(type: 'post' | 'page'): ApiRules {
   return {
     filter: { wrap: true, extra: `type:${type}`, enforced: 'status:published', defaults: 'type:post', reject: PRIVATE_AUTHOR_FIELDS },
-    defaultOrder: () => [type === 'post'
-      ? { kind: 'column', table: 'posts', column: 'published_at', type: 'date', direction: 'desc' }
-      : { kind: 'column', table: 'posts', column: 'title', type: 'text', direction: 'asc' }],
+    defaultOrder: () => [
+      type === 'post'
+        ? { kind: 'column', table: 'posts', column: 'published_at', type: 'date', direction: 'desc' }
+        : { kind: 'column', table: 'posts', column: 'title', type: 'text', direction: 'asc' },
+    ],
     slugListOrder: true,
     hiddenColumns: SOURCE_COLUMNS,
   };

@@ -6,7 +6,8 @@ import { useTestSite } from '../../../test/test-site.js';
 const t = useTestSite({ caller: 'integration' });
 
 const add = async (docName: 'posts' | 'pages', fields: Record<string, unknown>) => first(await t.admin.post(`/${docName}/`, { [docName]: [fields] }), docName);
-const bulk = (action: string, filter: string, meta?: unknown) => t.admin.put(`/posts/bulk/?filter=${encodeURIComponent(filter)}`, { bulk: { action, ...(meta ? { meta } : {}) } });
+const bulk = (action: string, filter: string, meta?: unknown) =>
+  t.admin.put(`/posts/bulk/?filter=${encodeURIComponent(filter)}`, { bulk: { action, ...(meta ? { meta } : {}) } });
 
 describe('PUT /posts/bulk/', () => {
   it('feature, unfeature, unpublish and access apply to matching posts of the type only', async () => {
@@ -43,7 +44,11 @@ describe('PUT /posts/bulk/', () => {
     const noFilter = await t.admin.put('/posts/bulk/', { bulk: { action: 'feature' } });
     expect(noFilter.statusCode).toBe(422);
     expect(ghostError(noFilter)).toMatchObject({ type: 'ValidationError', message: 'Validation (FieldIsRequired) failed for filter', context: null });
-    for (const [action, meta, message] of [['explode', undefined, 'Unsupported bulk action'], ['access', { visibility: 'x' }, 'Invalid visibility value.'], ['addTag', { tags: ['x'] }, 'Invalid tags value.']] as const) {
+    for (const [action, meta, message] of [
+      ['explode', undefined, 'Unsupported bulk action'],
+      ['access', { visibility: 'x' }, 'Invalid visibility value.'],
+      ['addTag', { tags: ['x'] }, 'Invalid tags value.'],
+    ] as const) {
       const res = await bulk(action, 'status:draft', meta);
       expect(res.statusCode).toBe(400);
       expect(ghostError(res)).toMatchObject({ type: 'IncorrectUsageError', message });

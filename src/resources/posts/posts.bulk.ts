@@ -81,10 +81,18 @@ async function addTags(ctx: Ctx, type: PostType, where: PostWhere, tags: unknown
     }
     const ids = await postIdsMatching(trx, { type, where });
     // Ghost inserts a link even where the post already has the tag; a repeated tag helps no one, so skip those.
-    const existing = ids.length ? await trx.selectFrom('posts_tags').select(['post_id', 'tag_id']).where('post_id', 'in', ids).where('tag_id', 'in', tagIds).execute() : [];
+    const existing = ids.length
+      ? await trx.selectFrom('posts_tags').select(['post_id', 'tag_id']).where('post_id', 'in', ids).where('tag_id', 'in', tagIds).execute()
+      : [];
     const have = new Set(existing.map((row) => `${row.post_id}:${row.tag_id}`));
-    const rows = ids.flatMap((post_id) => tagIds.filter((tag_id) => !have.has(`${post_id}:${tag_id}`)).map((tag_id) => ({ id: objectId(), post_id, tag_id, sort_order: 0 })));
-    for (let i = 0; i < rows.length; i += 500) await trx.insertInto('posts_tags').values(rows.slice(i, i + 500)).execute();
+    const rows = ids.flatMap((post_id) =>
+      tagIds.filter((tag_id) => !have.has(`${post_id}:${tag_id}`)).map((tag_id) => ({ id: objectId(), post_id, tag_id, sort_order: 0 })),
+    );
+    for (let i = 0; i < rows.length; i += 500)
+      await trx
+        .insertInto('posts_tags')
+        .values(rows.slice(i, i + 500))
+        .execute();
     return { successful: ids.length, unsuccessful: 0 };
   });
 }

@@ -15,8 +15,11 @@ function contentFormats(requested: readonly string[] | null): Set<Format> {
   return new Set(postFormats(requested).filter((format) => format === 'html' || format === 'plaintext'));
 }
 
-const view = (ctx: Ctx, include: readonly string[], formats: readonly string[] | null): AdminView =>
-  ({ siteUrl: ctx.site.url, include, formats: contentFormats(formats) });
+const view = (ctx: Ctx, include: readonly string[], formats: readonly string[] | null): AdminView => ({
+  siteUrl: ctx.site.url,
+  include,
+  formats: contentFormats(formats),
+});
 
 /**
  * Content API posts and pages: published only (a client's `status` filter cannot widen that), newest
@@ -25,11 +28,17 @@ const view = (ctx: Ctx, include: readonly string[], formats: readonly string[] |
 export function postsContentRoutes(app: FastifyInstance, type: PostType) {
   const docName = DOC_NAME[type];
   browseRoute<PostRow>(app, {
-    docName, api: 'content', spec: POST_TYPES_BROWSE[type], params: { include: CONTENT_INCLUDES, formats: FORMATS },
+    docName,
+    api: 'content',
+    spec: POST_TYPES_BROWSE[type],
+    params: { include: CONTENT_INCLUDES, formats: FORMATS },
     present: (ctx, rows, params) => contentPosts(ctx.db, rows, view(ctx, params.include, params.formats)),
   });
   readRoutes(app, {
-    docName, keys: ['id', 'slug'], include: CONTENT_INCLUDES, formats: FORMATS,
+    docName,
+    keys: ['id', 'slug'],
+    include: CONTENT_INCLUDES,
+    formats: FORMATS,
     notFound: type === 'post' ? 'Post not found.' : 'Page not found.',
     read: async (ctx, key, { include, formats }) => {
       const row = await findPost(ctx.db, key, { type, published: true });

@@ -10,8 +10,21 @@ const UNKNOWN = '6b01a0b05973b53791bbe3ff';
 const ids: Record<string, string> = {};
 
 beforeAll(async () => {
-  ids.older = await makePost(t, { title: 'Older', status: 'published', published_at: '2024-01-01T10:00:00.000Z', tags: ['News', '#internal'], lexical: lexicalOf('Older text') });
-  ids.newer = await makePost(t, { title: 'Newer', status: 'published', published_at: '2025-01-01T10:00:00.000Z', tags: ['Other'], lexical: lexicalOf('Newer text'), meta_title: '' });
+  ids.older = await makePost(t, {
+    title: 'Older',
+    status: 'published',
+    published_at: '2024-01-01T10:00:00.000Z',
+    tags: ['News', '#internal'],
+    lexical: lexicalOf('Older text'),
+  });
+  ids.newer = await makePost(t, {
+    title: 'Newer',
+    status: 'published',
+    published_at: '2025-01-01T10:00:00.000Z',
+    tags: ['Other'],
+    lexical: lexicalOf('Newer text'),
+    meta_title: '',
+  });
   ids.draft = await makePost(t, { title: 'Draft', tags: ['Draft only'] });
   ids.members = await makePost(t, { title: 'Members', status: 'published', visibility: 'members', custom_excerpt: 'Teaser', lexical: lexicalOf('Secret') });
   ids.pageB = await makePage(t, { title: 'B page', status: 'published' });
@@ -28,14 +41,51 @@ describe('Content API posts', () => {
     expect(body.posts.map((p: { title: string }) => p.title)).toEqual(['Members', 'Newer', 'Older']);
     expect(body.meta.pagination).toEqual({ page: 1, limit: 15, pages: 1, total: 3, next: null, prev: null });
     const post = body.posts.find((p: { id: string }) => p.id === ids.newer);
-    expect(Object.keys(post)).toEqual(['id', 'uuid', 'title', 'slug', 'html', 'comment_id', 'feature_image', 'featured', 'visibility',
-      'created_at', 'updated_at', 'published_at', 'custom_excerpt', 'codeinjection_head', 'codeinjection_foot', 'custom_template',
-      'canonical_url', 'url', 'excerpt', 'reading_time', 'access', 'comments', 'og_image', 'og_title', 'og_description', 'twitter_image',
-      'twitter_title', 'twitter_description', 'meta_title', 'meta_description', 'email_subject', 'frontmatter', 'feature_image_alt',
-      'feature_image_caption']);
+    expect(Object.keys(post)).toEqual([
+      'id',
+      'uuid',
+      'title',
+      'slug',
+      'html',
+      'comment_id',
+      'feature_image',
+      'featured',
+      'visibility',
+      'created_at',
+      'updated_at',
+      'published_at',
+      'custom_excerpt',
+      'codeinjection_head',
+      'codeinjection_foot',
+      'custom_template',
+      'canonical_url',
+      'url',
+      'excerpt',
+      'reading_time',
+      'access',
+      'comments',
+      'og_image',
+      'og_title',
+      'og_description',
+      'twitter_image',
+      'twitter_title',
+      'twitter_description',
+      'meta_title',
+      'meta_description',
+      'email_subject',
+      'frontmatter',
+      'feature_image_alt',
+      'feature_image_caption',
+    ]);
     expect(post).toMatchObject({
-      html: '<p>Newer text</p>', published_at: '2025-01-01T10:00:00.000+00:00', url: `${SITE_URL}newer/`, excerpt: 'Newer text',
-      reading_time: 0, access: true, comments: false, meta_title: null,
+      html: '<p>Newer text</p>',
+      published_at: '2025-01-01T10:00:00.000+00:00',
+      url: `${SITE_URL}newer/`,
+      excerpt: 'Newer text',
+      reading_time: 0,
+      access: true,
+      comments: false,
+      meta_title: null,
     });
     expect(post.created_at).toMatch(/\.000\+00:00$/);
   });
@@ -47,11 +97,34 @@ describe('Content API posts', () => {
 
   it('embeds tags and authors in their content shapes with include', async () => {
     const post = first(await t.content.get(`/posts/${ids.older}/?include=tags,authors`), 'posts');
-    expect(post.tags.map((tag: { slug: string; url: string }) => [tag.slug, tag.url])).toEqual([['news', `${SITE_URL}tag/news/`], ['hash-internal', `${SITE_URL}404/`]]);
+    expect(post.tags.map((tag: { slug: string; url: string }) => [tag.slug, tag.url])).toEqual([
+      ['news', `${SITE_URL}tag/news/`],
+      ['hash-internal', `${SITE_URL}404/`],
+    ]);
     expect(post.tags[0]).not.toHaveProperty('created_at');
     expect(post.primary_tag.slug).toBe('news');
-    expect(Object.keys(post.authors[0])).toEqual(['id', 'name', 'slug', 'profile_image', 'cover_image', 'bio', 'website', 'location', 'facebook',
-      'twitter', 'threads', 'bluesky', 'mastodon', 'tiktok', 'youtube', 'instagram', 'linkedin', 'meta_title', 'meta_description', 'url']);
+    expect(Object.keys(post.authors[0])).toEqual([
+      'id',
+      'name',
+      'slug',
+      'profile_image',
+      'cover_image',
+      'bio',
+      'website',
+      'location',
+      'facebook',
+      'twitter',
+      'threads',
+      'bluesky',
+      'mastodon',
+      'tiktok',
+      'youtube',
+      'instagram',
+      'linkedin',
+      'meta_title',
+      'meta_description',
+      'url',
+    ]);
     expect(post.primary_author.url).toBe(`${SITE_URL}author/owner/`);
   });
 
@@ -81,9 +154,16 @@ describe('Content API posts', () => {
   });
 
   it('a paywall cuts the html where it stands; Ghost then also shows the recomputed plaintext', async () => {
-    const lexical = JSON.stringify({ root: { children: [
-      JSON.parse(lexicalOf('Free part')).root.children[0], { type: 'paywall', version: 1 }, JSON.parse(lexicalOf('Paid part')).root.children[0],
-    ], direction: 'ltr', format: '', indent: 0, type: 'root', version: 1 } });
+    const lexical = JSON.stringify({
+      root: {
+        children: [JSON.parse(lexicalOf('Free part')).root.children[0], { type: 'paywall', version: 1 }, JSON.parse(lexicalOf('Paid part')).root.children[0]],
+        direction: 'ltr',
+        format: '',
+        indent: 0,
+        type: 'root',
+        version: 1,
+      },
+    });
     const id = first(await t.admin.post('/posts/', { posts: [{ title: 'Paywalled', status: 'published', visibility: 'paid', lexical }] }), 'posts').id;
     const post = first(await t.content.get(`/posts/${id}/`), 'posts');
     expect(post).toMatchObject({ html: '<p>Free part</p>', excerpt: 'Free part', plaintext: 'Free part', access: false });
@@ -112,7 +192,11 @@ describe('Content API pages, tags and authors', () => {
 
   it('tags: those on published content, by name, with public counts', async () => {
     const body = (await t.content.get('/tags/?include=count.posts')).json();
-    expect(body.tags.map((tag: { slug: string; count: { posts: number } }) => [tag.slug, tag.count.posts])).toEqual([['hash-internal', 1], ['news', 1], ['other', 1]]);
+    expect(body.tags.map((tag: { slug: string; count: { posts: number } }) => [tag.slug, tag.count.posts])).toEqual([
+      ['hash-internal', 1],
+      ['news', 1],
+      ['other', 1],
+    ]);
     expect(body.tags[0]).not.toHaveProperty('updated_at');
     expect(first(await t.content.get('/tags/slug/news/'), 'tags').name).toBe('News');
     const res = await t.content.get('/tags/slug/draft-only/');
@@ -138,7 +222,9 @@ describe('Rendering parity with Ghost 5.130.6', () => {
   it('a lexical post with a heading, list, link, image card and bookmark card renders as Ghost renders it', async () => {
     const lexical = JSON.stringify(JSON.parse(readFileSync('test/fixtures/lexical-rich.json', 'utf8')));
     const ghost = JSON.parse(readFileSync('test/fixtures/lexical-rich.ghost.json', 'utf8'));
-    const res = await t.admin.post('/posts/?formats=html,plaintext', { posts: [{ title: 'Rich post', lexical, status: 'published', feature_image: 'https://images.example.com/f.jpg' }] });
+    const res = await t.admin.post('/posts/?formats=html,plaintext', {
+      posts: [{ title: 'Rich post', lexical, status: 'published', feature_image: 'https://images.example.com/f.jpg' }],
+    });
     const post = first(res, 'posts');
     expect(post.html).toBe(ghost.admin.html);
     expect(post.plaintext).toBe(ghost.admin.plaintext);

@@ -26,9 +26,22 @@ export async function copyPost(ctx: Ctx, type: PostType, id: string): Promise<Wr
     const at = clock.now();
     const title = `${source.title} (Copy)`;
     const row: PostRow = {
-      ...source, id: newId, uuid: uuid(), title, slug: await uniqueSlug(trx, title), comment_id: newId, status: 'draft',
-      created_at: at, created_by: userId, updated_at: at, updated_by: userId, published_at: null, published_by: null,
-      canonical_url: null, newsletter_id: null, show_title_and_feature_image: true,
+      ...source,
+      id: newId,
+      uuid: uuid(),
+      title,
+      slug: await uniqueSlug(trx, title),
+      comment_id: newId,
+      status: 'draft',
+      created_at: at,
+      created_by: userId,
+      updated_at: at,
+      updated_by: userId,
+      published_at: null,
+      published_by: null,
+      canonical_url: null,
+      newsletter_id: null,
+      show_title_and_feature_image: true,
     };
     checkPostColumns(row);
     await trx.insertInto('posts').values(row).execute();
@@ -37,7 +50,10 @@ export async function copyPost(ctx: Ctx, type: PostType, id: string): Promise<Wr
     if (meta) {
       const { id: _metaId, post_id: _postId, email_subject: _subject, email_only: _emailOnly, ...copied } = meta;
       if (Object.values(copied).some(Boolean)) {
-        await trx.insertInto('posts_meta').values({ ...copied, id: objectId(), post_id: newId, email_subject: null, email_only: false }).execute();
+        await trx
+          .insertInto('posts_meta')
+          .values({ ...copied, id: objectId(), post_id: newId, email_subject: null, email_only: false })
+          .execute();
       }
     }
     if (!row.mobiledoc) await recordRevision(trx, snapshot(row, meta ?? {}, authorId, site.url), { previousStatus: null, force: false, fresh: true }, clock);

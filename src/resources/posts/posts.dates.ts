@@ -13,7 +13,14 @@ function formatterFor(timeZone: string): Intl.DateTimeFormat | null {
     let formatter: Intl.DateTimeFormat | null = null;
     try {
       formatter = new Intl.DateTimeFormat('en-US', {
-        timeZone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit',
+        timeZone,
+        hourCycle: 'h23',
+        year: 'numeric',
+        month: '2-digit',
+        day: '2-digit',
+        hour: '2-digit',
+        minute: '2-digit',
+        second: '2-digit',
       });
     } catch {
       // An unknown zone in settings must not break reads: it is shown as UTC.

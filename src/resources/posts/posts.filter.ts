@@ -10,12 +10,22 @@ export const POSTS_FILTER: FilterSpec = {
   fields: queryFields(POST_FIELDS),
   relations: {
     tags: {
-      kind: 'manyToMany', table: 'tags', fields: queryFields(TAG_FIELDS),
-      joinTable: 'posts_tags', joinFrom: 'post_id', joinTo: 'tag_id', joinFields: POST_TAG_COLUMNS,
+      kind: 'manyToMany',
+      table: 'tags',
+      fields: queryFields(TAG_FIELDS),
+      joinTable: 'posts_tags',
+      joinFrom: 'post_id',
+      joinTo: 'tag_id',
+      joinFields: POST_TAG_COLUMNS,
     },
     authors: {
-      kind: 'manyToMany', table: 'users', fields: queryFields(USER_FIELDS),
-      joinTable: 'posts_authors', joinFrom: 'post_id', joinTo: 'author_id', joinFields: POST_AUTHOR_COLUMNS,
+      kind: 'manyToMany',
+      table: 'users',
+      fields: queryFields(USER_FIELDS),
+      joinTable: 'posts_authors',
+      joinFrom: 'post_id',
+      joinTo: 'author_id',
+      joinFields: POST_AUTHOR_COLUMNS,
     },
     posts_meta: { kind: 'oneToOne', table: 'posts_meta', joinFrom: 'post_id', fields: { id: 'text', post_id: 'text', ...POST_META_COLUMNS } },
     // Ghost's filter plugin cannot compile one-to-many relations and drops such statements.

@@ -4,7 +4,8 @@ import { htmlToLexical, htmlToMobiledoc, renderLexical, renderMobiledoc } from '
 import { htmlToPlaintext } from '../../content/text.js';
 
 /** What an empty editor holds; posts without any content get it. */
-export const BLANK_LEXICAL = '{"root":{"children":[{"children":[],"direction":null,"format":"","indent":0,"type":"paragraph","version":1}],"direction":null,"format":"","indent":0,"type":"root","version":1}}';
+export const BLANK_LEXICAL =
+  '{"root":{"children":[{"children":[],"direction":null,"format":"","indent":0,"type":"paragraph","version":1}],"direction":null,"format":"","indent":0,"type":"root","version":1}}';
 
 /** Source and derived content of a post, in absolute-URL form (as clients send and read it). */
 export interface ContentState {

@@ -3,14 +3,38 @@ import type { PostInput, PostType } from './posts.schemas.js';
 
 /** posts columns a client may write (everything else is derived or read-only). */
 export const WRITABLE_POST_FIELDS = [
-  'title', 'slug', 'mobiledoc', 'lexical', 'feature_image', 'featured', 'status', 'locale', 'visibility', 'published_at',
-  'custom_excerpt', 'codeinjection_head', 'codeinjection_foot', 'custom_template', 'canonical_url', 'show_title_and_feature_image',
+  'title',
+  'slug',
+  'mobiledoc',
+  'lexical',
+  'feature_image',
+  'featured',
+  'status',
+  'locale',
+  'visibility',
+  'published_at',
+  'custom_excerpt',
+  'codeinjection_head',
+  'codeinjection_foot',
+  'custom_template',
+  'canonical_url',
+  'show_title_and_feature_image',
 ] as const;
 
 /** posts_meta columns a client may write; `frontmatter` is not among them in Ghost's schema. */
 export const META_FIELDS = [
-  'og_image', 'og_title', 'og_description', 'twitter_image', 'twitter_title', 'twitter_description', 'meta_title',
-  'meta_description', 'email_subject', 'feature_image_alt', 'feature_image_caption', 'email_only',
+  'og_image',
+  'og_title',
+  'og_description',
+  'twitter_image',
+  'twitter_title',
+  'twitter_description',
+  'meta_title',
+  'meta_description',
+  'email_subject',
+  'feature_image_alt',
+  'feature_image_caption',
+  'email_only',
 ] as const;
 
 type PostField = (typeof WRITABLE_POST_FIELDS)[number];

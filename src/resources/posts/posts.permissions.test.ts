@@ -23,12 +23,16 @@ const denied = (res: { statusCode: number }, message: string) => {
   expect(res.statusCode).toBe(403);
   expect(ghostError(res as never)).toMatchObject({ type: 'NoPermissionError', message, context: 'You do not have permission to perform this action' });
 };
-const ownerPost = async (fields: Record<string, unknown> = {}) => first(await t.admin.post('/posts/', { posts: [{ title: 'Owner post', ...fields }] }), 'posts');
+const ownerPost = async (fields: Record<string, unknown> = {}) =>
+  first(await t.admin.post('/posts/', { posts: [{ title: 'Owner post', ...fields }] }), 'posts');
 
 describe('Contributors', () => {
   it('add only their own drafts, naming themselves first; tags are dropped', async () => {
     denied(await t.admin.post('/posts/', { posts: [{ title: 'No authors' }] }, contributor.as), 'Permission error, cannot save post.');
-    denied(await t.admin.post('/posts/', { posts: [{ title: 'Live', status: 'published', authors: [{ id: contributor.id }] }] }, contributor.as), 'Permission error, cannot save post.');
+    denied(
+      await t.admin.post('/posts/', { posts: [{ title: 'Live', status: 'published', authors: [{ id: contributor.id }] }] }, contributor.as),
+      'Permission error, cannot save post.',
+    );
     const res = await t.admin.post('/posts/', { posts: [{ title: 'My draft', tags: ['Dropped'], authors: [{ id: contributor.id }] }] }, contributor.as);
     expect(res.statusCode).toBe(201);
     const post = first(res, 'posts');
@@ -41,9 +45,15 @@ describe('Contributors', () => {
     const edited = await t.admin.put(`/posts/${post.id}/`, { posts: [{ title: 'Draft 2', tags: ['Ignored'], updated_at: post.updated_at }] }, contributor.as);
     expect(edited.statusCode).toBe(200);
     expect(first(edited, 'posts')).toMatchObject({ title: 'Draft 2', tags: [] });
-    denied(await t.admin.put(`/posts/${post.id}/`, { posts: [{ status: 'published', updated_at: post.updated_at }] }, contributor.as), 'Permission error, cannot edit post.');
+    denied(
+      await t.admin.put(`/posts/${post.id}/`, { posts: [{ status: 'published', updated_at: post.updated_at }] }, contributor.as),
+      'Permission error, cannot edit post.',
+    );
     const other = await ownerPost();
-    denied(await t.admin.put(`/posts/${other.id}/`, { posts: [{ title: 'Mine now', updated_at: other.updated_at }] }, contributor.as), 'Permission error, cannot edit post.');
+    denied(
+      await t.admin.put(`/posts/${other.id}/`, { posts: [{ title: 'Mine now', updated_at: other.updated_at }] }, contributor.as),
+      'Permission error, cannot edit post.',
+    );
     denied(await t.admin.del(`/posts/${other.id}/`, contributor.as), 'Permission error, cannot delete post.');
     expect((await t.admin.del(`/posts/${post.id}/`, contributor.as)).statusCode).toBe(204);
   });
@@ -69,26 +79,39 @@ describe('Authors', () => {
     const ok = await t.admin.put(`/posts/${shared.id}/`, { posts: [{ title: 'Co-edited', updated_at: shared.updated_at }] }, author.as);
     expect(ok.statusCode).toBe(200);
     const updated = first(ok, 'posts');
-    denied(await t.admin.put(`/posts/${shared.id}/`, { posts: [{ visibility: 'members', updated_at: updated.updated_at }] }, author.as), 'Permission error, cannot edit post.');
-    denied(await t.admin.put(`/posts/${shared.id}/`, { posts: [{ authors: [{ id: author.id }], updated_at: updated.updated_at }] }, author.as), 'Permission error, cannot edit post.');
+    denied(
+      await t.admin.put(`/posts/${shared.id}/`, { posts: [{ visibility: 'members', updated_at: updated.updated_at }] }, author.as),
+      'Permission error, cannot edit post.',
+    );
+    denied(
+      await t.admin.put(`/posts/${shared.id}/`, { posts: [{ authors: [{ id: author.id }], updated_at: updated.updated_at }] }, author.as),
+      'Permission error, cannot edit post.',
+    );
     denied(await t.admin.del(`/posts/${shared.id}/`, author.as), 'Permission error, cannot delete post.');
     const other = await ownerPost();
-    denied(await t.admin.put(`/posts/${other.id}/`, { posts: [{ title: 'x', updated_at: other.updated_at }] }, author.as), 'Permission error, cannot edit post.');
+    denied(
+      await t.admin.put(`/posts/${other.id}/`, { posts: [{ title: 'x', updated_at: other.updated_at }] }, author.as),
+      'Permission error, cannot edit post.',
+    );
     const own = first(await t.admin.post('/posts/', { posts: [{ title: 'Own', authors: [{ id: author.id }] }] }, author.as), 'posts');
     expect((await t.admin.del(`/posts/${own.id}/`, author.as)).statusCode).toBe(204);
   });
 });
 
 describe('Editors and integrations', () => {
-  it('may edit and delete anyone\'s posts', async () => {
+  it("may edit and delete anyone's posts", async () => {
     const post = await ownerPost({ status: 'published' });
-    const res = await t.admin.put(`/posts/${post.id}/`, { posts: [{ visibility: 'paid', authors: [{ id: editor.id }], updated_at: post.updated_at }] }, editor.as);
+    const res = await t.admin.put(
+      `/posts/${post.id}/`,
+      { posts: [{ visibility: 'paid', authors: [{ id: editor.id }], updated_at: post.updated_at }] },
+      editor.as,
+    );
     expect(res.statusCode).toBe(200);
     expect(first(res, 'posts')).toMatchObject({ visibility: 'paid', primary_author: { id: editor.id } });
     expect((await t.admin.del(`/posts/${post.id}/`, editor.as)).statusCode).toBe(204);
   });
 
-  it('an integration\'s posts default to the Owner as author', async () => {
+  it("an integration's posts default to the Owner as author", async () => {
     const post = await ownerPost();
     expect(post.primary_author.id).toBe('1');
   });

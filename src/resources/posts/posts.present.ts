@@ -50,7 +50,16 @@ function withOutboundRefs(html: string, siteUrl: string): string {
   return tagged;
 }
 
-const META_KEYS = ['og_image', 'og_title', 'og_description', 'twitter_image', 'twitter_title', 'twitter_description', 'meta_title', 'meta_description'] as const;
+const META_KEYS = [
+  'og_image',
+  'og_title',
+  'og_description',
+  'twitter_image',
+  'twitter_title',
+  'twitter_description',
+  'meta_title',
+  'meta_description',
+] as const;
 const abs = (value: string | null, siteUrl: string) => (value ? fromStorageUrl(value, siteUrl) : value);
 const absHtml = (value: string | null, siteUrl: string) => (value ? htmlFromStorage(value, siteUrl) : value);
 
@@ -65,7 +74,7 @@ function authorsFor(record: PostRecord, ctx: PresentContext, admin: boolean) {
   return record.authors!.map((user: UserRow) => {
     const url = authorUrl(ctx.siteUrl, user.slug, ctx.publishedAuthors.has(user.id));
     if (!admin) return presentContentAuthor(user, { url });
-    return presentPostAuthor(user, url, ctx.include.includes('authors.roles') ? ctx.roles?.get(user.id) ?? [] : undefined);
+    return presentPostAuthor(user, url, ctx.include.includes('authors.roles') ? (ctx.roles?.get(user.id) ?? []) : undefined);
   });
 }
 
@@ -86,7 +95,9 @@ function revisionsFor(revisions: PostRevisionRow[], ctx: PresentContext, authors
       feature_image_alt: revision.feature_image_alt,
       feature_image_caption: revision.feature_image_caption,
       custom_excerpt: revision.custom_excerpt,
-      ...(withAuthor ? { author: author ? presentAdminUser(author, { url: authorUrl(ctx.siteUrl, author.slug, ctx.publishedAuthors.has(author.id)) }) : null } : {}),
+      ...(withAuthor
+        ? { author: author ? presentAdminUser(author, { url: authorUrl(ctx.siteUrl, author.slug, ctx.publishedAuthors.has(author.id)) }) : null }
+        : {}),
     };
   });
 }

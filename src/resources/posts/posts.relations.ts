@@ -104,13 +104,19 @@ export async function authorIdsOf(db: Db, postId: string): Promise<string[]> {
 export async function writeTags(db: Db, postId: string, tagIds: readonly string[], fresh = false): Promise<void> {
   if (!fresh) await db.deleteFrom('posts_tags').where('post_id', '=', postId).execute();
   if (tagIds.length === 0) return;
-  await db.insertInto('posts_tags').values(tagIds.map((tag_id, sort_order) => ({ id: objectId(), post_id: postId, tag_id, sort_order }))).execute();
+  await db
+    .insertInto('posts_tags')
+    .values(tagIds.map((tag_id, sort_order) => ({ id: objectId(), post_id: postId, tag_id, sort_order })))
+    .execute();
 }
 
 export async function writeAuthors(db: Db, postId: string, authorIds: readonly string[], fresh = false): Promise<void> {
   if (!fresh) await db.deleteFrom('posts_authors').where('post_id', '=', postId).execute();
   if (authorIds.length === 0) return;
-  await db.insertInto('posts_authors').values(authorIds.map((author_id, sort_order) => ({ id: objectId(), post_id: postId, author_id, sort_order }))).execute();
+  await db
+    .insertInto('posts_authors')
+    .values(authorIds.map((author_id, sort_order) => ({ id: objectId(), post_id: postId, author_id, sort_order })))
+    .execute();
 }
 
 export const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((value, i) => value === b[i]);

@@ -56,14 +56,16 @@ export async function contentPosts(db: Db, rows: PostRow[], view: AdminView) {
   ]);
   const publishedTags = new Set(records.flatMap((record) => record.tags?.map((tag) => tag.id) ?? []));
   const publishedAuthors = new Set(records.flatMap((record) => record.authors?.map((user) => user.id) ?? []));
-  return records.map((record) => presentContentPost(record, {
-    siteUrl: view.siteUrl,
-    formats: view.formats,
-    include,
-    publishedTags,
-    publishedAuthors,
-    timezone: settings.get('timezone') || 'Etc/UTC',
-    tagLinks: settings.get('outbound_link_tagging') !== 'false',
-    commentsEnabled: (settings.get('comments_enabled') ?? 'off') !== 'off',
-  }));
+  return records.map((record) =>
+    presentContentPost(record, {
+      siteUrl: view.siteUrl,
+      formats: view.formats,
+      include,
+      publishedTags,
+      publishedAuthors,
+      timezone: settings.get('timezone') || 'Etc/UTC',
+      tagLinks: settings.get('outbound_link_tagging') !== 'false',
+      commentsEnabled: (settings.get('comments_enabled') ?? 'off') !== 'off',
+    }),
+  );
 }

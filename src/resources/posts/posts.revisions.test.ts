@@ -6,7 +6,6 @@ import { revisionReason } from './posts.revisions.js';
 
 const t = useTestSite({ caller: 'integration' });
 
-
 describe('post revisions', () => {
   it('records the first save, explicit saves, publishing and unpublishing; include=post_revisions shows them', async () => {
     const post = first(await t.admin.post('/posts/', { posts: [{ title: 'Revised', lexical: lexicalOf('one') }] }), 'posts');
@@ -20,7 +19,10 @@ describe('post revisions', () => {
     await edit({ status: 'draft' });
     const read = first(await t.admin.get(`/posts/${post.id}/?include=post_revisions,post_revisions.author`), 'posts');
     expect(read.post_revisions.map((r: { reason: string; post_status: string }) => `${r.reason}/${r.post_status}`)).toEqual([
-      'initial_revision/draft', 'explicit_save/draft', 'published/published', 'unpublished/draft',
+      'initial_revision/draft',
+      'explicit_save/draft',
+      'published/published',
+      'unpublished/draft',
     ]);
     const revision = read.post_revisions[1];
     expect(JSON.parse(revision.lexical).root.children[0].children[0].text).toBe('three');
@@ -47,7 +49,17 @@ describe('post revisions', () => {
   });
 
   it('background saves wait ten minutes after the latest revision', () => {
-    const snapshot = { postId: 'p', lexical: 'new', title: 't', featureImage: null, featureImageAlt: null, featureImageCaption: null, customExcerpt: null, status: 'draft', authorId: '1' };
+    const snapshot = {
+      postId: 'p',
+      lexical: 'new',
+      title: 't',
+      featureImage: null,
+      featureImageAlt: null,
+      featureImageCaption: null,
+      customExcerpt: null,
+      status: 'draft',
+      authorId: '1',
+    };
     const latest = { lexical: 'old', title: 't', feature_image: null, custom_excerpt: null, created_at_ts: Date.now() - 60_000 } as never;
     expect(revisionReason(snapshot, latest, { previousStatus: 'draft', force: false }, Date.now())).toBeNull();
     const old = { lexical: 'old', title: 't', feature_image: null, custom_excerpt: null, created_at_ts: Date.now() - 11 * 60_000 } as never;

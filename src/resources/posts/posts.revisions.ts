@@ -36,8 +36,11 @@ export function revisionReason(current: RevisionSnapshot, latest: PostRevisionRo
   if (!latest) return 'initial_revision';
   if (current.status === 'draft' && options.previousStatus === 'published') return 'unpublished';
   if (current.status === 'published') return 'published';
-  const changed = latest.lexical !== current.lexical || latest.title !== current.title
-    || latest.feature_image !== current.featureImage || latest.custom_excerpt !== current.customExcerpt;
+  const changed =
+    latest.lexical !== current.lexical ||
+    latest.title !== current.title ||
+    latest.feature_image !== current.featureImage ||
+    latest.custom_excerpt !== current.customExcerpt;
   if (!changed) return null;
   if (options.force) return 'explicit_save';
   if (nowMs - Number(latest.created_at_ts) > REVISION_INTERVAL_MS) return 'background_save';
@@ -49,32 +52,37 @@ export function revisionReason(current: RevisionSnapshot, latest: PostRevisionRo
  * have no revisions (Ghost keeps them only for lexical content).
  */
 export async function recordRevision(db: Db, current: RevisionSnapshot, options: RevisionOptions, clock: Clock): Promise<void> {
-  const latest = options.fresh ? undefined : await db
-    .selectFrom('post_revisions')
-    .selectAll()
-    .where('post_id', '=', current.postId)
-    .orderBy('created_at_ts', 'desc')
-    .orderBy('id', 'desc')
-    .executeTakeFirst();
+  const latest = options.fresh
+    ? undefined
+    : await db
+        .selectFrom('post_revisions')
+        .selectAll()
+        .where('post_id', '=', current.postId)
+        .orderBy('created_at_ts', 'desc')
+        .orderBy('id', 'desc')
+        .executeTakeFirst();
   const nowMs = clock.epochMs();
   const reason = revisionReason(current, latest, options, nowMs);
   if (!reason) return;
   const createdAtTs = Math.max(nowMs, latest ? Number(latest.created_at_ts) + 1 : 0);
-  await db.insertInto('post_revisions').values({
-    id: objectId(),
-    post_id: current.postId,
-    lexical: current.lexical,
-    created_at_ts: createdAtTs,
-    created_at: clock.now(),
-    author_id: current.authorId,
-    title: current.title,
-    post_status: current.status,
-    reason,
-    feature_image: current.featureImage,
-    feature_image_alt: current.featureImageAlt,
-    feature_image_caption: current.featureImageCaption,
-    custom_excerpt: current.customExcerpt,
-  }).execute();
+  await db
+    .insertInto('post_revisions')
+    .values({
+      id: objectId(),
+      post_id: current.postId,
+      lexical: current.lexical,
+      created_at_ts: createdAtTs,
+      created_at: clock.now(),
+      author_id: current.authorId,
+      title: current.title,
+      post_status: current.status,
+      reason,
+      feature_image: current.featureImage,
+      feature_image_alt: current.featureImageAlt,
+      feature_image_caption: current.featureImageCaption,
+      custom_excerpt: current.customExcerpt,
+    })
+    .execute();
   if (options.fresh) return;
   const stale = await db
     .selectFrom('post_revisions')
@@ -85,5 +93,13 @@ export async function recordRevision(db: Db, current: RevisionSnapshot, options:
     .offset(MAX_REVISIONS)
     .limit(1000)
     .execute();
-  if (stale.length > 0) await db.deleteFrom('post_revisions').where('id', 'in', stale.map((row) => row.id)).execute();
+  if (stale.length > 0)
+    await db
+      .deleteFrom('post_revisions')
+      .where(
+        'id',
+        'in',
+        stale.map((row) => row.id),
+      )
+      .execute();
 }

@@ -60,11 +60,19 @@ export function postsAdminRoutes(app: FastifyInstance, type: PostType) {
   };
 
   browseRoute<PostRow>(app, {
-    docName, api: 'admin', spec: POST_TYPES_BROWSE[type], permission: 'post.browse', params: { include: ADMIN_INCLUDES[type], formats: FORMATS },
+    docName,
+    api: 'admin',
+    spec: POST_TYPES_BROWSE[type],
+    permission: 'post.browse',
+    params: { include: ADMIN_INCLUDES[type], formats: FORMATS },
     present: (ctx, rows, params, query) => adminPosts(ctx.db, rows, view(ctx, query, postFormats(params.formats))),
   });
   readRoutes(app, {
-    docName, keys: ['id', 'slug'], permission: 'post.read', include: ADMIN_INCLUDES[type], formats: FORMATS,
+    docName,
+    keys: ['id', 'slug'],
+    permission: 'post.read',
+    include: ADMIN_INCLUDES[type],
+    formats: FORMATS,
     notFound: type === 'post' ? 'Post not found.' : 'Page not found.',
     read: async (ctx, key, { query, formats }) => {
       const row = await findPost(ctx.db, key, { type });
@@ -95,13 +103,17 @@ export function postsAdminRoutes(app: FastifyInstance, type: PostType) {
   });
 
   // Copy is not one of the five controller verbs: its errors keep their own message.
-  app.post<{ Params: Params; Querystring: Query }>(`/${docName}/:id/copy/`, { config: { frame: frame('copy'), permission: 'post.add' } }, async (request, reply) => {
-    assertIdParam(request.params.id);
-    const result = await copyPost(request.ctx, type, request.params.id);
-    const base = request.url.split('?')[0]!.replace(/[^/]+\/copy\/?$/, '');
-    reply.status(201).header('Location', `${request.protocol}://${request.host}${base}${result.id}/`);
-    return respond(request.ctx, result.id, request.query);
-  });
+  app.post<{ Params: Params; Querystring: Query }>(
+    `/${docName}/:id/copy/`,
+    { config: { frame: frame('copy'), permission: 'post.add' } },
+    async (request, reply) => {
+      assertIdParam(request.params.id);
+      const result = await copyPost(request.ctx, type, request.params.id);
+      const base = request.url.split('?')[0]!.replace(/[^/]+\/copy\/?$/, '');
+      reply.status(201).header('Location', `${request.protocol}://${request.host}${base}${result.id}/`);
+      return respond(request.ctx, result.id, request.query);
+    },
+  );
 
   app.delete<{ Querystring: Query }>(`/${docName}/`, { config: { frame: frame('bulkDestroy'), permission: 'post.destroy' } }, async (request, reply) => {
     assertBulkAllowed(request.ctx);

@@ -1,5 +1,14 @@
 import {
-  nullableDateTime, nullableJsonString, nullableString, nullableUri, requiring, stringEnum, Type, uncheckedFields, type Static, type TSchema,
+  nullableDateTime,
+  nullableJsonString,
+  nullableString,
+  nullableUri,
+  requiring,
+  stringEnum,
+  Type,
+  uncheckedFields,
+  type Static,
+  type TSchema,
 } from '../../http/schema.js';
 import { looseBody, schemaBody, type BodyOf } from '../../http/parse-body.js';
 import { errors } from '../../errors.js';
@@ -25,7 +34,9 @@ const NAME = Type.String({ maxLength: 191 });
  * the `status` values, `email_subject`/`email_only`/`collections` (posts) and `show_title_and_feature_image` (pages).
  */
 const definition = <M extends Record<string, TSchema>, E extends Record<string, TSchema>>(
-  single: 'post' | 'page', statuses: readonly string[], extra: { mid: M; end: E },
+  single: 'post' | 'page',
+  statuses: readonly string[],
+  extra: { mid: M; end: E },
 ) => ({
   title: Type.String({ maxLength: 2000 }),
   slug: Type.String({ maxLength: 191 }),
@@ -64,18 +75,28 @@ const definition = <M extends Record<string, TSchema>, E extends Record<string, 
 
 const options = { $base: '#', additionalProperties: false } as const;
 
-const POST = Type.Partial(Type.Object({
-  ...definition('post', ['published', 'draft', 'scheduled', 'sent'], {
-    mid: { email_subject: nullableString(300) },
-    end: { email_only: Type.Boolean() },
-  }),
-  collections: Type.Array(Type.Union([Type.Object({ id: ID }), ID]), { $base: '#/definitions/post-collections' }),
-}, options));
+const POST = Type.Partial(
+  Type.Object(
+    {
+      ...definition('post', ['published', 'draft', 'scheduled', 'sent'], {
+        mid: { email_subject: nullableString(300) },
+        end: { email_only: Type.Boolean() },
+      }),
+      collections: Type.Array(Type.Union([Type.Object({ id: ID }), ID]), { $base: '#/definitions/post-collections' }),
+    },
+    options,
+  ),
+);
 
-const PAGE = Type.Partial(Type.Object(definition('page', ['published', 'draft', 'scheduled'], {
-  mid: {},
-  end: { show_title_and_feature_image: Type.Boolean() },
-}), options));
+const PAGE = Type.Partial(
+  Type.Object(
+    definition('page', ['published', 'draft', 'scheduled'], {
+      mid: {},
+      end: { show_title_and_feature_image: Type.Boolean() },
+    }),
+    options,
+  ),
+);
 
 /** One post or page as a client sends it (fields of the other type are simply absent). */
 export type PostInput = Static<typeof POST> & Static<typeof PAGE>;
@@ -112,16 +133,34 @@ export const POST_EDIT = {
 };
 
 /** `PUT /posts/bulk/`: `{"bulk": {"action", "meta"}}`; each action checks its meta itself (400 `IncorrectUsageError`). */
-export const POST_BULK = looseBody(Type.Object({
-  action: Type.Optional(Type.Unknown()),
-  meta: Type.Optional(uncheckedFields(['visibility', 'tiers', 'tags'])),
-}), { key: 'bulk' });
+export const POST_BULK = looseBody(
+  Type.Object({
+    action: Type.Optional(Type.Unknown()),
+    meta: Type.Optional(uncheckedFields(['visibility', 'tiers', 'tags'])),
+  }),
+  { key: 'bulk' },
+);
 export type BulkInput = BodyOf<typeof POST_BULK>;
 
 /** Includes each endpoint accepts; others are dropped silently. */
 export const ADMIN_INCLUDES: Record<PostType, readonly string[]> = {
-  post: ['tags', 'authors', 'authors.roles', 'email', 'tiers', 'newsletter', 'count.conversions', 'count.signups', 'count.paid_conversions',
-    'count.clicks', 'sentiment', 'count.positive_feedback', 'count.negative_feedback', 'post_revisions', 'post_revisions.author'],
+  post: [
+    'tags',
+    'authors',
+    'authors.roles',
+    'email',
+    'tiers',
+    'newsletter',
+    'count.conversions',
+    'count.signups',
+    'count.paid_conversions',
+    'count.clicks',
+    'sentiment',
+    'count.positive_feedback',
+    'count.negative_feedback',
+    'post_revisions',
+    'post_revisions.author',
+  ],
   page: ['tags', 'authors', 'authors.roles', 'tiers', 'count.signups', 'count.paid_conversions', 'post_revisions', 'post_revisions.author'],
 };
 

@@ -10,9 +10,7 @@ import { parseNql } from '../../filter/nql.js';
 import { checkPostPermission, type UnsafeAttrs } from './posts.permissions.js';
 import { postChanges, type PostChanges } from './posts.input.js';
 import { lexicalFromHtml, mobiledocFromHtml, renderForStorage, resolveSources, sourcesForStorage, type ContentState } from './posts.formats.js';
-import {
-  authorIdsOf, resolveAuthors, resolveTags, sameList, tagIdsOf, writeAuthors, writeTags,
-} from './posts.relations.js';
+import { authorIdsOf, resolveAuthors, resolveTags, sameList, tagIdsOf, writeAuthors, writeTags } from './posts.relations.js';
 import { cleanTitle, editInvalidation, effectiveStatus, nextMeta, sameTime, storedVisibility } from './posts.model.js';
 import { checkFeatureImageAlt, checkPostColumns, checkSchedule, checkStatusChange } from './posts.rules.js';
 import { recordRevision } from './posts.revisions.js';
@@ -100,7 +98,11 @@ async function writeMeta(db: Db, postId: string, existing: PostMetaRow | null, c
   const { values, changed, hasData } = nextMeta(existing, changes.meta);
   if (!changed) return false;
   if (existing) await db.updateTable('posts_meta').set(values).where('id', '=', existing.id).execute();
-  else if (hasData) await db.insertInto('posts_meta').values({ id: objectId(), post_id: postId, frontmatter: null, ...values } as PostMetaRow).execute();
+  else if (hasData)
+    await db
+      .insertInto('posts_meta')
+      .values({ id: objectId(), post_id: postId, frontmatter: null, ...values } as PostMetaRow)
+      .execute();
   return true;
 }
 
@@ -123,7 +125,13 @@ export async function addPost(ctx: Ctx, type: PostType, input: PostInput, option
     if (changes.tags) await writeTags(trx, row.id, await resolveTags(w, changes.tags), true);
     await writeAuthors(trx, row.id, authorIds, true);
     await writeMeta(trx, row.id, null, changes);
-    if (!row.mobiledoc) await recordRevision(trx, snapshot(row, changes.meta, authorId, w.site.url), { previousStatus: null, force: !!options.saveRevision, fresh: true }, w.clock);
+    if (!row.mobiledoc)
+      await recordRevision(
+        trx,
+        snapshot(row, changes.meta, authorId, w.site.url),
+        { previousStatus: null, force: !!options.saveRevision, fresh: true },
+        w.clock,
+      );
     return { id: row.id, cacheInvalidate: row.status === 'published' ? '/*' : null };
   });
 }
@@ -142,13 +150,33 @@ async function buildNewRow(ctx: WriteCtx, type: PostType, changes: PostChanges):
   if (publishing && !publishedAt) publishedAt = at;
   const id = objectId();
   return {
-    id, uuid: uuid(), title, slug: await uniqueSlug(db, p.slug || title), ...stored, comment_id: id,
-    feature_image: p.feature_image ?? null, featured: p.featured ?? false, type, status, locale: p.locale ?? null,
-    visibility: p.visibility ?? 'public', email_recipient_filter: 'all', created_at: at, created_by: userId, updated_at: at,
-    updated_by: userId, published_at: publishedAt, published_by: publishing ? userId : null, custom_excerpt: p.custom_excerpt ?? null,
-    codeinjection_head: p.codeinjection_head ?? null, codeinjection_foot: p.codeinjection_foot ?? null,
-    custom_template: p.custom_template ?? null, canonical_url: p.canonical_url ?? null, newsletter_id: null,
-    show_title_and_feature_image: p.show_title_and_feature_image ?? true, reading_time: readingTimeOf({ html: stored.html, feature_image: p.feature_image ?? null }),
+    id,
+    uuid: uuid(),
+    title,
+    slug: await uniqueSlug(db, p.slug || title),
+    ...stored,
+    comment_id: id,
+    feature_image: p.feature_image ?? null,
+    featured: p.featured ?? false,
+    type,
+    status,
+    locale: p.locale ?? null,
+    visibility: p.visibility ?? 'public',
+    email_recipient_filter: 'all',
+    created_at: at,
+    created_by: userId,
+    updated_at: at,
+    updated_by: userId,
+    published_at: publishedAt,
+    published_by: publishing ? userId : null,
+    custom_excerpt: p.custom_excerpt ?? null,
+    codeinjection_head: p.codeinjection_head ?? null,
+    codeinjection_foot: p.codeinjection_foot ?? null,
+    custom_template: p.custom_template ?? null,
+    canonical_url: p.canonical_url ?? null,
+    newsletter_id: null,
+    show_title_and_feature_image: p.show_title_and_feature_image ?? true,
+    reading_time: readingTimeOf({ html: stored.html, feature_image: p.feature_image ?? null }),
   };
 }
 
@@ -176,7 +204,11 @@ export function snapshot(row: PostRow, meta: Partial<PostMetaRow>, authorId: str
 
 /** Locks the row for the rest of the transaction (a no-op update takes the row lock on every engine). */
 async function lockPost(db: Db, id: string): Promise<void> {
-  await db.updateTable('posts').set((eb) => ({ id: eb.ref('id') })).where('id', '=', id).execute();
+  await db
+    .updateTable('posts')
+    .set((eb) => ({ id: eb.ref('id') }))
+    .where('id', '=', id)
+    .execute();
 }
 
 /** The stored post of this type, or Ghost's 404 (raised by the permission check, before any update). */
@@ -209,7 +241,11 @@ export async function editPost(ctx: Ctx, type: PostType, id: string, input: Post
     const tagsChanged = !sameList(tagIds, existingTags);
     const authorsChanged = !sameList(authorIds, existingAuthors);
 
-    const changedFields = [...changedColumns.filter((key) => !NOT_COLLIDING.has(key)), ...(tagsChanged ? ['tags'] : []), ...(authorsChanged ? ['authors'] : [])];
+    const changedFields = [
+      ...changedColumns.filter((key) => !NOT_COLLIDING.has(key)),
+      ...(tagsChanged ? ['tags'] : []),
+      ...(authorsChanged ? ['authors'] : []),
+    ];
     if (changedFields.length > 0 && changes.updatedAt && new Date(changes.updatedAt).getTime() !== existing.updated_at?.getTime()) {
       throw errors.collision({
         message: 'Saving failed! Someone else is editing this post.',
@@ -242,7 +278,11 @@ export async function editPost(ctx: Ctx, type: PostType, id: string, input: Post
 const equalValue = (a: unknown, b: unknown) => (a instanceof Date || b instanceof Date ? sameTime(a as Date | null, b as Date | null) : a === b);
 
 async function buildEditedRow(
-  ctx: WriteCtx, existing: PostRow, existingMeta: PostMetaRow | null, changes: PostChanges, options: WriteOptions,
+  ctx: WriteCtx,
+  existing: PostRow,
+  existingMeta: PostMetaRow | null,
+  changes: PostChanges,
+  options: WriteOptions,
 ): Promise<PostRow> {
   const { db, actingUserId: userId } = ctx;
   const siteUrl = ctx.site.url;
@@ -251,7 +291,11 @@ async function buildEditedRow(
   for (const key of Object.keys(p) as (keyof typeof p)[]) (next as unknown as Record<string, unknown>)[key] = p[key];
 
   const previous = contentFromStorage(existing.mobiledoc, existing.lexical, siteUrl);
-  const requested = contentFromStorage('mobiledoc' in p ? p.mobiledoc ?? null : existing.mobiledoc, 'lexical' in p ? p.lexical ?? null : existing.lexical, siteUrl);
+  const requested = contentFromStorage(
+    'mobiledoc' in p ? (p.mobiledoc ?? null) : existing.mobiledoc,
+    'lexical' in p ? (p.lexical ?? null) : existing.lexical,
+    siteUrl,
+  );
   // `?source=html` on a mobiledoc post keeps it mobiledoc, as Ghost does (the html converted to mobiledoc).
   if (options.source === 'html' && changes.html && existing.mobiledoc) requested.mobiledoc = await mobiledocFromHtml(changes.html);
   let sources = resolveSources(requested, previous);

@@ -10,14 +10,53 @@ const t = useTestSite({ caller: 'integration' });
 const addPost = (post: Record<string, unknown>, query = '') => t.admin.post(`/posts/${query}`, { posts: [post] });
 const editPost = (id: string, post: Record<string, unknown>, query = '') => t.admin.put(`/posts/${id}/${query}`, { posts: [post] });
 
-const ADMIN_POST_KEYS = ['id', 'uuid', 'title', 'slug', 'lexical', 'comment_id', 'feature_image', 'featured', 'status', 'visibility',
-  'created_at', 'updated_at', 'published_at', 'custom_excerpt', 'codeinjection_head', 'codeinjection_foot', 'custom_template',
-  'canonical_url', 'tags', 'authors', 'tiers', 'count', 'primary_author', 'primary_tag', 'email_segment', 'url', 'excerpt', 'og_image',
-  'og_title', 'og_description', 'twitter_image', 'twitter_title', 'twitter_description', 'meta_title', 'meta_description', 'email_subject',
-  'frontmatter', 'feature_image_alt', 'feature_image_caption', 'email_only', 'email', 'newsletter'];
+const ADMIN_POST_KEYS = [
+  'id',
+  'uuid',
+  'title',
+  'slug',
+  'lexical',
+  'comment_id',
+  'feature_image',
+  'featured',
+  'status',
+  'visibility',
+  'created_at',
+  'updated_at',
+  'published_at',
+  'custom_excerpt',
+  'codeinjection_head',
+  'codeinjection_foot',
+  'custom_template',
+  'canonical_url',
+  'tags',
+  'authors',
+  'tiers',
+  'count',
+  'primary_author',
+  'primary_tag',
+  'email_segment',
+  'url',
+  'excerpt',
+  'og_image',
+  'og_title',
+  'og_description',
+  'twitter_image',
+  'twitter_title',
+  'twitter_description',
+  'meta_title',
+  'meta_description',
+  'email_subject',
+  'frontmatter',
+  'feature_image_alt',
+  'feature_image_caption',
+  'email_only',
+  'email',
+  'newsletter',
+];
 
 describe('Admin posts: add and read', () => {
-  it('a title alone makes a draft with Ghost\'s defaults', async () => {
+  it("a title alone makes a draft with Ghost's defaults", async () => {
     const res = await addPost({ title: 'Hello world' });
     expect(res.statusCode).toBe(201);
     const post = first(res, 'posts');
@@ -25,9 +64,23 @@ describe('Admin posts: add and read', () => {
     expect(res.headers['x-cache-invalidate']).toBeUndefined();
     expect(Object.keys(post)).toEqual(ADMIN_POST_KEYS);
     expect(post).toMatchObject({
-      title: 'Hello world', slug: 'hello-world', lexical: BLANK_LEXICAL, comment_id: post.id, featured: false, status: 'draft',
-      visibility: 'public', published_at: null, tags: [], tiers: [], email_segment: 'all', excerpt: null, email_only: false,
-      email: null, newsletter: null, primary_tag: null, url: `${SITE_URL}p/${post.uuid}/`,
+      title: 'Hello world',
+      slug: 'hello-world',
+      lexical: BLANK_LEXICAL,
+      comment_id: post.id,
+      featured: false,
+      status: 'draft',
+      visibility: 'public',
+      published_at: null,
+      tags: [],
+      tiers: [],
+      email_segment: 'all',
+      excerpt: null,
+      email_only: false,
+      email: null,
+      newsletter: null,
+      primary_tag: null,
+      url: `${SITE_URL}p/${post.uuid}/`,
       count: { clicks: 0, positive_feedback: 0, negative_feedback: 0 },
     });
     expect(post.uuid).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
@@ -68,7 +121,9 @@ describe('Admin posts: add and read', () => {
     const res = await addPost({ title: 'From html', html: '<p>Hi <b>there</b></p><img src="https://x.example/a.jpg">' }, '?source=html&formats=html');
     const post = first(res, 'posts');
     expect(JSON.parse(post.lexical).root.children.map((node: { type: string }) => node.type)).toEqual(['paragraph', 'image']);
-    expect(post.html).toBe('<p>Hi <strong>there</strong></p><figure class="kg-card kg-image-card"><img src="https://x.example/a.jpg" class="kg-image" alt="" loading="lazy"></figure>');
+    expect(post.html).toBe(
+      '<p>Hi <strong>there</strong></p><figure class="kg-card kg-image-card"><img src="https://x.example/a.jpg" class="kg-image" alt="" loading="lazy"></figure>',
+    );
   });
 
   it('html without ?source=html is ignored', async () => {
@@ -149,9 +204,15 @@ describe('Admin posts: edit', () => {
     const collision = await editPost(post.id, { title: 'Changed', updated_at: stale });
     expect(collision.statusCode).toBe(409);
     expect(ghostError(collision)).toEqual({
-      message: 'Saving failed! Someone else is editing this post.', context: 'Saving failed! Someone else is editing this post.',
-      type: 'UpdateCollisionError', details: { changedFields: ['title'], clientUpdatedAt: stale, serverUpdatedAt: post.updated_at },
-      property: null, help: null, code: 'UPDATE_COLLISION', id: expect.any(String), ghostErrorCode: null,
+      message: 'Saving failed! Someone else is editing this post.',
+      context: 'Saving failed! Someone else is editing this post.',
+      type: 'UpdateCollisionError',
+      details: { changedFields: ['title'], clientUpdatedAt: stale, serverUpdatedAt: post.updated_at },
+      property: null,
+      help: null,
+      code: 'UPDATE_COLLISION',
+      id: expect.any(String),
+      ghostErrorCode: null,
     });
     const ok = await editPost(post.id, { title: 'Changed', updated_at: post.updated_at, custom_excerpt: 'Now with excerpt' });
     expect(ok.statusCode).toBe(200);
@@ -169,7 +230,9 @@ describe('Admin posts: edit', () => {
     const post = first(await addPost({ title: 'Cache' }), 'posts');
     const draft = await editPost(post.id, { updated_at: post.updated_at });
     const preview = `/p/${post.uuid}/`;
-    expect(draft.headers['x-cache-invalidate']).toBe(`${preview}, ${preview}?member_status=anonymous, ${preview}?member_status=free, ${preview}?member_status=paid`);
+    expect(draft.headers['x-cache-invalidate']).toBe(
+      `${preview}, ${preview}?member_status=anonymous, ${preview}?member_status=free, ${preview}?member_status=paid`,
+    );
     const published = await editPost(post.id, { status: 'published', updated_at: post.updated_at });
     expect(published.headers['x-cache-invalidate']).toBe('/*');
     const live = first(published, 'posts');
@@ -190,7 +253,10 @@ describe('Admin posts: edit', () => {
     const live = first(await addPost({ title: 'Already live', status: 'published' }), 'posts');
     const res = await editPost(live.id, { status: 'scheduled', published_at: future, updated_at: live.updated_at });
     expect(res.statusCode).toBe(422);
-    expect(ghostError(res)).toMatchObject({ message: 'Validation error, cannot edit post.', context: 'Your post is already published, please reload your page.' });
+    expect(ghostError(res)).toMatchObject({
+      message: 'Validation error, cannot edit post.',
+      context: 'Your post is already published, please reload your page.',
+    });
   });
 
   it('sent is only for e-mail-only posts; publishing an e-mail-only post sends it', async () => {
@@ -216,19 +282,33 @@ describe('Admin posts: edit', () => {
     const post = first(await addPost({ title: 'Newsletter' }), 'posts');
     const res = await editPost(post.id, { status: 'published', updated_at: post.updated_at }, '?newsletter=weekly');
     expect(res.statusCode).toBe(400);
-    expect(ghostError(res)).toMatchObject({ type: 'BadRequestError', message: 'Request not understood error, cannot edit post.', context: "The newsletter parameter doesn't match any active newsletter." });
+    expect(ghostError(res)).toMatchObject({
+      type: 'BadRequestError',
+      message: 'Request not understood error, cannot edit post.',
+      context: "The newsletter parameter doesn't match any active newsletter.",
+    });
     expect(first(await t.admin.get(`/posts/${post.id}/`), 'posts').status).toBe('draft');
   });
 });
 
 describe('Admin posts: copy and delete', () => {
   it('copies a post as a draft titled "(Copy)" with its tags, authors and meta', async () => {
-    const post = first(await addPost({ title: 'Original', status: 'published', tags: ['Copied'], meta_description: 'Desc', canonical_url: 'https://example.com/x' }), 'posts');
+    const post = first(
+      await addPost({ title: 'Original', status: 'published', tags: ['Copied'], meta_description: 'Desc', canonical_url: 'https://example.com/x' }),
+      'posts',
+    );
     const res = await t.admin.post(`/posts/${post.id}/copy/`);
     expect(res.statusCode).toBe(201);
     const copy = first(res, 'posts');
     expect(res.headers.location).toBe(`http://localhost:80/ghost/api/admin/posts/${copy.id}/`);
-    expect(copy).toMatchObject({ title: 'Original (Copy)', slug: 'original-copy', status: 'draft', published_at: null, meta_description: 'Desc', canonical_url: null });
+    expect(copy).toMatchObject({
+      title: 'Original (Copy)',
+      slug: 'original-copy',
+      status: 'draft',
+      published_at: null,
+      meta_description: 'Desc',
+      canonical_url: null,
+    });
     expect(copy.tags.map((tag: { name: string }) => tag.name)).toEqual(['Copied']);
     expect(copy.lexical).toBe(post.lexical);
   });

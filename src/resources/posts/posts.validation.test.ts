@@ -29,19 +29,40 @@ const FIELD_CASES: [string, Record<string, unknown>, string, string | null][] = 
   ['meta_description over 500', { title: 'a', meta_description: long(501) }, 'Validation failed for meta_description.', 'meta_description'],
   ['og_title over 300', { title: 'a', og_title: long(301) }, 'Validation failed for og_title.', 'og_title'],
   ['twitter_description over 500', { title: 'a', twitter_description: long(501) }, 'Validation failed for twitter_description.', 'twitter_description'],
-  ['feature_image_alt over 191', { title: 'a', feature_image_alt: long(192) }, 'Value in [post_revisions.feature_image_alt] exceeds maximum length of 191 characters. post_revisions.feature_image_alt', null],
+  [
+    'feature_image_alt over 191',
+    { title: 'a', feature_image_alt: long(192) },
+    'Value in [post_revisions.feature_image_alt] exceeds maximum length of 191 characters. post_revisions.feature_image_alt',
+    null,
+  ],
   ['a tag that is a number', { title: 'a', tags: [5] }, 'Validation failed for tags[0].', 'tags[0]'],
   ['a tag object without id, name or slug', { title: 'a', tags: [{ description: 'x' }] }, 'Validation failed for tags[0].', 'tags[0]'],
   ['an author that is a number', { title: 'a', authors: [5] }, 'Validation failed for authors[0].', 'authors[0]'],
   ['no authors', { title: 'a', authors: [] }, 'At least one author is required.', null],
   ['a new tag given only an unknown id', { title: 'a', tags: [{ id: UNKNOWN }] }, 'Value in [tags.name] cannot be blank. tags.name', null],
-  ['both mobiledoc and lexical', { title: 'a', lexical: '{"root":{}}', mobiledoc: '{"version":"0.3.1"}' },
-    'Posts can have either a mobiledoc or a lexical property, never both. Both the mobiledoc and lexical properties are set, one must be null', 'lexical'],
-  ['lexical Lexical cannot read', { title: 'a', lexical: '{"root":{"children":[{"type":"nonexistent-node","version":1}],"direction":null,"format":"","indent":0,"type":"root","version":1}}' },
-    'Invalid lexical structure.', 'lexical'],
+  [
+    'both mobiledoc and lexical',
+    { title: 'a', lexical: '{"root":{}}', mobiledoc: '{"version":"0.3.1"}' },
+    'Posts can have either a mobiledoc or a lexical property, never both. Both the mobiledoc and lexical properties are set, one must be null',
+    'lexical',
+  ],
+  [
+    'lexical Lexical cannot read',
+    {
+      title: 'a',
+      lexical: '{"root":{"children":[{"type":"nonexistent-node","version":1}],"direction":null,"format":"","indent":0,"type":"root","version":1}}',
+    },
+    'Invalid lexical structure.',
+    'lexical',
+  ],
   ['scheduled without published_at', { title: 'a', status: 'scheduled' }, 'Value in published_at cannot be blank.', null],
   ['scheduled in the past', { title: 'a', status: 'scheduled', published_at: STALE }, 'Date must be at least -2 minutes in the future.', null],
-  ['a member filter visibility with a broken filter', { title: 'a', visibility: 'status:-free', visibility_filter: 'status:(' }, 'Invalid filter in visibility_filter property', 'visibility_filter'],
+  [
+    'a member filter visibility with a broken filter',
+    { title: 'a', visibility: 'status:-free', visibility_filter: 'status:(' },
+    'Invalid filter in visibility_filter property',
+    'visibility_filter',
+  ],
 ];
 
 describe('Admin posts: add validation', () => {
@@ -70,16 +91,24 @@ describe('Admin posts: add validation', () => {
     const error = ghostError(await t.admin.post('/posts/', { posts: [{ title: 'a', status: 5 }] }));
     expect(error.details).toEqual([
       { keyword: 'type', dataPath: '.posts[0].status', schemaPath: '#/properties/status/type', params: { type: 'string' }, message: 'should be string' },
-      { keyword: 'enum', dataPath: '.posts[0].status', schemaPath: '#/properties/status/enum', params: { allowedValues: ['published', 'draft', 'scheduled', 'sent'] }, message: 'should be equal to one of the allowed values' },
+      {
+        keyword: 'enum',
+        dataPath: '.posts[0].status',
+        schemaPath: '#/properties/status/enum',
+        params: { allowedValues: ['published', 'draft', 'scheduled', 'sent'] },
+        message: 'should be equal to one of the allowed values',
+      },
     ]);
   });
 
   it('?source must be html; ?formats on reads must be known', async () => {
     expect(ghostError(await t.admin.post('/posts/?source=markdown', { posts: [{ title: 'a' }] }))).toMatchObject({
-      message: 'Validation error, cannot save post.', context: 'Validation (AllowedValues) failed for source',
+      message: 'Validation error, cannot save post.',
+      context: 'Validation (AllowedValues) failed for source',
     });
     expect(ghostError(await t.admin.get('/posts/?formats=foo'))).toMatchObject({
-      message: 'Validation error, cannot list posts.', context: 'Validation (AllowedValues) failed for formats',
+      message: 'Validation error, cannot list posts.',
+      context: 'Validation (AllowedValues) failed for formats',
     });
   });
 
@@ -105,7 +134,11 @@ describe('Admin posts: edit validation and collisions', () => {
     const before = await tableCounts(t);
     const missing = await t.admin.put(`/posts/${post.id}/`, { posts: [{ title: 'x' }] });
     expect(missing.statusCode).toBe(422);
-    expect(ghostError(missing)).toMatchObject({ message: 'Validation error, cannot edit post.', context: 'Validation failed for posts[0].', property: 'posts[0]' });
+    expect(ghostError(missing)).toMatchObject({
+      message: 'Validation error, cannot edit post.',
+      context: 'Validation failed for posts[0].',
+      property: 'posts[0]',
+    });
     const stale = await t.admin.put(`/posts/${post.id}/`, { posts: [{ title: 'x', tags: ['New tag'], updated_at: STALE }] });
     expect(stale.statusCode).toBe(409);
     expect(ghostError(stale).details).toMatchObject({ changedFields: ['title', 'tags'] });
@@ -124,7 +157,10 @@ describe('Admin posts: concurrent edits', () => {
     const edit = (title: string) => t.admin.put(`/posts/${post.id}/`, { posts: [{ title, updated_at: seen.toISOString() }] });
     const results = await Promise.all([edit('First'), edit('Second')]);
     expect(results.map((res) => res.statusCode).sort()).toEqual([200, 409]);
-    const winner = first(results.find((res) => res.statusCode === 200)!, 'posts');
+    const winner = first(
+      results.find((res) => res.statusCode === 200)!,
+      'posts',
+    );
     expect(first(await t.admin.get(`/posts/${post.id}/`), 'posts').title).toBe(winner.title);
   });
 });
@@ -170,7 +206,11 @@ describe('Admin posts and pages: not found and malformed ids', () => {
   it('a filter Ghost cannot parse is a 400', async () => {
     const res = await t.admin.get('/posts/?filter=title:(');
     expect(res.statusCode).toBe(400);
-    expect(ghostError(res)).toMatchObject({ type: 'BadRequestError', message: 'Request not understood error, cannot list posts.', context: 'Error parsing filter' });
+    expect(ghostError(res)).toMatchObject({
+      type: 'BadRequestError',
+      message: 'Request not understood error, cannot list posts.',
+      context: 'Error parsing filter',
+    });
   });
 });
 
@@ -179,7 +219,12 @@ describe('Admin pages: validation', () => {
     ['no body', {}, 400, "No root key ('pages') provided."],
     ['an empty page', { pages: [{}] }, 400, "No root key ('pages') provided."],
     ['status sent', { pages: [{ title: 'a', status: 'sent' }] }, 422, 'Validation failed for status.'],
-    ['both sources', { pages: [{ title: 'a', lexical: '{"root":{}}', mobiledoc: '{"version":"0.3.1"}' }] }, 422, 'Pages can have either a mobiledoc or a lexical property, never both.'],
+    [
+      'both sources',
+      { pages: [{ title: 'a', lexical: '{"root":{}}', mobiledoc: '{"version":"0.3.1"}' }] },
+      422,
+      'Pages can have either a mobiledoc or a lexical property, never both.',
+    ],
     ['title over 255', { pages: [{ title: long(256) }] }, 422, 'Value in [posts.title] exceeds maximum length of 255 characters.'],
   ])('add with %s', async (_label, body, status, context) => {
     const before = await tableCounts(t);

@@ -12,15 +12,19 @@ const FIXTURE_ORDER = ROLE_FIXTURES.map((role) => role.name as string);
  * the caller may give someone, never Owner.
  */
 export function rolesRoutes(app: FastifyInstance) {
-  app.get<{ Querystring: Record<string, unknown> }>('/roles/', { config: { frame: { docName: 'roles', method: 'browse' }, permission: 'role.browse' } }, async (request) => {
-    const mode = request.query.permissions;
-    if (mode !== undefined && mode !== 'assign') throw errors.validation('Validation (AllowedValues) failed for permissions');
-    const rank = (name: string) => (FIXTURE_ORDER.includes(name) ? FIXTURE_ORDER.indexOf(name) : FIXTURE_ORDER.length);
-    let roles = (await request.ctx.db.selectFrom('roles').selectAll().execute()).sort((a, b) => rank(a.name) - rank(b.name) || a.name.localeCompare(b.name));
-    if (mode === 'assign') {
-      const actor = actorOf(request.ctx);
-      roles = roles.filter((role) => role.name !== 'Owner' && canAssignRole(actor, role.name));
-    }
-    return { roles: roles.map((role) => presentRole(role)) };
-  });
+  app.get<{ Querystring: Record<string, unknown> }>(
+    '/roles/',
+    { config: { frame: { docName: 'roles', method: 'browse' }, permission: 'role.browse' } },
+    async (request) => {
+      const mode = request.query.permissions;
+      if (mode !== undefined && mode !== 'assign') throw errors.validation('Validation (AllowedValues) failed for permissions');
+      const rank = (name: string) => (FIXTURE_ORDER.includes(name) ? FIXTURE_ORDER.indexOf(name) : FIXTURE_ORDER.length);
+      let roles = (await request.ctx.db.selectFrom('roles').selectAll().execute()).sort((a, b) => rank(a.name) - rank(b.name) || a.name.localeCompare(b.name));
+      if (mode === 'assign') {
+        const actor = actorOf(request.ctx);
+        roles = roles.filter((role) => role.name !== 'Owner' && canAssignRole(actor, role.name));
+      }
+      return { roles: roles.map((role) => presentRole(role)) };
+    },
+  );
 }

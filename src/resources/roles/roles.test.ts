@@ -12,12 +12,24 @@ const names = async (query: string, as: Caller) => {
   expect(Object.keys(res.json())).toEqual(['roles']);
   return res.json().roles.map((r: { name: string }) => r.name);
 };
-const as = async (role: 'Administrator' | 'Editor' | 'Super Editor' | 'Author' | 'Contributor') => ({ cookie: await loginAs(t.app, (await makeStaff(t, role)).email), origin: ORIGIN });
+const as = async (role: 'Administrator' | 'Editor' | 'Super Editor' | 'Author' | 'Contributor') => ({
+  cookie: await loginAs(t.app, (await makeStaff(t, role)).email),
+  origin: ORIGIN,
+});
 
 it('lists all eleven roles in fixture order, without meta', async () => {
   expect(await names('', t.owner)).toEqual([
-    'Administrator', 'Editor', 'Author', 'Contributor', 'Owner', 'Admin Integration', 'Ghost Explore Integration',
-    'Self-Serve Migration Integration', 'DB Backup Integration', 'Scheduler Integration', 'Super Editor',
+    'Administrator',
+    'Editor',
+    'Author',
+    'Contributor',
+    'Owner',
+    'Admin Integration',
+    'Ghost Explore Integration',
+    'Self-Serve Migration Integration',
+    'DB Backup Integration',
+    'Scheduler Integration',
+    'Super Editor',
   ]);
   const res = await t.admin.get('/roles/');
   expect(Object.keys(res.json().roles[0])).toEqual(['id', 'name', 'description', 'created_at', 'updated_at']);
@@ -32,15 +44,27 @@ it('filters to assignable roles with permissions=assign, per caller', async () =
   expect(await names('?permissions=assign', await as('Contributor'))).toEqual([]);
   // An integration may assign anything but Owner, internal integration roles included (observed on Ghost).
   expect(await names('?permissions=assign', t.integration())).toEqual([
-    'Administrator', 'Editor', 'Author', 'Contributor', 'Admin Integration', 'Ghost Explore Integration',
-    'Self-Serve Migration Integration', 'DB Backup Integration', 'Scheduler Integration', 'Super Editor',
+    'Administrator',
+    'Editor',
+    'Author',
+    'Contributor',
+    'Admin Integration',
+    'Ghost Explore Integration',
+    'Self-Serve Migration Integration',
+    'DB Backup Integration',
+    'Scheduler Integration',
+    'Super Editor',
   ]);
 });
 
 it('refuses other permissions values with 422', async () => {
   const res = await t.admin.get('/roles/?permissions=foo');
   expect(res.statusCode).toBe(422);
-  expect(ghostError(res)).toMatchObject({ type: 'ValidationError', message: 'Validation error, cannot list roles.', context: 'Validation (AllowedValues) failed for permissions' });
+  expect(ghostError(res)).toMatchObject({
+    type: 'ValidationError',
+    message: 'Validation error, cannot list roles.',
+    context: 'Validation (AllowedValues) failed for permissions',
+  });
 });
 
 it('requires authentication', async () => {

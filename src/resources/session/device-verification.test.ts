@@ -12,12 +12,20 @@ const ip = () => `10.2.${Math.floor(++client / 250)}.${client % 250}`;
 
 const loginReq = (user: { email: string }, options: { cookie?: string; token?: unknown; password?: string; remoteAddress?: string } = {}) =>
   t.app.inject({
-    method: 'POST', url: `${ADMIN}/session/`, remoteAddress: options.remoteAddress ?? ip(),
+    method: 'POST',
+    url: `${ADMIN}/session/`,
+    remoteAddress: options.remoteAddress ?? ip(),
     headers: { origin: ORIGIN, ...(options.cookie ? { cookie: options.cookie } : {}) },
     payload: { username: user.email, password: options.password ?? STAFF_PASSWORD, ...(options.token !== undefined ? { token: options.token } : {}) },
   });
 const verify = (cookie: string | undefined, token: unknown, remoteAddress = ip()) =>
-  t.app.inject({ method: 'PUT', url: `${ADMIN}/session/verify/`, remoteAddress, headers: { origin: ORIGIN, ...(cookie ? { cookie } : {}) }, payload: { token } });
+  t.app.inject({
+    method: 'PUT',
+    url: `${ADMIN}/session/verify/`,
+    remoteAddress,
+    headers: { origin: ORIGIN, ...(cookie ? { cookie } : {}) },
+    payload: { token },
+  });
 const me = (cookie: string) => t.admin.get('/users/me/', { cookie, origin: ORIGIN });
 const codeFromMail = (user: StaffUser) => /^(\d{6}) is your Ghost sign in verification code$/.exec(lastMailTo(t, user.email)!.subject)![1]!;
 
@@ -41,8 +49,10 @@ describe('login from a new device', () => {
     const res = await loginReq(user);
     expect(res.statusCode).toBe(403);
     expect(ghostError(res)).toMatchObject({
-      type: 'Needs2FAError', message: 'User must verify session to login.',
-      context: 'A 6-digit sign-in verification code has been sent to your email to keep your account safe.', code: '2FA_NEW_DEVICE_DETECTED',
+      type: 'Needs2FAError',
+      message: 'User must verify session to login.',
+      context: 'A 6-digit sign-in verification code has been sent to your email to keep your account safe.',
+      code: '2FA_NEW_DEVICE_DETECTED',
     });
     const cookie = cookieOf(res)!;
     expect(cookie).toBeDefined();
@@ -106,9 +116,19 @@ describe('login from a new device', () => {
 
   it('uses the password-reset sign-in code as the login token', async () => {
     const user = await knownUser();
-    await t.app.inject({ method: 'POST', url: `${ADMIN}/authentication/password_reset/`, remoteAddress: ip(), payload: { password_reset: [{ email: user.email }] } });
+    await t.app.inject({
+      method: 'POST',
+      url: `${ADMIN}/authentication/password_reset/`,
+      remoteAddress: ip(),
+      payload: { password_reset: [{ email: user.email }] },
+    });
     const token = /\/ghost\/reset\/([A-Za-z0-9_-]+)\//.exec(lastMailTo(t, user.email)!.text)![1];
-    const done = await t.app.inject({ method: 'PUT', url: `${ADMIN}/authentication/password_reset/`, remoteAddress: ip(), payload: { password_reset: [{ token, newPassword: 'Reset-secret-77', ne2Password: 'Reset-secret-77' }] } });
+    const done = await t.app.inject({
+      method: 'PUT',
+      url: `${ADMIN}/authentication/password_reset/`,
+      remoteAddress: ip(),
+      payload: { password_reset: [{ token, newPassword: 'Reset-secret-77', ne2Password: 'Reset-secret-77' }] },
+    });
     const code = done.json().password_reset[0].emailVerificationToken;
     expect((await loginReq(user, { password: 'Reset-secret-77', token: code })).statusCode).toBe(201);
   });
@@ -131,7 +151,8 @@ describe('limits', () => {
     const user = await knownUser();
     const cookie = cookieOf(await loginReq(user))!;
     const address = ip();
-    const send = () => t.app.inject({ method: 'POST', url: `${ADMIN}/session/verify/`, remoteAddress: address, headers: { cookie, origin: ORIGIN }, payload: {} });
+    const send = () =>
+      t.app.inject({ method: 'POST', url: `${ADMIN}/session/verify/`, remoteAddress: address, headers: { cookie, origin: ORIGIN }, payload: {} });
     for (let i = 0; i < 5; i++) expect((await send()).statusCode).toBe(200);
     const blocked = await send();
     expect(blocked.statusCode).toBe(429);
@@ -147,8 +168,10 @@ describe('limits', () => {
     const blocked = await loginReq(user, { remoteAddress: address });
     expect(blocked.statusCode).toBe(429);
     expect(ghostError(blocked)).toMatchObject({
-      type: 'TooManyRequestsError', message: 'Too many login attempts. Please wait 10 minutes before trying again, or reset your password.',
-      context: 'Too many login attempts.', help: 'Too many login attempts.',
+      type: 'TooManyRequestsError',
+      message: 'Too many login attempts. Please wait 10 minutes before trying again, or reset your password.',
+      context: 'Too many login attempts.',
+      help: 'Too many login attempts.',
     });
   });
 
@@ -157,7 +180,14 @@ describe('limits', () => {
     try {
       const user = await knownUser();
       const address = ip();
-      const attempt = (app: typeof t.app) => app.inject({ method: 'POST', url: `${ADMIN}/session/`, remoteAddress: address, headers: { origin: ORIGIN }, payload: { username: user.email, password: 'wrong-password-0' } });
+      const attempt = (app: typeof t.app) =>
+        app.inject({
+          method: 'POST',
+          url: `${ADMIN}/session/`,
+          remoteAddress: address,
+          headers: { origin: ORIGIN },
+          payload: { username: user.email, password: 'wrong-password-0' },
+        });
       for (const app of [t.app, second, t.app, second, t.app]) expect((await attempt(app)).statusCode).toBe(422);
       expect((await attempt(second)).statusCode).toBe(429);
     } finally {
@@ -183,13 +213,28 @@ describe('site settings and failures', () => {
   });
 
   it('answers EmailError when the code cannot be sent (the cookie is still set)', async () => {
-    const failing = await buildApp({ config: t.config, connection: t.connection, mailer: { send: async () => { throw new Error('connect ECONNREFUSED'); } } });
+    const failing = await buildApp({
+      config: t.config,
+      connection: t.connection,
+      mailer: {
+        send: async () => {
+          throw new Error('connect ECONNREFUSED');
+        },
+      },
+    });
     try {
       const user = await knownUser();
-      const res = await failing.inject({ method: 'POST', url: `${ADMIN}/session/`, remoteAddress: ip(), headers: { origin: ORIGIN }, payload: { username: user.email, password: STAFF_PASSWORD } });
+      const res = await failing.inject({
+        method: 'POST',
+        url: `${ADMIN}/session/`,
+        remoteAddress: ip(),
+        headers: { origin: ORIGIN },
+        payload: { username: user.email, password: STAFF_PASSWORD },
+      });
       expect(res.statusCode).toBe(500);
       expect(ghostError(res)).toMatchObject({
-        type: 'EmailError', message: 'Failed to send email. Please check your site configuration and try again.',
+        type: 'EmailError',
+        message: 'Failed to send email. Please check your site configuration and try again.',
         help: 'Please see https://ghost.org/docs/config/#mail for instructions on configuring email.',
       });
       expect(cookieOf(res)).toBeDefined();
@@ -198,7 +243,7 @@ describe('site settings and failures', () => {
     }
   });
 
-  it('keeps the owner\'s first session working (bootstrap logged in without a code)', async () => {
+  it("keeps the owner's first session working (bootstrap logged in without a code)", async () => {
     expect((await t.admin.get('/users/me/')).json().users[0].email).toBe(OWNER.email);
   });
 });

@@ -36,8 +36,20 @@ export async function sendSignInCode(v: SignInMail, user: UserRow, session: Pick
   }
 }
 
-const BROWSERS: [RegExp, string][] = [[/Edg\//, 'Edge'], [/OPR\/|Opera/, 'Opera'], [/Firefox\//, 'Firefox'], [/Chrome\//, 'Chrome'], [/Safari\//, 'Safari']];
-const SYSTEMS: [RegExp, string][] = [[/Windows/, 'Windows'], [/iPhone|iPad/, 'iOS'], [/Mac OS X/, 'Mac OS'], [/Android/, 'Android'], [/Linux/, 'Linux']];
+const BROWSERS: [RegExp, string][] = [
+  [/Edg\//, 'Edge'],
+  [/OPR\/|Opera/, 'Opera'],
+  [/Firefox\//, 'Firefox'],
+  [/Chrome\//, 'Chrome'],
+  [/Safari\//, 'Safari'],
+];
+const SYSTEMS: [RegExp, string][] = [
+  [/Windows/, 'Windows'],
+  [/iPhone|iPad/, 'iOS'],
+  [/Mac OS X/, 'Mac OS'],
+  [/Android/, 'Android'],
+  [/Linux/, 'Linux'],
+];
 
 /** `Chrome, Mac OS` from a User-Agent, as the sign-in mail shows it; empty when nothing is recognised. */
 export function describeDevice(userAgent: string | null): string {

@@ -47,8 +47,11 @@ describe('POST /session/', () => {
     const res = await createSession({ username: OWNER.email, password: 'not-the-password' });
     expect(res.statusCode).toBe(422);
     expect(ghostError(res)).toMatchObject({
-      type: 'ValidationError', message: 'Your password is incorrect.', context: 'Your password is incorrect.',
-      help: 'Visit and save your profile after logging in to check for problems.', code: 'PASSWORD_INCORRECT',
+      type: 'ValidationError',
+      message: 'Your password is incorrect.',
+      context: 'Your password is incorrect.',
+      help: 'Visit and save your profile after logging in to check for problems.',
+      code: 'PASSWORD_INCORRECT',
     });
     expect(res.headers['set-cookie']).toBeUndefined();
   });
@@ -57,7 +60,10 @@ describe('POST /session/', () => {
     for (const headers of [{ origin: 'null' }, { referer: 'not a url' }] as Record<string, string>[]) {
       const res = await createSession({ username: OWNER.email, password: OWNER.password }, headers);
       expect(res.statusCode).toBe(400);
-      expect(ghostError(res)).toMatchObject({ type: 'BadRequestError', message: 'Could not determine origin of request. Please ensure an Origin or Referrer header is present.' });
+      expect(ghostError(res)).toMatchObject({
+        type: 'BadRequestError',
+        message: 'Could not determine origin of request. Please ensure an Origin or Referrer header is present.',
+      });
     }
   });
 });
@@ -68,7 +74,16 @@ describe('cookie-authenticated requests', () => {
     const res = await t.admin.get('/session/', { cookie, origin: ORIGIN });
     expect(res.statusCode).toBe(200);
     const user = res.json();
-    expect(user).toMatchObject({ id: '1', name: OWNER.name, slug: 'owner', email: OWNER.email, status: 'active', created_by: '1', locale: null, visibility: 'public' });
+    expect(user).toMatchObject({
+      id: '1',
+      name: OWNER.name,
+      slug: 'owner',
+      email: OWNER.email,
+      status: 'active',
+      created_by: '1',
+      locale: null,
+      visibility: 'public',
+    });
     expect(user).not.toHaveProperty('password');
     expect(user.last_seen).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.000Z$/);
   });
@@ -77,7 +92,10 @@ describe('cookie-authenticated requests', () => {
     const cookie = await login(t.app);
     const res = await t.admin.get('/session/', { cookie, origin: 'http://evil.example' });
     expect(res.statusCode).toBe(400);
-    expect(ghostError(res)).toMatchObject({ type: 'BadRequestError', message: `Request made from incorrect origin. Expected '${ORIGIN}' received 'http://evil.example'.` });
+    expect(ghostError(res)).toMatchObject({
+      type: 'BadRequestError',
+      message: `Request made from incorrect origin. Expected '${ORIGIN}' received 'http://evil.example'.`,
+    });
   });
 
   it('takes the origin from the Referer when there is no Origin header', async () => {

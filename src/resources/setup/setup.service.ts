@@ -47,9 +47,18 @@ export async function applySetup(ctx: Ctx, input: SetupInput, firstRun: boolean)
       shortSlug: true,
       taken: async (candidate) => !!(await trx.selectFrom('users').select('id').where('slug', '=', candidate).where('id', '!=', ownerId).executeTakeFirst()),
     });
-    let update = trx.updateTable('users').set({
-      name, slug, email, password: passwordHash, status: 'active', updated_at: clock.now(), updated_by: ownerId,
-    }).where('id', '=', ownerId);
+    let update = trx
+      .updateTable('users')
+      .set({
+        name,
+        slug,
+        email,
+        password: passwordHash,
+        status: 'active',
+        updated_at: clock.now(),
+        updated_by: ownerId,
+      })
+      .where('id', '=', ownerId);
     // Two first-run requests racing: only the one that still finds the owner inactive wins.
     if (firstRun) update = update.where('status', '=', 'inactive');
     const { numUpdatedRows } = await update.executeTakeFirst();

@@ -9,8 +9,30 @@ it('answers GET /site/ without authentication, as an object', async () => {
   expect(res.statusCode).toBe(200);
   expect(res.headers['content-version']).toBe('v5.130');
   const { site } = res.json();
-  expect(Object.keys(site)).toEqual(['title', 'description', 'logo', 'icon', 'cover_image', 'accent_color', 'locale', 'url', 'version', 'allow_external_signup', 'site_uuid']);
-  expect(site).toMatchObject({ title: 'Ghost', description: 'Thoughts, stories and ideas.', logo: null, icon: null, accent_color: '#FF1A75', locale: 'en', url: 'http://127.0.0.1:2368/', version: '5.130', allow_external_signup: true });
+  expect(Object.keys(site)).toEqual([
+    'title',
+    'description',
+    'logo',
+    'icon',
+    'cover_image',
+    'accent_color',
+    'locale',
+    'url',
+    'version',
+    'allow_external_signup',
+    'site_uuid',
+  ]);
+  expect(site).toMatchObject({
+    title: 'Ghost',
+    description: 'Thoughts, stories and ideas.',
+    logo: null,
+    icon: null,
+    accent_color: '#FF1A75',
+    locale: 'en',
+    url: 'http://127.0.0.1:2368/',
+    version: '5.130',
+    allow_external_signup: true,
+  });
   expect(site.site_uuid).toMatch(/^[0-9a-f-]{36}$/);
 });
 

@@ -23,7 +23,8 @@ export function findPublicTag(db: Db, by: { id: string } | { slug: string }): Pr
  */
 export function tagHasPublishedPost(eb: ExpressionBuilder<Database, 'tags'>): Expression<SqlBool> {
   return eb.exists(
-    eb.selectFrom('posts_tags')
+    eb
+      .selectFrom('posts_tags')
       .innerJoin('posts', 'posts.id', 'posts_tags.post_id')
       .select('posts_tags.id')
       .whereRef('posts_tags.tag_id', '=', 'tags.id')
@@ -44,7 +45,11 @@ export function tagPostCount(eb: ExpressionBuilder<Database, 'tags'>, api: Api) 
 /** `count.posts` of each of these tags. */
 export async function postCountsOfTags(db: Db, tagIds: readonly string[], api: Api): Promise<Map<string, number>> {
   if (tagIds.length === 0) return new Map();
-  const rows = await db.selectFrom('tags').select(['tags.id', (eb) => tagPostCount(eb, api).as('n')]).where('tags.id', 'in', tagIds).execute();
+  const rows = await db
+    .selectFrom('tags')
+    .select(['tags.id', (eb) => tagPostCount(eb, api).as('n')])
+    .where('tags.id', 'in', tagIds)
+    .execute();
   return new Map(rows.map((row) => [row.id, Number(row.n)]));
 }
 
@@ -60,4 +65,3 @@ export async function slugTaken(db: Db, slug: string, exceptId?: string): Promis
   if (exceptId) query = query.where('id', '!=', exceptId);
   return (await query.executeTakeFirst()) !== undefined;
 }
-

@@ -28,21 +28,31 @@ async function presentTags({ db, site }: Ctx, rows: TagRow[], include: readonly 
     include.includes('count.posts') ? postCountsOfTags(db, ids, api) : Promise.resolve(null),
   ]);
   const present = api === 'admin' ? presentAdminTag : presentContentTag;
-  return rows.map((row) => present(row, site.url, {
-    url: tagUrl(site.url, row.slug, row.visibility === 'public' && published.has(row.id)),
-    ...(counts ? { count: { posts: counts.get(row.id) ?? 0 } } : {}),
-  }));
+  return rows.map((row) =>
+    present(row, site.url, {
+      url: tagUrl(site.url, row.slug, row.visibility === 'public' && published.has(row.id)),
+      ...(counts ? { count: { posts: counts.get(row.id) ?? 0 } } : {}),
+    }),
+  );
 }
 
 /** Browse and the id/slug reads, for either API (the Content API sees only tags with a published post). */
 function tagReadRoutes(app: FastifyInstance, api: Api) {
   const permission = (action: 'browse' | 'read') => (api === 'admin' ? { permission: `tag.${action}` as const } : {});
   browseRoute<TagRow>(app, {
-    docName: 'tags', api, spec: TAGS_BROWSE, ...permission('browse'), params: { include: TAG_INCLUDES },
+    docName: 'tags',
+    api,
+    spec: TAGS_BROWSE,
+    ...permission('browse'),
+    params: { include: TAG_INCLUDES },
     present: (ctx, rows, params) => presentTags(ctx, rows, params.include, api),
   });
   readRoutes(app, {
-    docName: 'tags', keys: ['id', 'slug'], ...permission('read'), include: TAG_INCLUDES, notFound: 'Tag not found.',
+    docName: 'tags',
+    keys: ['id', 'slug'],
+    ...permission('read'),
+    include: TAG_INCLUDES,
+    notFound: 'Tag not found.',
     fieldsIgnoredWithInclude: true,
     read: async (ctx, key, { include }) => {
       const row = api === 'admin' ? await findTag(ctx.db, key) : await findPublicTag(ctx.db, key);

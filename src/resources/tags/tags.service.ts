@@ -43,10 +43,29 @@ export async function insertTag(ctx: WriteCtx, values: TagValues): Promise<TagRo
   checkColumns(TAG_RULES, { name });
   const at = ctx.clock.now();
   const row: TagRow = {
-    id: objectId(), name, slug: '', description: null, feature_image: null, parent_id: null, visibility: 'public',
-    og_image: null, og_title: null, og_description: null, twitter_image: null, twitter_title: null, twitter_description: null,
-    meta_title: null, meta_description: null, codeinjection_head: null, codeinjection_foot: null, canonical_url: null,
-    accent_color: null, created_at: at, created_by: actorId, updated_at: at, updated_by: actorId,
+    id: objectId(),
+    name,
+    slug: '',
+    description: null,
+    feature_image: null,
+    parent_id: null,
+    visibility: 'public',
+    og_image: null,
+    og_title: null,
+    og_description: null,
+    twitter_image: null,
+    twitter_title: null,
+    twitter_description: null,
+    meta_title: null,
+    meta_description: null,
+    codeinjection_head: null,
+    codeinjection_foot: null,
+    canonical_url: null,
+    accent_color: null,
+    created_at: at,
+    created_by: actorId,
+    updated_at: at,
+    updated_by: actorId,
     ...values,
   } as TagRow;
   row.name = name;

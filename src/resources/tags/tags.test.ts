@@ -16,9 +16,29 @@ describe('Admin tags', () => {
     const tag = first(res, 'tags');
     expect(res.headers.location).toBe(`http://localhost:80/ghost/api/admin/tags/${tag.id}/`);
     expect(res.headers['x-cache-invalidate']).toBe('/*');
-    expect(Object.keys(tag)).toEqual(['id', 'name', 'slug', 'description', 'feature_image', 'visibility', 'og_image', 'og_title', 'og_description',
-      'twitter_image', 'twitter_title', 'twitter_description', 'meta_title', 'meta_description', 'codeinjection_head', 'codeinjection_foot',
-      'canonical_url', 'accent_color', 'created_at', 'updated_at', 'url']);
+    expect(Object.keys(tag)).toEqual([
+      'id',
+      'name',
+      'slug',
+      'description',
+      'feature_image',
+      'visibility',
+      'og_image',
+      'og_title',
+      'og_description',
+      'twitter_image',
+      'twitter_title',
+      'twitter_description',
+      'meta_title',
+      'meta_description',
+      'codeinjection_head',
+      'codeinjection_foot',
+      'canonical_url',
+      'accent_color',
+      'created_at',
+      'updated_at',
+      'url',
+    ]);
     expect(tag).toMatchObject({ name: 'Getting Started', slug: 'getting-started', description: null, visibility: 'public', url: `${SITE_URL}404/` });
     expect(tag.feature_image).toBe(`${SITE_URL.slice(0, -1)}/content/images/a.jpg`);
     expect(tag.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.000Z$/);
@@ -109,10 +129,15 @@ describe('Admin tags: validation', () => {
 
   it('reports ajv details for the first failure', async () => {
     const error = ghostError(await t.admin.post('/tags/', { tags: [{ name: ',a' }] }));
-    expect(error.details).toEqual([{
-      keyword: 'pattern', dataPath: '.tags[0].name', schemaPath: 'tags#/definitions/tag/properties/name/pattern',
-      params: { pattern: '^([^,]|$)' }, message: 'should match pattern "^([^,]|$)"',
-    }]);
+    expect(error.details).toEqual([
+      {
+        keyword: 'pattern',
+        dataPath: '.tags[0].name',
+        schemaPath: 'tags#/definitions/tag/properties/name/pattern',
+        params: { pattern: '^([^,]|$)' },
+        message: 'should match pattern "^([^,]|$)"',
+      },
+    ]);
   });
 
   it('edit: name may not be null', async () => {
@@ -137,10 +162,12 @@ describe('Admin tags: not found and permissions', () => {
 
   it('rejects malformed ids and slugs', async () => {
     expect(ghostError(await t.admin.get('/tags/abc/'))).toMatchObject({
-      message: 'Validation error, cannot read tag.', context: 'Validation (matches) failed for id undefined.id',
+      message: 'Validation error, cannot read tag.',
+      context: 'Validation (matches) failed for id undefined.id',
     });
     expect(ghostError(await t.admin.get('/tags/slug/Upper/'))).toMatchObject({
-      message: 'Validation error, cannot read tag.', context: 'Validation (isSlug) failed for slug undefined.slug',
+      message: 'Validation error, cannot read tag.',
+      context: 'Validation (isSlug) failed for slug undefined.slug',
     });
   });
 
@@ -150,13 +177,17 @@ describe('Admin tags: not found and permissions', () => {
     const denied = await t.admin.post('/tags/', { tags: [{ name: 'Nope' }] }, contributor);
     expect(denied.statusCode).toBe(403);
     expect(ghostError(denied)).toMatchObject({
-      type: 'NoPermissionError', message: 'Permission error, cannot save tag.', context: 'You do not have permission to add tags',
+      type: 'NoPermissionError',
+      message: 'Permission error, cannot save tag.',
+      context: 'You do not have permission to add tags',
     });
     const author = await t.session(await makeStaff(t, 'Author'));
     const added = await t.admin.post('/tags/', { tags: [{ name: 'By an author' }] }, author);
     expect(added.statusCode).toBe(201);
     const id = first(added, 'tags').id;
-    expect(ghostError(await t.admin.put(`/tags/${id}/`, { tags: [{ name: 'x' }] }, author))).toMatchObject({ context: 'You do not have permission to edit tags' });
+    expect(ghostError(await t.admin.put(`/tags/${id}/`, { tags: [{ name: 'x' }] }, author))).toMatchObject({
+      context: 'You do not have permission to edit tags',
+    });
     expect(ghostError(await t.admin.del(`/tags/${id}/`, author))).toMatchObject({ context: 'You do not have permission to destroy tags' });
   });
 });

@@ -8,7 +8,13 @@ import { authorHasPublishedPost, authorPostCount } from './users.queries.js';
 export const USERS_FILTER: FilterSpec = { table: 'users', fields: queryFields(USER_FIELDS) };
 
 const ALL_STATES = 'status:[active,warn-1,warn-2,warn-3,warn-4,inactive,locked]';
-const column = (name: string, direction: 'asc' | 'desc', type: 'text' | 'date' = 'text') => ({ kind: 'column' as const, table: 'users', column: name, type, direction });
+const column = (name: string, direction: 'asc' | 'desc', type: 'text' | 'date' = 'text') => ({
+  kind: 'column' as const,
+  table: 'users',
+  column: name,
+  type,
+  direction,
+});
 
 /** Staff users (Admin `users`) and authors (Content `authors`): `core/server/models/user.js`, `author.js`. */
 export const USERS_BROWSE: BrowseSpec = {

@@ -30,7 +30,11 @@ export async function destroyUser(ctx: Ctx, id: string): Promise<string> {
     await trx.updateTable('post_revisions').set({ author_id: null }).where('author_id', '=', target.id).execute();
     const authored = await trx.selectFrom('posts_authors').select(['post_id', 'sort_order']).where('author_id', '=', target.id).execute();
     if (authored.length > 0) {
-      await tagPosts(w, authored.map((row) => row.post_id), target.slug);
+      await tagPosts(
+        w,
+        authored.map((row) => row.post_id),
+        target.slug,
+      );
       await reassignPosts(trx, authored, target.id, owner.id);
     }
     await trx.deleteFrom('api_keys').where('user_id', '=', target.id).execute();
@@ -48,24 +52,54 @@ async function tagPosts({ db, clock, actingUserId: actorId }: WriteCtx, postIds:
     const at = clock.now();
     const name = `#${userSlug}`;
     const slug = await generateSlug(name, {
-      kind: 'tag', taken: async (candidate) => !!(await db.selectFrom('tags').select('id').where('slug', '=', candidate).executeTakeFirst()),
+      kind: 'tag',
+      taken: async (candidate) => !!(await db.selectFrom('tags').select('id').where('slug', '=', candidate).executeTakeFirst()),
     });
     tag = { id: objectId() };
-    await db.insertInto('tags').values({
-      id: tag.id, name, slug, description: null, feature_image: null, parent_id: null, visibility: 'internal',
-      og_image: null, og_title: null, og_description: null, twitter_image: null, twitter_title: null, twitter_description: null,
-      meta_title: null, meta_description: null, codeinjection_head: null, codeinjection_foot: null, canonical_url: null, accent_color: null,
-      created_at: at, created_by: actorId, updated_at: at, updated_by: actorId,
-    }).execute();
+    await db
+      .insertInto('tags')
+      .values({
+        id: tag.id,
+        name,
+        slug,
+        description: null,
+        feature_image: null,
+        parent_id: null,
+        visibility: 'internal',
+        og_image: null,
+        og_title: null,
+        og_description: null,
+        twitter_image: null,
+        twitter_title: null,
+        twitter_description: null,
+        meta_title: null,
+        meta_description: null,
+        codeinjection_head: null,
+        codeinjection_foot: null,
+        canonical_url: null,
+        accent_color: null,
+        created_at: at,
+        created_by: actorId,
+        updated_at: at,
+        updated_by: actorId,
+      })
+      .execute();
   }
   const tagId = tag.id;
-  const tagged = new Set((await db.selectFrom('posts_tags').select('post_id').where('tag_id', '=', tagId).where('post_id', 'in', postIds).execute()).map((r) => r.post_id));
+  const tagged = new Set(
+    (await db.selectFrom('posts_tags').select('post_id').where('tag_id', '=', tagId).where('post_id', 'in', postIds).execute()).map((r) => r.post_id),
+  );
   const untagged = [...new Set(postIds)].filter((postId) => !tagged.has(postId));
   if (untagged.length === 0) return;
-  const last = await db.selectFrom('posts_tags').select(['post_id', (eb) => eb.fn.max('sort_order').as('max')])
-    .where('post_id', 'in', untagged).groupBy('post_id').execute();
+  const last = await db
+    .selectFrom('posts_tags')
+    .select(['post_id', (eb) => eb.fn.max('sort_order').as('max')])
+    .where('post_id', 'in', untagged)
+    .groupBy('post_id')
+    .execute();
   const next = new Map(last.map((row) => [row.post_id, Number(row.max) + 1]));
-  await db.insertInto('posts_tags')
+  await db
+    .insertInto('posts_tags')
     .values(untagged.map((postId) => ({ id: objectId(), post_id: postId, tag_id: tagId, sort_order: next.get(postId) ?? 0 })))
     .execute();
 }
@@ -74,8 +108,9 @@ async function tagPosts({ db, clock, actingUserId: actorId }: WriteCtx, postIds:
 async function reassignPosts(db: Db, authored: { post_id: string; sort_order: number }[], userId: string, ownerId: string): Promise<void> {
   const primary = authored.filter((row) => row.sort_order === 0).map((row) => row.post_id);
   if (primary.length > 0) {
-    const ownerCoauthored = new Set((await db.selectFrom('posts_authors').select('post_id')
-      .where('author_id', '=', ownerId).where('post_id', 'in', primary).execute()).map((r) => r.post_id));
+    const ownerCoauthored = new Set(
+      (await db.selectFrom('posts_authors').select('post_id').where('author_id', '=', ownerId).where('post_id', 'in', primary).execute()).map((r) => r.post_id),
+    );
     const withOwner = primary.filter((postId) => ownerCoauthored.has(postId));
     const withoutOwner = primary.filter((postId) => !ownerCoauthored.has(postId));
     if (withOwner.length > 0) {
@@ -106,7 +141,10 @@ async function writeBackup({ db, clock, storage }: Ctx, userId: string): Promise
   const at = clock.now();
   const stamp = at.toISOString().replace(/T/, '-').replace(/:/g, '-').slice(0, 19);
   const filename = `${title ? `${slugify(title)}.` : ''}ghost.${stamp}.json`;
-  const data = { meta: { exported_on: clock.epochMs(), reason: 'user deletion' }, data: { users: [safeUser], roles_users: roles, posts_authors: authorship, post_revisions: revisions } };
+  const data = {
+    meta: { exported_on: clock.epochMs(), reason: 'user deletion' },
+    data: { users: [safeUser], roles_users: roles, posts_authors: authorship, post_revisions: revisions },
+  };
   await storage.write(`data/${filename}`, JSON.stringify(data), { private: true });
   return filename;
 }

@@ -24,10 +24,12 @@ export async function presentUsers(db: Db, siteUrl: string, users: UserRow[], in
     authorsWithPublishedPosts(db, ids),
     include.includes('roles.permissions') ? permissionsByRole(db) : null,
   ]);
-  return users.map((user) => presentAdminUser(user, {
-    permissions: include.includes('permissions') ? [] : undefined,
-    roles: roles?.get(user.id)?.map((role) => (rolePermissions ? { ...role, permissions: rolePermissions(role.name) } : role)),
-    count: counts ? { posts: counts.get(user.id) ?? 0 } : undefined,
-    url: authorUrl(siteUrl, user.slug, published.has(user.id)),
-  }));
+  return users.map((user) =>
+    presentAdminUser(user, {
+      permissions: include.includes('permissions') ? [] : undefined,
+      roles: roles?.get(user.id)?.map((role) => (rolePermissions ? { ...role, permissions: rolePermissions(role.name) } : role)),
+      count: counts ? { posts: counts.get(user.id) ?? 0 } : undefined,
+      url: authorUrl(siteUrl, user.slug, published.has(user.id)),
+    }),
+  );
 }

@@ -11,7 +11,11 @@ export function findUserById(db: Db, id: string): Promise<UserRow | undefined> {
 
 /** E-mail lookups are case-insensitive, as Ghost's login is. */
 export function findUserByEmail(db: Db, email: string): Promise<UserRow | undefined> {
-  return db.selectFrom('users').selectAll().where((eb) => eb(eb.fn('lower', ['email']), '=', email.toLowerCase())).executeTakeFirst();
+  return db
+    .selectFrom('users')
+    .selectAll()
+    .where((eb) => eb(eb.fn('lower', ['email']), '=', email.toLowerCase()))
+    .executeTakeFirst();
 }
 
 /** Roles of several users in one query, keyed by user id. */
@@ -49,7 +53,10 @@ export function findUserBySlug(db: Db, slug: string): Promise<UserRow | undefine
 
 /** Is the e-mail (any case) used by a user other than `exceptId`? */
 export async function emailTaken(db: Db, email: string, exceptId?: string): Promise<boolean> {
-  let query = db.selectFrom('users').select('id').where((eb) => eb(eb.fn('lower', ['email']), '=', email.toLowerCase()));
+  let query = db
+    .selectFrom('users')
+    .select('id')
+    .where((eb) => eb(eb.fn('lower', ['email']), '=', email.toLowerCase()));
   if (exceptId) query = query.where('id', '!=', exceptId);
   return (await query.executeTakeFirst()) !== undefined;
 }
@@ -68,7 +75,11 @@ export function authorPostCount(eb: ExpressionBuilder<Database, 'users'>, api: A
 /** `count.posts` of each of these users. */
 export async function postCountsOfAuthors(db: Db, userIds: readonly string[], api: Api): Promise<Map<string, number>> {
   if (userIds.length === 0) return new Map();
-  const rows = await db.selectFrom('users').select(['users.id', (eb) => authorPostCount(eb, api).as('n')]).where('users.id', 'in', userIds).execute();
+  const rows = await db
+    .selectFrom('users')
+    .select(['users.id', (eb) => authorPostCount(eb, api).as('n')])
+    .where('users.id', 'in', userIds)
+    .execute();
   return new Map(rows.map((row) => [row.id, Number(row.n)]));
 }
 
@@ -79,7 +90,8 @@ export async function postCountsOfAuthors(db: Db, userIds: readonly string[], ap
  */
 export function authorHasPublishedPost(eb: ExpressionBuilder<Database, 'users'>): Expression<SqlBool> {
   return eb.exists(
-    eb.selectFrom('posts_authors')
+    eb
+      .selectFrom('posts_authors')
       .innerJoin('posts', 'posts.id', 'posts_authors.post_id')
       .select('posts_authors.id')
       .whereRef('posts_authors.author_id', '=', 'users.id')
@@ -106,9 +118,13 @@ export async function roleOfUser(db: Db, userId: string): Promise<RoleRow | null
 
 /** The user holding the Owner role (id `1` until ownership is transferred). */
 export async function findOwner(db: Db): Promise<UserRow | undefined> {
-  return db.selectFrom('users').selectAll('users')
-    .innerJoin('roles_users', 'roles_users.user_id', 'users.id').innerJoin('roles', 'roles.id', 'roles_users.role_id')
-    .where('roles.name', '=', 'Owner').executeTakeFirst();
+  return db
+    .selectFrom('users')
+    .selectAll('users')
+    .innerJoin('roles_users', 'roles_users.user_id', 'users.id')
+    .innerJoin('roles', 'roles.id', 'roles_users.role_id')
+    .where('roles.name', '=', 'Owner')
+    .executeTakeFirst();
 }
 
 /** The Owner's id; before the Owner's role row exists (a fresh database), the seeded owner's id `1`. */

@@ -22,16 +22,27 @@ export function usersRoutes(app: FastifyInstance) {
   const include = (query: Query) => parseInclude(query.include, USER_INCLUDES);
 
   browseRoute<UserRow>(app, {
-    docName: 'users', api: 'admin', spec: USERS_BROWSE, permission: 'user.browse', params: { include: USER_INCLUDES },
+    docName: 'users',
+    api: 'admin',
+    spec: USERS_BROWSE,
+    permission: 'user.browse',
+    params: { include: USER_INCLUDES },
     present: (ctx, rows, params) => presentUsers(ctx.db, ctx.site.url, rows, params.include),
   });
 
   readRoutes(app, {
-    docName: 'users', keys: ['id', 'slug', 'email'], permission: 'user.read', include: USER_INCLUDES, notFound: 'User not found.',
+    docName: 'users',
+    keys: ['id', 'slug', 'email'],
+    permission: 'user.read',
+    include: USER_INCLUDES,
+    notFound: 'User not found.',
     read: async (ctx, key, request) => {
-      const user = 'id' in key ? await findUserById(ctx.db, resolveUserId(actorOf(ctx), key.id))
-        : 'slug' in key ? await findUserBySlug(ctx.db, key.slug)
-          : await findUserByEmail(ctx.db, key.email);
+      const user =
+        'id' in key
+          ? await findUserById(ctx.db, resolveUserId(actorOf(ctx), key.id))
+          : 'slug' in key
+            ? await findUserBySlug(ctx.db, key.slug)
+            : await findUserByEmail(ctx.db, key.email);
       return user && (await presentUsers(ctx.db, ctx.site.url, [user], request.include))[0];
     },
   });
@@ -44,7 +55,10 @@ export function usersRoutes(app: FastifyInstance) {
 
   app.put('/users/owner/', { config: { frame: frame('transferOwnership') } }, async (request) => {
     const users = await transferOwnership(request.ctx, parseBody(request, OWNER_TRANSFER));
-    const roles = await rolesOfUsers(request.ctx.db, users.map((user) => user.id));
+    const roles = await rolesOfUsers(
+      request.ctx.db,
+      users.map((user) => user.id),
+    );
     return { users: users.map((user) => presentStoredUser(user, roles.get(user.id) ?? [])) };
   });
 

@@ -14,19 +14,38 @@ import type { PasswordInput, UserEditInput } from './users.schemas.js';
 
 /** Fields whose change is visible on the public site (Ghost then sends `X-Cache-Invalidate: /*`). */
 const PUBLIC_USER_FIELDS = new Set<string>([
-  'name', 'slug', 'profile_image', 'cover_image', 'bio', 'website', 'location', 'facebook', 'twitter', 'mastodon', 'youtube',
-  'linkedin', 'bluesky', 'instagram', 'tiktok', 'threads', 'status', 'visibility', 'meta_title', 'meta_description',
+  'name',
+  'slug',
+  'profile_image',
+  'cover_image',
+  'bio',
+  'website',
+  'location',
+  'facebook',
+  'twitter',
+  'mastodon',
+  'youtube',
+  'linkedin',
+  'bluesky',
+  'instagram',
+  'tiktok',
+  'threads',
+  'status',
+  'visibility',
+  'meta_title',
+  'meta_description',
 ]);
 
 /** `me` stands for the authenticated user (integrations have none: `me` then finds nobody). */
-export const resolveUserId = (actor: Actor, id: string) => (id === 'me' ? actor.user?.id ?? 'me' : id);
+export const resolveUserId = (actor: Actor, id: string) => (id === 'me' ? (actor.user?.id ?? 'me') : id);
 
 const OBJECT_ID = /^[a-f\d]{24}$/i;
-const invalidRole = () => errors.validation({
-  message: 'Role should be an existing role id or a role name',
-  context: 'Invalid role assigned to the user',
-  help: 'Change the provided role to a role id or use a role name.',
-});
+const invalidRole = () =>
+  errors.validation({
+    message: 'Role should be an existing role id or a role name',
+    context: 'Invalid role assigned to the user',
+    help: 'Change the provided role to a role id or use a role name.',
+  });
 const NAMED_ROLES = ['Administrator', 'Super Editor', 'Editor', 'Author', 'Contributor'];
 
 /**
@@ -34,7 +53,7 @@ const NAMED_ROLES = ['Administrator', 'Super Editor', 'Editor', 'Author', 'Contr
  * names; nothing when it is the current role or an unknown id; the Owner role is refused.
  */
 function roleToAssign(wanted: unknown, current: RoleRow | null, roles: RoleTable): RoleRow | null {
-  const key = typeof wanted === 'object' && wanted !== null ? (wanted as { id?: unknown }).id ?? wanted : wanted;
+  const key = typeof wanted === 'object' && wanted !== null ? ((wanted as { id?: unknown }).id ?? wanted) : wanted;
   if (current && key === current.id) return null;
   let role: RoleRow | undefined;
   if (typeof key === 'string' && NAMED_ROLES.includes(key)) {
@@ -78,7 +97,11 @@ export async function editUser(ctx: Ctx, id: string, input: UserEditInput): Prom
     const values = { ...changes, ...(slug !== undefined ? { slug } : {}) };
     const changed = Object.keys(values);
     if (changed.length > 0) {
-      await trx.updateTable('users').set({ ...values, updated_at: clock.now(), updated_by: actingUserId }).where('id', '=', target.id).execute();
+      await trx
+        .updateTable('users')
+        .set({ ...values, updated_at: clock.now(), updated_by: actingUserId })
+        .where('id', '=', target.id)
+        .execute();
     }
     if (newRole) await trx.updateTable('roles_users').set({ role_id: newRole.id }).where('user_id', '=', target.id).execute();
     return { user: (await findUserById(trx, target.id))!, publicChange: changed.some((key) => PUBLIC_USER_FIELDS.has(key)) };
@@ -115,8 +138,10 @@ export async function changePassword(ctx: Ctx, data: PasswordInput): Promise<voi
     if (typeof data.oldPassword !== 'string' || !data.oldPassword) throw errors.validation('Password is required for this operation');
     if (!(await passwordMatches(data.oldPassword, target.password))) {
       throw errors.validation({
-        message: 'Your password is incorrect.', context: 'Your password is incorrect.',
-        help: 'Visit and save your profile after logging in to check for problems.', code: 'PASSWORD_INCORRECT',
+        message: 'Your password is incorrect.',
+        context: 'Your password is incorrect.',
+        help: 'Visit and save your profile after logging in to check for problems.',
+        code: 'PASSWORD_INCORRECT',
       });
     }
   }
@@ -142,10 +167,18 @@ export async function transferOwnership(ctx: Ctx, data: { id?: unknown }): Promi
   const ownerUser = actor.user;
   await ctx.write(async ({ db: trx }) => {
     // Compare-and-set: of two transfers racing, only the first finds the caller still Owner.
-    const { numUpdatedRows } = await trx.updateTable('roles_users').set({ role_id: roles.byName.get('Administrator')!.id })
-      .where('user_id', '=', ownerUser.id).where('role_id', '=', roles.byName.get('Owner')!.id).executeTakeFirst();
+    const { numUpdatedRows } = await trx
+      .updateTable('roles_users')
+      .set({ role_id: roles.byName.get('Administrator')!.id })
+      .where('user_id', '=', ownerUser.id)
+      .where('role_id', '=', roles.byName.get('Owner')!.id)
+      .executeTakeFirst();
     if (numUpdatedRows === 0n) throw errors.noPermission('You do not have permission to perform this action');
-    await trx.updateTable('roles_users').set({ role_id: roles.byName.get('Owner')!.id }).where('user_id', '=', target.id).execute();
+    await trx
+      .updateTable('roles_users')
+      .set({ role_id: roles.byName.get('Owner')!.id })
+      .where('user_id', '=', target.id)
+      .execute();
   });
   return [(await findUserById(db, ownerUser.id))!, (await findUserById(db, target.id))!];
 }

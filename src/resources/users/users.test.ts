@@ -7,10 +7,40 @@ import { useTestSite } from '../../../test/test-site.js';
 const t = useTestSite();
 
 const ADMIN_USER_KEYS = [
-  'id', 'name', 'slug', 'email', 'profile_image', 'cover_image', 'bio', 'website', 'location', 'facebook', 'twitter', 'threads', 'bluesky',
-  'mastodon', 'tiktok', 'youtube', 'instagram', 'linkedin', 'accessibility', 'status', 'meta_title', 'meta_description', 'tour', 'last_seen',
-  'comment_notifications', 'free_member_signup_notification', 'paid_subscription_started_notification', 'paid_subscription_canceled_notification',
-  'mention_notifications', 'recommendation_notifications', 'milestone_notifications', 'donation_notifications', 'created_at', 'updated_at',
+  'id',
+  'name',
+  'slug',
+  'email',
+  'profile_image',
+  'cover_image',
+  'bio',
+  'website',
+  'location',
+  'facebook',
+  'twitter',
+  'threads',
+  'bluesky',
+  'mastodon',
+  'tiktok',
+  'youtube',
+  'instagram',
+  'linkedin',
+  'accessibility',
+  'status',
+  'meta_title',
+  'meta_description',
+  'tour',
+  'last_seen',
+  'comment_notifications',
+  'free_member_signup_notification',
+  'paid_subscription_started_notification',
+  'paid_subscription_canceled_notification',
+  'mention_notifications',
+  'recommendation_notifications',
+  'milestone_notifications',
+  'donation_notifications',
+  'created_at',
+  'updated_at',
 ];
 
 describe('GET /users/', () => {
@@ -25,7 +55,15 @@ describe('GET /users/', () => {
     const listed = users.find((u: { id: string }) => u.id === author.id);
     expect(Object.keys(listed)).toEqual([...ADMIN_USER_KEYS, 'roles', 'count', 'url']);
     expect(listed).not.toHaveProperty('password');
-    expect(listed.roles).toEqual([{ id: t.roleId('Author'), name: 'Author', description: 'Authors', created_at: expect.stringMatching(/\.000Z$/), updated_at: expect.stringMatching(/\.000Z$/) }]);
+    expect(listed.roles).toEqual([
+      {
+        id: t.roleId('Author'),
+        name: 'Author',
+        description: 'Authors',
+        created_at: expect.stringMatching(/\.000Z$/),
+        updated_at: expect.stringMatching(/\.000Z$/),
+      },
+    ]);
     expect(listed.count).toEqual({ posts: 2 });
     expect(listed.url).toBe(`http://127.0.0.1:2368/author/${author.slug}/`);
     const ownerUser = users.find((u: { id: string }) => u.id === '1');
@@ -53,10 +91,14 @@ describe('GET /users/', () => {
     expect((await t.admin.get('/users/', t.integration())).statusCode).toBe(200);
   });
 
-  it('refuses limit=abc with Ghost\'s rewritten validation error', async () => {
+  it("refuses limit=abc with Ghost's rewritten validation error", async () => {
     const res = await t.admin.get('/users/?limit=abc');
     expect(res.statusCode).toBe(422);
-    expect(ghostError(res)).toMatchObject({ type: 'ValidationError', message: 'Validation error, cannot list users.', context: 'Validation (matches) failed for limit undefined.limit' });
+    expect(ghostError(res)).toMatchObject({
+      type: 'ValidationError',
+      message: 'Validation error, cannot list users.',
+      context: 'Validation (matches) failed for limit undefined.limit',
+    });
   });
 
   it('applies filter, order and fields (the browse machinery; test/browse compares them with Ghost)', async () => {
@@ -68,7 +110,11 @@ describe('GET /users/', () => {
     const none = await t.admin.get('/users/?filter=status:inactive');
     expect(none.json().users).toEqual([]);
     const bad = await t.admin.get('/users/?filter=nope:xx');
-    expect(ghostError(bad)).toMatchObject({ type: 'BadRequestError', message: 'Request not understood error, cannot list users.', context: 'Could not understand request.' });
+    expect(ghostError(bad)).toMatchObject({
+      type: 'BadRequestError',
+      message: 'Request not understood error, cannot list users.',
+      context: 'Could not understand request.',
+    });
   });
 
   it('adds permissions and roles.permissions when asked', async () => {
@@ -100,7 +146,12 @@ describe('GET /users/:id/, /slug/, /email/, /me/', () => {
   });
 
   it('answers 404 User not found. for unknown users, and for me with an integration key', async () => {
-    for (const [url, headers] of [['/users/aaaaaaaaaaaaaaaaaaaaaaaa/', t.owner], ['/users/slug/nobody/', t.owner], ['/users/email/nobody@example.com/', t.owner], ['/users/me/', t.integration()]] as const) {
+    for (const [url, headers] of [
+      ['/users/aaaaaaaaaaaaaaaaaaaaaaaa/', t.owner],
+      ['/users/slug/nobody/', t.owner],
+      ['/users/email/nobody@example.com/', t.owner],
+      ['/users/me/', t.integration()],
+    ] as const) {
       const res = await t.admin.get(url, headers);
       expect(res.statusCode, url).toBe(404);
       expect(ghostError(res)).toMatchObject({ type: 'NotFoundError', message: 'Resource not found error, cannot read user.', context: 'User not found.' });
@@ -117,7 +168,11 @@ describe('GET /users/:id/, /slug/, /email/, /me/', () => {
   });
 
   it('validates the id, slug and e-mail in the URL', async () => {
-    for (const [url, context] of [['/users/xyz/', 'Validation (matches) failed for id undefined.id'], ['/users/slug/Owner/', 'Validation (isSlug) failed for slug undefined.slug'], ['/users/email/not-an-email/', 'Validation (isEmail) failed for email undefined.email']]) {
+    for (const [url, context] of [
+      ['/users/xyz/', 'Validation (matches) failed for id undefined.id'],
+      ['/users/slug/Owner/', 'Validation (isSlug) failed for slug undefined.slug'],
+      ['/users/email/not-an-email/', 'Validation (isEmail) failed for email undefined.email'],
+    ]) {
       const res = await t.admin.get(url!);
       expect(res.statusCode).toBe(422);
       expect(ghostError(res)).toMatchObject({ type: 'ValidationError', message: 'Validation error, cannot read user.', context });
@@ -132,8 +187,25 @@ describe('staff tokens', () => {
     const res = await t.admin.get('/users/me/token/', headers);
     expect(res.statusCode).toBe(200);
     const { apiKey } = res.json();
-    expect(Object.keys(apiKey)).toEqual(['id', 'type', 'secret', 'user_id', 'role_id', 'integration_id', 'last_seen_at', 'last_seen_version', 'created_at', 'updated_at']);
-    expect(apiKey).toMatchObject({ type: 'admin', user_id: editor.id, integration_id: null, role_id: t.roleId('Admin Integration'), secret: expect.stringMatching(/^[a-f0-9]{64}$/) });
+    expect(Object.keys(apiKey)).toEqual([
+      'id',
+      'type',
+      'secret',
+      'user_id',
+      'role_id',
+      'integration_id',
+      'last_seen_at',
+      'last_seen_version',
+      'created_at',
+      'updated_at',
+    ]);
+    expect(apiKey).toMatchObject({
+      type: 'admin',
+      user_id: editor.id,
+      integration_id: null,
+      role_id: t.roleId('Admin Integration'),
+      secret: expect.stringMatching(/^[a-f0-9]{64}$/),
+    });
     expect((await t.admin.get(`/users/${editor.id}/token/`, headers)).json().apiKey.secret).toBe(apiKey.secret);
     const key = `${apiKey.id}:${apiKey.secret}`;
     expect((await t.admin.get('/users/me/', adminAuth(key))).json().users[0].id).toBe(editor.id);
@@ -147,7 +219,7 @@ describe('staff tokens', () => {
     expect((await t.admin.get('/users/me/', adminAuth(key))).statusCode).toBe(401);
   });
 
-  it('refuses someone else\'s token, unrewritten', async () => {
+  it("refuses someone else's token, unrewritten", async () => {
     const res = await t.admin.get('/users/1/token/', await t.session(await makeStaff(t, 'Administrator')));
     expect(res.statusCode).toBe(403);
     expect(ghostError(res)).toMatchObject({ type: 'NoPermissionError', message: 'You do not have permission to perform this action', context: null });

@@ -26,8 +26,18 @@ async function findOrCreateKey({ db, clock }: Ctx, userId: string): Promise<ApiK
   const at = clock.now();
   // Ghost gives staff keys the Admin Integration role; it is never used, the user's role decides.
   const key: ApiKeyRow = {
-    id: objectId(), type: 'admin', secret: randomHex(32), role_id: await roleIdByName(db, 'Admin Integration'), integration_id: null,
-    user_id: userId, last_seen_at: null, last_seen_version: null, created_at: at, created_by: userId, updated_at: at, updated_by: userId,
+    id: objectId(),
+    type: 'admin',
+    secret: randomHex(32),
+    role_id: await roleIdByName(db, 'Admin Integration'),
+    integration_id: null,
+    user_id: userId,
+    last_seen_at: null,
+    last_seen_version: null,
+    created_at: at,
+    created_by: userId,
+    updated_at: at,
+    updated_by: userId,
   };
   await db.insertInto('api_keys').values(key).execute();
   // Two first reads racing each insert a key: both then keep the oldest and drop the rest.

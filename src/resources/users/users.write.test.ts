@@ -12,11 +12,31 @@ describe('PUT /users/:id/', () => {
   it('edits writable fields, drops the password and unknown fields, sends X-Cache-Invalidate for public ones', async () => {
     const author = await makeStaff(t, 'Author');
     const before = await t.connection.db.selectFrom('users').select('password').where('id', '=', author.id).executeTakeFirstOrThrow();
-    const res = await t.admin.put(`/users/${author.id}/`, { users: [{ name: 'New Name', bio: 'Hello', website: 'example.com', location: '', password: 'Hacked-password-1', foo: 'bar', comment_notifications: 'false', profile_image: '/content/images/me.png' }] });
+    const res = await t.admin.put(`/users/${author.id}/`, {
+      users: [
+        {
+          name: 'New Name',
+          bio: 'Hello',
+          website: 'example.com',
+          location: '',
+          password: 'Hacked-password-1',
+          foo: 'bar',
+          comment_notifications: 'false',
+          profile_image: '/content/images/me.png',
+        },
+      ],
+    });
     expect(res.statusCode).toBe(200);
     expect(res.headers['x-cache-invalidate']).toBe('/*');
     const [user] = res.json().users;
-    expect(user).toMatchObject({ name: 'New Name', bio: 'Hello', website: 'http://example.com', location: null, comment_notifications: false, profile_image: 'http://127.0.0.1:2368/content/images/me.png' });
+    expect(user).toMatchObject({
+      name: 'New Name',
+      bio: 'Hello',
+      website: 'http://example.com',
+      location: null,
+      comment_notifications: false,
+      profile_image: 'http://127.0.0.1:2368/content/images/me.png',
+    });
     expect(user).not.toHaveProperty('foo');
     const after = await t.connection.db.selectFrom('users').select('password').where('id', '=', author.id).executeTakeFirstOrThrow();
     expect(after.password).toBe(before.password);
@@ -67,7 +87,11 @@ describe('PUT /users/:id/', () => {
     expect(ghostError(owner422)).toMatchObject({ type: 'ValidationError', context: 'This method does not support assigning the owner role' });
     const noRoot = await t.admin.put(`/users/${author.id}/`, { user: [{ name: 'x' }] });
     expect(noRoot.statusCode).toBe(400);
-    expect(ghostError(noRoot)).toMatchObject({ type: 'BadRequestError', message: 'Request not understood error, cannot edit user.', context: "No root key ('users') provided." });
+    expect(ghostError(noRoot)).toMatchObject({
+      type: 'BadRequestError',
+      message: 'Request not understood error, cannot edit user.',
+      context: "No root key ('users') provided.",
+    });
     const mismatch = await t.admin.put(`/users/${author.id}/`, { users: [{ id: 'aaaaaaaaaaaaaaaaaaaaaaaa', name: 'x' }] });
     expect(ghostError(mismatch)).toMatchObject({ type: 'BadRequestError', context: 'Invalid id provided.' });
     const missing = await t.admin.put('/users/aaaaaaaaaaaaaaaaaaaaaaaa/', { users: [{ name: 'x' }] });
@@ -86,7 +110,11 @@ describe('PUT /users/:id/', () => {
   describe('model-level rules', () => {
     const refused = (res: { statusCode: number }) => {
       expect(res.statusCode).toBe(403);
-      expect(ghostError(res as never)).toMatchObject({ type: 'NoPermissionError', message: 'Permission error, cannot edit user.', context: 'You do not have permission to edit users' });
+      expect(ghostError(res as never)).toMatchObject({
+        type: 'NoPermissionError',
+        message: 'Permission error, cannot edit user.',
+        context: 'You do not have permission to edit users',
+      });
     };
 
     it('lets everyone edit themselves, but not their own status or role', async () => {
@@ -98,7 +126,7 @@ describe('PUT /users/:id/', () => {
       refused(await t.admin.put('/users/1/', { users: [{ bio: 'x' }] }, headers));
     });
 
-    it('lets only the Owner edit the Owner, and never change the Owner\'s role', async () => {
+    it("lets only the Owner edit the Owner, and never change the Owner's role", async () => {
       const admin = await makeStaff(t, 'Administrator');
       refused(await t.admin.put('/users/1/', { users: [{ name: 'Usurper' }] }, await t.session(admin)));
       expect((await t.admin.put('/users/1/', { users: [{ bio: 'Owner bio' }] })).statusCode).toBe(200);
@@ -136,13 +164,30 @@ describe('PUT /users/:id/', () => {
 });
 
 describe('DELETE /users/:id/', () => {
-  it('tags the user\'s posts #<slug>, hands them to the Owner, nulls revision authors and answers with the backup name', async () => {
+  it("tags the user's posts #<slug>, hands them to the Owner, nulls revision authors and answers with the backup name", async () => {
     const author = await makeStaff(t, 'Author');
     const { db } = t.connection;
     const solo = await makePost(t, { authors: [author.id] });
     const withOwner = await makePost(t, { authors: [author.id, '1'] });
     const ownerFirst = await makePost(t, { authors: ['1', author.id] });
-    await db.insertInto('post_revisions').values({ id: 'ffffffffffffffffffffff01', post_id: solo, lexical: null, created_at_ts: Date.now(), created_at: new Date(), author_id: author.id, title: 't', post_status: 'draft', reason: 'initial', feature_image: null, feature_image_alt: null, feature_image_caption: null, custom_excerpt: null }).execute();
+    await db
+      .insertInto('post_revisions')
+      .values({
+        id: 'ffffffffffffffffffffff01',
+        post_id: solo,
+        lexical: null,
+        created_at_ts: Date.now(),
+        created_at: new Date(),
+        author_id: author.id,
+        title: 't',
+        post_status: 'draft',
+        reason: 'initial',
+        feature_image: null,
+        feature_image_alt: null,
+        feature_image_caption: null,
+        custom_excerpt: null,
+      })
+      .execute();
     const key = await staffKey(t.app, await loginAs(t.app, author.email));
 
     const res = await t.admin.del(`/users/${author.id}/`);
@@ -174,7 +219,11 @@ describe('DELETE /users/:id/', () => {
     const admin = await makeStaff(t, 'Administrator');
     const ownerRes = await t.admin.del('/users/1/', await t.session(admin));
     expect(ownerRes.statusCode).toBe(403);
-    expect(ghostError(ownerRes)).toMatchObject({ type: 'NoPermissionError', message: 'Permission error, cannot delete user.', context: 'You do not have permission to destroy users' });
+    expect(ghostError(ownerRes)).toMatchObject({
+      type: 'NoPermissionError',
+      message: 'Permission error, cannot delete user.',
+      context: 'You do not have permission to destroy users',
+    });
     const editor = await makeStaff(t, 'Editor');
     const headers = await t.session(editor);
     const other = await makeStaff(t, 'Administrator');
@@ -198,7 +247,10 @@ describe('PUT /users/password/', () => {
     const author = await makeStaff(t, 'Author');
     const headers = await t.session(author);
     const other = await t.session(author);
-    const res = await change({ password: [{ user_id: author.id, oldPassword: STAFF_PASSWORD, newPassword: 'Brand-new-pass-9', ne2Password: 'Brand-new-pass-9' }] }, headers);
+    const res = await change(
+      { password: [{ user_id: author.id, oldPassword: STAFF_PASSWORD, newPassword: 'Brand-new-pass-9', ne2Password: 'Brand-new-pass-9' }] },
+      headers,
+    );
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ password: [{ message: 'Password changed successfully.' }] });
     expect((await t.admin.get('/users/me/', headers)).statusCode).toBe(200);
@@ -206,16 +258,33 @@ describe('PUT /users/password/', () => {
     expect((await loginAs(t.app, author.email, 'Brand-new-pass-9')).length).toBeGreaterThan(10);
   });
 
-  it('answers Ghost\'s errors, unrewritten', async () => {
+  it("answers Ghost's errors, unrewritten", async () => {
     const author = await makeStaff(t, 'Author');
     const headers = await t.session(author);
     const cases: [object, number, string, Record<string, unknown>?][] = [
       [{ foo: 1 }, 400, "No root key ('password') provided."],
       [{ password: [{ user_id: author.id, oldPassword: STAFF_PASSWORD }] }, 422, 'Validation (FieldIsRequired) failed for ["newPassword","ne2Password"]'],
-      [{ password: [{ user_id: author.id, oldPassword: STAFF_PASSWORD, newPassword: 'Another-secret-1', ne2Password: 'Another-secret-2' }] }, 422, 'Your new passwords do not match'],
-      [{ password: [{ user_id: author.id, newPassword: 'Another-secret-1', ne2Password: 'Another-secret-1' }] }, 422, 'Password is required for this operation'],
-      [{ password: [{ user_id: author.id, oldPassword: 'wrong', newPassword: 'Another-secret-1', ne2Password: 'Another-secret-1' }] }, 422, 'Your password is incorrect.', { code: 'PASSWORD_INCORRECT' }],
-      [{ password: [{ user_id: author.id, oldPassword: STAFF_PASSWORD, newPassword: 'short', ne2Password: 'short' }] }, 422, 'Your password must be at least 10 characters long.'],
+      [
+        { password: [{ user_id: author.id, oldPassword: STAFF_PASSWORD, newPassword: 'Another-secret-1', ne2Password: 'Another-secret-2' }] },
+        422,
+        'Your new passwords do not match',
+      ],
+      [
+        { password: [{ user_id: author.id, newPassword: 'Another-secret-1', ne2Password: 'Another-secret-1' }] },
+        422,
+        'Password is required for this operation',
+      ],
+      [
+        { password: [{ user_id: author.id, oldPassword: 'wrong', newPassword: 'Another-secret-1', ne2Password: 'Another-secret-1' }] },
+        422,
+        'Your password is incorrect.',
+        { code: 'PASSWORD_INCORRECT' },
+      ],
+      [
+        { password: [{ user_id: author.id, oldPassword: STAFF_PASSWORD, newPassword: 'short', ne2Password: 'short' }] },
+        422,
+        'Your password must be at least 10 characters long.',
+      ],
       [{ password: [{ user_id: '1', newPassword: 'Another-secret-1', ne2Password: 'Another-secret-1' }] }, 403, 'You do not have permission to edit user'],
       [{ password: [{ user_id: 'aaaaaaaaaaaaaaaaaaaaaaaa', newPassword: 'Another-secret-1', ne2Password: 'Another-secret-1' }] }, 404, 'User not found'],
     ];
@@ -243,11 +312,17 @@ describe('PUT /users/owner/', () => {
       expect(ghostError(await transfer(editor.id))).toMatchObject({ type: 'ValidationError', message: 'Only administrators can be assigned the owner role.' });
       expect(ghostError(await transfer('aaaaaaaaaaaaaaaaaaaaaaaa'))).toMatchObject({ type: 'NotFoundError', message: 'User not found' });
       const adminHeaders = await t2.session(admin);
-      expect(ghostError(await transfer(admin.id, adminHeaders))).toMatchObject({ type: 'NoPermissionError', message: 'You do not have permission to perform this action' });
+      expect(ghostError(await transfer(admin.id, adminHeaders))).toMatchObject({
+        type: 'NoPermissionError',
+        message: 'You do not have permission to perform this action',
+      });
 
       const res = await transfer(admin.id);
       expect(res.statusCode).toBe(200);
-      expect(res.json().users.map((u: { id: string; roles: { name: string }[] }) => [u.id, u.roles[0]!.name])).toEqual([['1', 'Administrator'], [admin.id, 'Owner']]);
+      expect(res.json().users.map((u: { id: string; roles: { name: string }[] }) => [u.id, u.roles[0]!.name])).toEqual([
+        ['1', 'Administrator'],
+        [admin.id, 'Owner'],
+      ]);
       const keys = Object.keys(res.json().users[0]);
       expect(keys.slice(keys.indexOf('status'), keys.indexOf('status') + 4)).toEqual(['status', 'locale', 'visibility', 'meta_title']);
       expect(keys.at(-1)).toBe('roles');
@@ -261,4 +336,3 @@ describe('PUT /users/owner/', () => {
     });
   });
 });
-
