@@ -3,10 +3,11 @@ import type { Ctx, WriteCtx } from '../../ctx.js';
 import { actorOf } from '../../auth/actor.js';
 import { errors } from '../../errors.js';
 import { objectId } from '../../db/ids.js';
-import { generateSlug, slugify } from '../../content/slugs.js';
+import { slugify } from '../../content/slugs.js';
 import { mayDestroyUser } from '../../auth/staff-rules.js';
 import { readSetting } from '../../settings/settings.js';
 import { findOwner, findUserById, roleOfUser } from './users.queries.js';
+import { insertTag } from '../tags/tags.service.js';
 
 /**
  * `DELETE /users/:id/` as Ghost's `Users.destroyUser`: first a backup of what the deletion changes, then
@@ -46,45 +47,11 @@ export async function destroyUser(ctx: Ctx, id: string): Promise<string> {
 }
 
 /** The internal tag `#<slug>` (slug `hash-<slug>`) on every post of the user, appended after its tags. */
-async function tagPosts({ db, clock, actingUserId: actorId }: WriteCtx, postIds: string[], userSlug: string): Promise<void> {
+async function tagPosts(ctx: WriteCtx, postIds: string[], userSlug: string): Promise<void> {
+  const { db } = ctx;
   let tag = await db.selectFrom('tags').select('id').where('slug', '=', `hash-${userSlug}`).executeTakeFirst();
-  if (!tag) {
-    const at = clock.now();
-    const name = `#${userSlug}`;
-    const slug = await generateSlug(name, {
-      kind: 'tag',
-      taken: async (candidate) => !!(await db.selectFrom('tags').select('id').where('slug', '=', candidate).executeTakeFirst()),
-    });
-    tag = { id: objectId() };
-    await db
-      .insertInto('tags')
-      .values({
-        id: tag.id,
-        name,
-        slug,
-        description: null,
-        feature_image: null,
-        parent_id: null,
-        visibility: 'internal',
-        og_image: null,
-        og_title: null,
-        og_description: null,
-        twitter_image: null,
-        twitter_title: null,
-        twitter_description: null,
-        meta_title: null,
-        meta_description: null,
-        codeinjection_head: null,
-        codeinjection_foot: null,
-        canonical_url: null,
-        accent_color: null,
-        created_at: at,
-        created_by: actorId,
-        updated_at: at,
-        updated_by: actorId,
-      })
-      .execute();
-  }
+  // Named `#<slug>`, the tag is internal and its slug `hash-<slug>`, as insertTag derives them.
+  tag ??= await insertTag(ctx, { name: `#${userSlug}` });
   const tagId = tag.id;
   const tagged = new Set(
     (await db.selectFrom('posts_tags').select('post_id').where('tag_id', '=', tagId).where('post_id', 'in', postIds).execute()).map((r) => r.post_id),
