@@ -59,7 +59,7 @@ export async function sealStoredSecrets(db: Db, secrets: SecretBox): Promise<num
  * concurrent requests with the same code succeed at most once.
  */
 export async function useAppCode(db: Db, row: StaffAuthenticatorRow, code: unknown, secrets: SecretBox, at: Date): Promise<boolean> {
-  const step = matchTotp(appKey(secrets, row), code, APP_CODE);
+  const step = matchTotp(appKey(secrets, row), code, { ...APP_CODE, at: at.getTime() });
   if (step === null || (row.last_used_step !== null && step <= row.last_used_step)) return false;
   let update = db.updateTable('staff_authenticators').set({ last_used_step: step, updated_at: at }).where('user_id', '=', row.user_id);
   update = row.last_used_step === null ? update.where('last_used_step', 'is', null) : update.where('last_used_step', '=', row.last_used_step);

@@ -31,13 +31,13 @@ export async function codeAlwaysRequired(db: Db): Promise<boolean> {
 }
 
 /** The current e-mail code of a user (also returned by a completed password reset). */
-export async function currentEmailCode(db: Db, userId: string): Promise<string> {
-  return emailCode(await sessionSecret(db), userId);
+export async function currentEmailCode(db: Db, userId: string, at: Date): Promise<string> {
+  return emailCode(await sessionSecret(db), userId, at.getTime());
 }
 
 /** Any second factor of the user: the e-mailed code, the app's code, or an unused recovery code. */
 export async function acceptCode(db: Db, userId: string, code: unknown, secrets: SecretBox, at: Date): Promise<boolean> {
-  if (emailCodeIsValid(await sessionSecret(db), userId, code)) return true;
+  if (emailCodeIsValid(await sessionSecret(db), userId, code, at.getTime())) return true;
   const app = await findAuthenticator(db, userId);
   if (!app?.enabled) return false;
   // Recovery codes first: they must still work when the app's key cannot be opened (a changed SECRETS_KEY).

@@ -20,10 +20,10 @@ export function normaliseCode(value: unknown): string | null {
  * The time step (RFC 6238) whose code equals `code`, looking `window` steps either side of now. otplib
  * compares each candidate in constant time, so the answer's timing says nothing about the code.
  */
-export function matchTotp(key: Uint8Array, code: unknown, options: { stepSeconds: number; window: number; at?: number }): number | null {
+export function matchTotp(key: Uint8Array, code: unknown, options: { stepSeconds: number; window: number; at: number }): number | null {
   const token = normaliseCode(code);
   if (!token) return null;
-  const epoch = Math.floor((options.at ?? Date.now()) / 1000);
+  const epoch = Math.floor(options.at / 1000);
   const result = verifySync({
     strategy: 'totp',
     secret: key,
@@ -42,11 +42,11 @@ export function matchTotp(key: Uint8Array, code: unknown, options: { stepSeconds
 const EMAIL_CODE = { stepSeconds: 60, window: 10 } as const;
 const emailKey = (sessionSecret: string, userId: string) => Buffer.from(sessionSecret + userId, 'latin1');
 
-export function emailCode(sessionSecret: string, userId: string, at = Date.now()): string {
+export function emailCode(sessionSecret: string, userId: string, at: number): string {
   return generateSync({ strategy: 'totp', secret: emailKey(sessionSecret, userId), period: EMAIL_CODE.stepSeconds, epoch: Math.floor(at / 1000), guardrails });
 }
 
-export function emailCodeIsValid(sessionSecret: string, userId: string, code: unknown, at = Date.now()): boolean {
+export function emailCodeIsValid(sessionSecret: string, userId: string, code: unknown, at: number): boolean {
   return matchTotp(emailKey(sessionSecret, userId), code, { ...EMAIL_CODE, at }) !== null;
 }
 

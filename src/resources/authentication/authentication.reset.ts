@@ -84,5 +84,5 @@ export async function completeReset(ctx: Ctx, data: ResetInput): Promise<{ user:
     await trx.updateTable('users').set({ password: hash, status: 'active', updated_at: clock.now() }).where('id', '=', user.id).execute();
     await deleteUserSessions(trx, user.id);
   });
-  return { user, emailVerificationToken: await currentEmailCode(db, user.id) };
+  return { user, emailVerificationToken: await currentEmailCode(db, user.id, ctx.clock.now()) };
 }

@@ -27,7 +27,7 @@ const pathOf = (request: FastifyRequest) => request.url.split('?')[0]!;
  */
 export function sessionRoutes(app: FastifyInstance, { deviceVerification }: SessionRouteOptions) {
   const verificationOf = ({ ctx }: FastifyRequest): DeviceVerification => ({ db: ctx.db, secrets: ctx.secrets, enabled: deviceVerification });
-  const signInMailOf = ({ ctx }: FastifyRequest): SignInMail => ({ db: ctx.db, mailer: ctx.mailer, siteUrl: ctx.site.url });
+  const signInMailOf = ({ ctx }: FastifyRequest): SignInMail => ({ db: ctx.db, mailer: ctx.mailer, siteUrl: ctx.site.url, clock: ctx.clock });
 
   function setSessionCookie(request: FastifyRequest, reply: FastifyReply, token: string) {
     const site = new URL(request.ctx.site.url);

@@ -5,12 +5,14 @@ import { emailCode } from '../../auth/otp.js';
 import type { Mailer } from '../../mail/mailer.js';
 import { signInCode } from '../../mail/templates.js';
 import { readSettings } from '../../settings/settings.js';
+import type { Clock } from '../../clock.js';
 
 /** What sending a device-verification code needs. */
 export interface SignInMail {
   db: Db;
   mailer: Mailer;
   siteUrl: string;
+  clock: Clock;
 }
 
 /** E-mails the user a fresh code; a refused message becomes Ghost's EmailError. */
@@ -20,10 +22,10 @@ export async function sendSignInCode(v: SignInMail, user: UserRow, session: Pick
     siteTitle: settings.get('title') ?? '',
     siteUrl: v.siteUrl,
     email: user.email,
-    code: emailCode(settings.get('admin_session_secret') ?? '', user.id),
+    code: emailCode(settings.get('admin_session_secret') ?? '', user.id, v.clock.epochMs()),
     device: describeDevice(session.user_agent),
     ip: session.ip,
-    at: new Date(),
+    at: new Date(v.clock.epochMs()),
   });
   try {
     await v.mailer.send({ to: user.email, fromName: settings.get('title') ?? undefined, ...mail });
