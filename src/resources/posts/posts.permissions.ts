@@ -54,3 +54,8 @@ export function checkPostPermission(actor: Actor, action: 'add' | 'edit' | 'dest
   if (!allowed) throw deny();
   return { dropTags: isContributor, dropAuthors: true };
 }
+
+/** Bulk edits and deletes reach every matching post: Authors and Contributors, limited to their own, may not use them. */
+export function checkBulkPermission(actor: Actor): void {
+  if (actor.role === 'Author' || actor.role === 'Contributor') throw deny();
+}

@@ -17,6 +17,7 @@ import { flag, parseSource, postFormats, writeFormats } from './posts.options.js
 import { findPost, type PostWhere } from './posts.queries.js';
 import { adminPosts, type AdminView } from './posts.responses.js';
 import { addPost, destroyPost, editPost, type WriteOptions } from './posts.service.js';
+import { checkBulkPermission } from './posts.permissions.js';
 import { copyPost } from './posts.copy.js';
 import { bulkDestroy, bulkEdit } from './posts.bulk.js';
 
@@ -50,10 +51,6 @@ export function postsAdminRoutes(app: FastifyInstance, type: PostType) {
   const respond = async (ctx: Ctx, id: string, query: Query) => {
     const row = await findPost(ctx.db, { id }, { type });
     return { [docName]: await adminPosts(ctx.db, [row!], view(ctx, query, writeFormats(query.formats))) };
-  };
-  // Bulk actions reach every matching post: Authors and Contributors, limited to their own, may not use them.
-  const assertBulkAllowed = (ctx: Ctx) => {
-    if (['Author', 'Contributor'].includes(actorOf(ctx).role)) throw errors.noPermission('You do not have permission to perform this action');
   };
   const cache = (reply: FastifyReply, value: string | null) => {
     if (value) reply.header('X-Cache-Invalidate', value);
@@ -116,7 +113,7 @@ export function postsAdminRoutes(app: FastifyInstance, type: PostType) {
   );
 
   app.delete<{ Querystring: Query }>(`/${docName}/`, { config: { frame: frame('bulkDestroy'), permission: 'post.destroy' } }, async (request, reply) => {
-    assertBulkAllowed(request.ctx);
+    checkBulkPermission(actorOf(request.ctx));
     const stats = await bulkDestroy(request.ctx, type, where(request.ctx, request.query.filter));
     reply.header('X-Cache-Invalidate', '/*');
     return { bulk: { meta: { stats, errors: [] } } };
@@ -125,7 +122,7 @@ export function postsAdminRoutes(app: FastifyInstance, type: PostType) {
   app.put<{ Querystring: Query }>(`/${docName}/bulk/`, { config: { frame: frame('bulkEdit'), permission: 'post.edit' } }, async (request, reply) => {
     const filter = where(request.ctx, request.query.filter);
     if (!filter) throw errors.validation('Validation (FieldIsRequired) failed for filter');
-    assertBulkAllowed(request.ctx);
+    checkBulkPermission(actorOf(request.ctx));
     const meta = await bulkEdit(request.ctx, type, parseBody(request, POST_BULK), filter);
     reply.header('X-Cache-Invalidate', '/*');
     return { bulk: { meta } };
