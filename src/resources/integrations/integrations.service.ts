@@ -33,39 +33,25 @@ export async function addIntegration(ctx: Ctx, input: IntegrationAddInput): Prom
       updated_by: actorId,
     };
     await trx.insertInto('integrations').values(integration).execute();
+    // One content key and one admin key (the admin key carries the Admin Integration role), as Ghost makes them.
     const adminRoleId = await roleIdByName(trx, 'Admin Integration');
+    const key = (type: 'admin' | 'content', role_id: string | null) => ({
+      id: objectId(),
+      type,
+      secret: newSecret(type),
+      role_id,
+      integration_id: integration.id,
+      user_id: null,
+      created_at: at,
+      created_by: actorId,
+      updated_at: at,
+      updated_by: actorId,
+      last_seen_at: null,
+      last_seen_version: null,
+    });
     await trx
       .insertInto('api_keys')
-      .values([
-        {
-          id: objectId(),
-          type: 'content',
-          secret: newSecret('content'),
-          role_id: null,
-          integration_id: integration.id,
-          user_id: null,
-          created_at: at,
-          created_by: actorId,
-          updated_at: at,
-          updated_by: actorId,
-          last_seen_at: null,
-          last_seen_version: null,
-        },
-        {
-          id: objectId(),
-          type: 'admin',
-          secret: newSecret('admin'),
-          role_id: adminRoleId,
-          integration_id: integration.id,
-          user_id: null,
-          created_at: at,
-          created_by: actorId,
-          updated_at: at,
-          updated_by: actorId,
-          last_seen_at: null,
-          last_seen_version: null,
-        },
-      ])
+      .values([key('content', null), key('admin', adminRoleId)])
       .execute();
     return integration;
   });
