@@ -11,7 +11,7 @@ import { sendResetMail } from '../authentication/authentication.reset.js';
 import { checkCredentials } from './session.service.js';
 import { parseBody } from '../../http/parse-body.js';
 import { LOGIN, VERIFY } from './session.schemas.js';
-import { sendSignInCode, type SignInMail } from './session.sign-in-code.js';
+import { sendSignInCode } from './session.sign-in-code.js';
 
 export interface SessionRouteOptions {
   /** `STAFF_DEVICE_VERIFICATION`: ask for an e-mailed code when a login comes from a new device. */
@@ -27,7 +27,6 @@ const pathOf = (request: FastifyRequest) => request.url.split('?')[0]!;
  */
 export function sessionRoutes(app: FastifyInstance, { deviceVerification }: SessionRouteOptions) {
   const verificationOf = ({ ctx }: FastifyRequest): DeviceVerification => ({ db: ctx.db, secrets: ctx.secrets, enabled: deviceVerification });
-  const signInMailOf = ({ ctx }: FastifyRequest): SignInMail => ({ db: ctx.db, mailer: ctx.mailer, siteUrl: ctx.site.url, clock: ctx.clock });
 
   function setSessionCookie(request: FastifyRequest, reply: FastifyReply, token: string) {
     const site = new URL(request.ctx.site.url);
@@ -72,7 +71,7 @@ export function sessionRoutes(app: FastifyInstance, { deviceVerification }: Sess
     if (presented) await deleteSession(db, presented.id);
     setSessionCookie(request, reply, token);
     if (!verified) {
-      await sendSignInCode(signInMailOf(request), user, { user_agent: userAgent, ip: request.ip });
+      await sendSignInCode(request.ctx, user, { user_agent: userAgent, ip: request.ip });
       throw errors.noPermission({
         type: 'Needs2FAError',
         message: 'User must verify session to login.',
@@ -103,7 +102,7 @@ export function sessionRoutes(app: FastifyInstance, { deviceVerification }: Sess
     const session = await presentedSession(request);
     const user = session?.user_id ? await findUserById(db, session.user_id) : undefined;
     if (!session || !user) throw errors.badRequest('Could not fetch user from the session.');
-    await sendSignInCode(signInMailOf(request), user, session);
+    await sendSignInCode(request.ctx, user, session);
     return text(reply, 200, 'OK');
   });
 

@@ -1,34 +1,24 @@
-import type { Db } from '../../db/connect.js';
 import type { SessionRow, UserRow } from '../../db/schema.js';
 import { errors } from '../../errors.js';
 import { emailCode } from '../../auth/otp.js';
-import type { Mailer } from '../../mail/mailer.js';
 import { signInCode } from '../../mail/templates.js';
 import { readSettings } from '../../settings/settings.js';
-import type { Clock } from '../../clock.js';
-
-/** What sending a device-verification code needs. */
-export interface SignInMail {
-  db: Db;
-  mailer: Mailer;
-  siteUrl: string;
-  clock: Clock;
-}
+import type { Ctx } from '../../ctx.js';
 
 /** E-mails the user a fresh code; a refused message becomes Ghost's EmailError. */
-export async function sendSignInCode(v: SignInMail, user: UserRow, session: Pick<SessionRow, 'user_agent' | 'ip'>): Promise<void> {
-  const settings = await readSettings(v.db, ['title', 'admin_session_secret']);
+export async function sendSignInCode({ db, site, mailer, clock }: Ctx, user: UserRow, session: Pick<SessionRow, 'user_agent' | 'ip'>): Promise<void> {
+  const settings = await readSettings(db, ['title', 'admin_session_secret']);
   const mail = signInCode({
     siteTitle: settings.get('title') ?? '',
-    siteUrl: v.siteUrl,
+    siteUrl: site.url,
     email: user.email,
-    code: emailCode(settings.get('admin_session_secret') ?? '', user.id, v.clock.epochMs()),
+    code: emailCode(settings.get('admin_session_secret') ?? '', user.id, clock.epochMs()),
     device: describeDevice(session.user_agent),
     ip: session.ip,
-    at: new Date(v.clock.epochMs()),
+    at: new Date(clock.epochMs()),
   });
   try {
-    await v.mailer.send({ to: user.email, fromName: settings.get('title') ?? undefined, ...mail });
+    await mailer.send({ to: user.email, fromName: settings.get('title') ?? undefined, ...mail });
   } catch (err) {
     throw errors.email({
       message: 'Failed to send email. Please check your site configuration and try again.',

@@ -3,9 +3,6 @@ import type { Api } from '../../browse/browse.js';
 import type { Db } from '../../db/connect.js';
 import type { Database, TagRow } from '../../db/schema.js';
 
-/** A filter compiled to SQL for the tags table (the filter language plugs in here). */
-export type TagWhere = (eb: ExpressionBuilder<Database, 'tags'>) => Expression<SqlBool>;
-
 export function findTag(db: Db, by: { id: string } | { slug: string }): Promise<TagRow | undefined> {
   const query = db.selectFrom('tags').selectAll();
   return ('id' in by ? query.where('id', '=', by.id) : query.where('slug', '=', by.slug)).executeTakeFirst();
