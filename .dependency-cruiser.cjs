@@ -1,14 +1,14 @@
 /**
  * One dependency direction (design.md §3), checked by `npm run check:deps` before every test run:
  *
- *   app.ts, main.ts, cli*.ts  →  resources/<name>/
+ *   app.ts, main.ts, worker.ts, cli*.ts  →  resources/<name>/
  *     →  http, auth, browse, filter, content, settings, mail, storage, events, jobs, ctx.ts
- *     →  db/  →  errors.ts
+ *     →  db/, workers/  →  errors.ts
  *
  * No cycles between files or between folders. Tests (`*.test.ts`, `test/`) are exempt: they may reach
  * anything they exercise.
  */
-const ENTRY = '^src/(app|main|cli[^/]*)[.]ts$';
+const ENTRY = '^src/(app|main|worker|cli[^/]*)[.]ts$';
 const OURS = '^src/';
 
 module.exports = {
@@ -31,7 +31,7 @@ module.exports = {
     {
       name: 'entries-are-not-imported',
       severity: 'error',
-      comment: 'app.ts, main.ts and cli*.ts assemble the service; only another entry point imports them.',
+      comment: 'app.ts, main.ts, worker.ts and cli*.ts assemble the service; only another entry point imports them.',
       from: { pathNot: ENTRY },
       to: { path: ENTRY },
     },
@@ -99,6 +99,13 @@ module.exports = {
       comment: 'A migration must run the same forever: it carries frozen copies of its seed data and uses only column types and ids.',
       from: { path: '^src/db/migrations/' },
       to: { path: OURS, pathNot: ['^src/db/migrations/', '^src/db/(engine|ids)[.]ts$'] },
+    },
+    {
+      name: 'workers-import-nothing-of-ours',
+      severity: 'error',
+      comment: "The worker pool runs tasks by name; what the tasks are is worker.ts's business, so the pool knows none of them.",
+      from: { path: '^src/workers/' },
+      to: { path: OURS, pathNot: '^src/workers/' },
     },
     {
       name: 'errors-import-nothing',

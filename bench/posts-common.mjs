@@ -6,12 +6,21 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-export async function startServer() {
-  const port = 24000 + Math.floor(Math.random() * 1000);
+/** `nodeArgs` go to the server's node (e.g. `--cpu-prof`); `env` adds settings. */
+export async function startServer({ nodeArgs = [], env: extraEnv = {} } = {}) {
+  const port = Number(extraEnv.PORT ?? 24000 + Math.floor(Math.random() * 1000));
   const dir = mkdtempSync(path.join(tmpdir(), 'quire-bench-'));
   const base = `http://127.0.0.1:${port}`;
-  const env = { ...process.env, PORT: String(port), SITE_URL: `${base}/`, CONTENT_DIR: dir, LOG_LEVEL: 'warn', STAFF_DEVICE_VERIFICATION: 'false' };
-  const child = spawn(process.execPath, ['dist/main.mjs'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const env = {
+    ...process.env,
+    PORT: String(port),
+    SITE_URL: `${base}/`,
+    CONTENT_DIR: dir,
+    LOG_LEVEL: 'warn',
+    STAFF_DEVICE_VERIFICATION: 'false',
+    ...extraEnv,
+  };
+  const child = spawn(process.execPath, [...nodeArgs, 'dist/main.mjs'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
   for (;;) {
     try {
       if ((await fetch(`${base}/ghost/api/admin/site/`)).ok) break;
@@ -21,6 +30,8 @@ export async function startServer() {
   }
   return {
     base,
+    /** The database file when the server runs on its default SQLite database. */
+    sqliteFile: path.join(dir, 'data', 'quire.db'),
     /** Resident memory of the server process in MB (Linux). */
     rssMb: () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))[1]) / 1024,
     stop: async () => {

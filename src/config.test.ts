@@ -25,6 +25,55 @@ describe('configuration', () => {
     expect(parseConfig({}).secretsKey).toBeNull();
   });
 
+  it('keeps files on local disk by default, in an S3 bucket with STORAGE=s3', () => {
+    expect(parseConfig({}).s3).toBeNull();
+    expect(parseConfig({}).uploadMaxBytes).toBe(1024 * 1024 * 1024);
+    expect(
+      parseConfig({
+        STORAGE: 's3',
+        S3_BUCKET: 'media',
+        S3_ENDPOINT: 'http://127.0.0.1:9000',
+        S3_FORCE_PATH_STYLE: 'true',
+        S3_PREFIX: '/site-a/',
+        S3_PUBLIC_URL: 'https://cdn.example.com',
+        S3_ACCESS_KEY_ID: 'id',
+        S3_SECRET_ACCESS_KEY: 'secret',
+      }).s3,
+    ).toEqual({
+      bucket: 'media',
+      region: 'us-east-1',
+      endpoint: 'http://127.0.0.1:9000',
+      forcePathStyle: true,
+      prefix: 'site-a/',
+      publicUrl: 'https://cdn.example.com/',
+      credentials: { accessKeyId: 'id', secretAccessKey: 'secret' },
+    });
+    expect(parseConfig({ STORAGE: 's3', S3_BUCKET: 'media' }).s3).toMatchObject({ endpoint: null, prefix: '', publicUrl: null, credentials: null });
+  });
+
+  it.each([
+    [{ STORAGE: 'ftp' }, 'STORAGE'],
+    [{ STORAGE: 's3' }, 'S3_BUCKET'],
+    [{ STORAGE: 's3', S3_BUCKET: 'b', S3_ENDPOINT: 'ftp://x' }, 'S3_ENDPOINT'],
+    [{ STORAGE: 's3', S3_BUCKET: 'b', S3_PREFIX: '../x' }, 'S3_PREFIX'],
+    [{ STORAGE: 's3', S3_BUCKET: 'b', S3_ACCESS_KEY_ID: 'id' }, 'S3_ACCESS_KEY_ID'],
+    [{ UPLOAD_MAX_BYTES: '10MB' }, 'UPLOAD_MAX_BYTES'],
+  ])('refuses the storage settings %j', (source, name) => {
+    expect(() => parseConfig(source)).toThrow(name);
+  });
+
+  it('reads the worker thread count; unset, it is null (one per core, at most four)', () => {
+    expect(parseConfig({ WORKER_THREADS: '3' }).workerThreads).toBe(3);
+    expect(parseConfig({}).workerThreads).toBeNull();
+    expect(() => parseConfig({ WORKER_THREADS: '0' })).toThrow('WORKER_THREADS: must be a whole number from 1 to 64 (got "0")');
+  });
+
+  it('reads the log format; unset, it is null (pretty at a terminal)', () => {
+    expect(parseConfig({ LOG_FORMAT: 'pretty' }).logFormat).toBe('pretty');
+    expect(parseConfig({}).logFormat).toBeNull();
+    expect(() => parseConfig({ LOG_FORMAT: 'text' })).toThrow('LOG_FORMAT: must be json or pretty (got "text")');
+  });
+
   it('reads trusted proxies', () => {
     expect(parseConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
     expect(parseConfig({ TRUST_PROXY: 'loopback, 10.0.0.0/8' }).trustProxy).toBe('loopback,10.0.0.0/8');

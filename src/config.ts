@@ -19,6 +19,8 @@ export interface Config {
   readonly mail: MailConfig;
   /** pino log level. */
   readonly logLevel: string;
+  /** `json` lines, or `pretty` lines for a person; null: pretty when stdout is a terminal, else json. */
+  readonly logFormat: 'json' | 'pretty' | null;
   /**
    * Which peers may tell the client address through X-Forwarded-For: `false`, `true`, or proxy-addr names
    * and CIDRs (`loopback`, `10.0.0.0/8, 192.168.1.5`). Login limits count per client address, so trusting
@@ -30,6 +32,32 @@ export interface Config {
    * `<contentDir>/data/secrets.key` is used, made on first start (`auth/secret-box.ts`).
    */
   readonly secretsKey: Buffer | null;
+  /** Where uploads, themes and backups live: null for local disk under `contentDir`, or an S3-compatible bucket. */
+  readonly s3: S3Config | null;
+  /** Largest single uploaded file, in bytes; a bigger one is refused while it streams in (413). */
+  readonly uploadMaxBytes: number;
+  /** Port for Prometheus metrics (`GET /metrics`); null: no metrics anywhere. Never the public port. */
+  readonly metricsPort: number | null;
+  /** Interface the metrics port binds. */
+  readonly metricsHost: string;
+  /** How long shutdown waits for requests in flight (and background work) before cutting them off. */
+  readonly shutdownGraceMs: number;
+  /** Worker threads for rendering and password hashing; null: one per core, at most four (workers/pool.ts). */
+  readonly workerThreads: number | null;
+  /** Serve Quire's full-text search, `GET /ghost/api/content/search/` (not part of Ghost's API; off unless asked for). */
+  readonly fullTextSearch: boolean;
+}
+
+export interface S3Config {
+  readonly bucket: string;
+  readonly region: string;
+  readonly endpoint: string | null;
+  readonly forcePathStyle: boolean;
+  /** Empty, or ending with `/`. */
+  readonly prefix: string;
+  /** Ending with `/`; null when this service serves the files at `<siteUrl>content/`. */
+  readonly publicUrl: string | null;
+  readonly credentials: { readonly accessKeyId: string; readonly secretAccessKey: string } | null;
 }
 
 export interface MailConfig {
@@ -53,8 +81,24 @@ const SETTINGS = [
   'MAIL_FROM',
   'MAIL_SMTP_URL',
   'LOG_LEVEL',
+  'LOG_FORMAT',
   'TRUST_PROXY',
   'SECRETS_KEY',
+  'STORAGE',
+  'S3_BUCKET',
+  'S3_REGION',
+  'S3_ENDPOINT',
+  'S3_FORCE_PATH_STYLE',
+  'S3_PREFIX',
+  'S3_PUBLIC_URL',
+  'S3_ACCESS_KEY_ID',
+  'S3_SECRET_ACCESS_KEY',
+  'UPLOAD_MAX_BYTES',
+  'WORKER_THREADS',
+  'METRICS_PORT',
+  'METRICS_HOST',
+  'SHUTDOWN_GRACE_MS',
+  'FULL_TEXT_SEARCH',
 ] as const;
 
 /**
@@ -106,8 +150,18 @@ export function parseConfig(source: Source, cwd = process.cwd()): Config {
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
     throw new ConfigError(`LOG_LEVEL: must be one of fatal, error, warn, info, debug, trace, silent (got "${logLevel}")`);
   }
+  const logFormat = source.LOG_FORMAT?.trim() || null;
+  if (logFormat !== null && logFormat !== 'json' && logFormat !== 'pretty') throw new ConfigError(`LOG_FORMAT: must be json or pretty (got "${logFormat}")`);
   const trustProxy = parseTrustProxy(source.TRUST_PROXY ?? 'loopback');
   const secretsKey = parseSecretsKey(source.SECRETS_KEY);
+  const s3 = parseStorage(source);
+  const uploadMaxBytes = parseUploadMax(source.UPLOAD_MAX_BYTES ?? String(1024 * 1024 * 1024));
+  const workerThreads = source.WORKER_THREADS?.trim() ? parseCount('WORKER_THREADS', source.WORKER_THREADS.trim(), 1, 64) : null;
+  const metricsPort = source.METRICS_PORT?.trim() ? parseCount('METRICS_PORT', source.METRICS_PORT.trim(), 1, 65535) : null;
+  if (metricsPort !== null && metricsPort === port) throw new ConfigError(`METRICS_PORT: must differ from PORT (${port}): metrics never share the public port`);
+  const metricsHost = source.METRICS_HOST?.trim() || '127.0.0.1';
+  const shutdownGraceMs = parseCount('SHUTDOWN_GRACE_MS', (source.SHUTDOWN_GRACE_MS ?? '10000').trim(), 0, 3_600_000);
+  const fullTextSearch = parseBoolean('FULL_TEXT_SEARCH', source.FULL_TEXT_SEARCH ?? 'false');
   return Object.freeze({
     port,
     host,
@@ -117,9 +171,56 @@ export function parseConfig(source: Source, cwd = process.cwd()): Config {
     staffDeviceVerification,
     mail: Object.freeze({ from, smtpUrl }),
     logLevel,
+    logFormat,
     trustProxy,
     secretsKey,
+    s3,
+    uploadMaxBytes,
+    workerThreads,
+    metricsPort,
+    metricsHost,
+    shutdownGraceMs,
+    fullTextSearch,
   });
+}
+
+function parseStorage(source: Source): S3Config | null {
+  const kind = (source.STORAGE ?? 'local').trim().toLowerCase();
+  if (kind === 'local') return null;
+  if (kind !== 's3') throw new ConfigError(`STORAGE: must be local or s3 (got "${source.STORAGE}")`);
+  const bucket = source.S3_BUCKET?.trim();
+  if (!bucket) throw new ConfigError('S3_BUCKET: required when STORAGE is s3');
+  const endpoint = source.S3_ENDPOINT?.trim() || null;
+  if (endpoint && !/^https?:\/\/[^/]/.test(endpoint)) throw new ConfigError(`S3_ENDPOINT: must be an http or https URL (got "${endpoint}")`);
+  const publicUrl = source.S3_PUBLIC_URL?.trim() || null;
+  if (publicUrl && !/^https?:\/\/[^/]/.test(publicUrl)) throw new ConfigError(`S3_PUBLIC_URL: must be an http or https URL (got "${publicUrl}")`);
+  const prefix = (source.S3_PREFIX ?? '').trim().replace(/^\/+|\/+$/g, '');
+  if (prefix.split('/').some((part) => part === '..' || part === '.') || /[\\\0-\x1f]/.test(prefix))
+    throw new ConfigError(`S3_PREFIX: must be a plain folder name (got "${prefix}")`);
+  const accessKeyId = source.S3_ACCESS_KEY_ID?.trim();
+  const secretAccessKey = source.S3_SECRET_ACCESS_KEY?.trim();
+  if (Boolean(accessKeyId) !== Boolean(secretAccessKey)) throw new ConfigError('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY: give both or neither');
+  return Object.freeze({
+    bucket,
+    region: source.S3_REGION?.trim() || 'us-east-1',
+    endpoint,
+    forcePathStyle: parseBoolean('S3_FORCE_PATH_STYLE', source.S3_FORCE_PATH_STYLE ?? 'false'),
+    prefix: prefix ? `${prefix}/` : '',
+    publicUrl: publicUrl ? publicUrl.replace(/\/*$/, '/') : null,
+    credentials: accessKeyId && secretAccessKey ? Object.freeze({ accessKeyId, secretAccessKey }) : null,
+  });
+}
+
+function parseUploadMax(raw: string): number {
+  const bytes = Number(raw);
+  if (!/^\d+$/.test(raw.trim()) || bytes < 1) throw new ConfigError(`UPLOAD_MAX_BYTES: must be a whole number of bytes (got "${raw}")`);
+  return bytes;
+}
+
+function parseCount(name: string, raw: string, min: number, max: number): number {
+  const value = Number(raw);
+  if (!/^\d+$/.test(raw) || value < min || value > max) throw new ConfigError(`${name}: must be a whole number from ${min} to ${max} (got "${raw}")`);
+  return value;
 }
 
 function parsePort(raw: string): number {

@@ -29,7 +29,7 @@ beforeAll(async () => {
     engine: connection.engine,
     site: siteOf(SITE_URL),
     clock: fixedClock,
-    mailer: { send: async () => undefined },
+    mailer: { fromAddress: 'noreply@example.com', send: async () => undefined },
     secrets: secretBox(randomBytes(32)),
     storage: localDiskStorage(contentDir, `${SITE_URL}content/`),
   });

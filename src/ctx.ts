@@ -8,6 +8,7 @@ import type { Clock } from './clock.js';
 import { OWNER_USER_ID } from './auth/roles.js';
 import { retryingTransaction } from './db/transactions.js';
 import { writeOutbox, type EventRecorder, type RecordedEvent } from './events/outbox.js';
+import { ActionCollector, type ActionActor } from './events/actions.js';
 
 /** The site's address and what every caller derives from it. */
 export interface Site {
@@ -71,6 +72,13 @@ export interface CtxBase {
   storage: Storage;
 }
 
+/** Whom the audit trail names: the staff user, or the integration of an API key. */
+function actionActor(actor: Actor | null): ActionActor | null {
+  if (actor?.user) return { id: actor.user.id, type: 'user' };
+  if (actor?.apiKey?.integration_id) return { id: actor.apiKey.integration_id, type: 'integration' };
+  return null;
+}
+
 function buildCtx(base: CtxBase, actor: Actor | null): Ctx {
   const ctx: Ctx = {
     ...base,
@@ -79,10 +87,11 @@ function buildCtx(base: CtxBase, actor: Actor | null): Ctx {
     write: (fn) =>
       retryingTransaction(base.db, async (trx) => {
         const recorded: RecordedEvent[] = [];
+        const actions = new ActionCollector();
         let open = true;
         const writeCtx: WriteCtx = {
           ...ctx,
-          db: trx,
+          db: trx.withPlugin(actions),
           events: {
             record(name, payload, resource) {
               if (!open) throw new Error(`event ${name} recorded after its write ended`);
@@ -97,6 +106,7 @@ function buildCtx(base: CtxBase, actor: Actor | null): Ctx {
         } finally {
           open = false;
         }
+        await actions.write(trx, actionActor(actor), base.clock.now());
         await writeOutbox(trx, recorded, base.clock.now());
         return result;
       }),

@@ -1,32 +1,72 @@
+import type { Server } from 'node:http';
+import type { FastifyInstance } from 'fastify';
 import { loadConfig, ConfigError, type Config } from './config.js';
-import { connect } from './db/connect.js';
+import { connect, type Connection } from './db/connect.js';
 import { migrateToLatest } from './db/migrate.js';
+import { DatabaseUnreachableError, assertReachable, displayDatabaseUrl } from './db/reachability.js';
 import { buildApp } from './app.js';
-import { warmRenderers } from './content/render.js';
+import { warmRenderersOffThread } from './content/off-thread.js';
 import { resolveSecretsKey, secretBox } from './auth/secret-box.js';
 import { sealStoredSecrets } from './auth/authenticator.js';
+import { configureWorkerPool, stopWorkerPool } from './workers/pool.js';
+import { loggerOptions } from './http/logging.js';
+import { createMetrics, serveMetrics } from './http/metrics.js';
+import type { Readiness } from './http/health.js';
 
 const RENDERER_WARM_DELAY_MS = 2000;
 
-function readConfig(): Config {
+/** A start-up failure the operator can fix; its message is the one line printed. */
+class StartupError extends Error {}
+
+/**
+ * Work that runs beside the HTTP server (the job runner, when it starts here) adds how to stop it: shutdown
+ * calls each stop while requests drain and waits for it within the same grace period, so a runner can finish
+ * or release its leases before the database closes.
+ */
+const background: (() => Promise<void>)[] = [];
+
+async function listen(what: string, start: () => Promise<unknown>, names: string): Promise<void> {
   try {
-    return loadConfig();
+    await start();
   } catch (err) {
-    if (err instanceof ConfigError) {
-      console.error(`quire: configuration error: ${err.message}`);
-      process.exit(1);
-    }
-    throw err;
+    const code = (err as { code?: string }).code;
+    const reason =
+      code === 'EADDRINUSE'
+        ? 'the port is already in use (another Quire, Ghost or other server?)'
+        : code === 'EACCES'
+          ? 'permission denied (ports below 1024 need privileges)'
+          : code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND'
+            ? 'no such address on this machine'
+            : (err as Error).message;
+    throw new StartupError(`cannot listen on ${what}: ${reason}; change ${names}`, { cause: err });
+  }
+}
+
+async function migrate(connection: Connection, config: Config): Promise<void> {
+  await assertReachable(connection, config.databaseUrl);
+  try {
+    await migrateToLatest(connection);
+  } catch (err) {
+    throw new StartupError(`database ${displayDatabaseUrl(config.databaseUrl)}: ${(err as Error).message.split('\n')[0]}`, { cause: err });
   }
 }
 
 async function main() {
-  const config = readConfig();
-  const connection = connect(config.databaseUrl);
-  await migrateToLatest(connection);
+  const config = loadConfig();
+  // The bundle's sibling: dist/main.mjs runs dist/worker.mjs.
+  configureWorkerPool({ threads: config.workerThreads, file: new URL('./worker.mjs', import.meta.url) });
+  // Set once the app exists; a connection lost before then has nobody to tell but the start-up error.
+  let app: FastifyInstance | undefined = undefined;
+  const connection = connect(config.databaseUrl, {
+    onIdleConnectionLost: (err) => (app ? app.log.warn({ err }, 'idle database connection lost; the pool replaces it') : undefined),
+  });
+  await migrate(connection, config);
   const secretsKey = resolveSecretsKey(config);
   const secrets = secretBox(secretsKey.key);
-  const app = await buildApp({ config, connection, logger: { level: config.logLevel }, secrets });
+  const metrics = config.metricsPort === null ? undefined : createMetrics();
+  const readiness: Readiness = { accepting: true };
+  const format = config.logFormat ?? (process.stdout.isTTY ? 'pretty' : 'json');
+  app = await buildApp({ config, connection, logger: loggerOptions({ level: config.logLevel, format }), secrets, metrics, readiness });
   // Said at every start: instances with their own CONTENT_DIR would each make a key and fail to open the
   // secrets another one sealed.
   if (secretsKey.file)
@@ -36,25 +76,76 @@ async function main() {
     );
   const sealed = await sealStoredSecrets(connection.db, secrets);
   if (sealed > 0) app.log.info({ sealed }, 'sealed authenticator secrets stored before sealing');
-  await app.listen({ port: config.port, host: config.host });
-  app.log.info({ siteUrl: config.siteUrl, database: config.databaseUrl.replace(/\/\/[^@/]*@/, '//***@') }, 'quire is ready');
-  // The renderers' first use costs ~0.5 s of blocked event loop (jsdom). Paid right after listen it would
-  // delay the first answers (health checks, the first reads); a moment later it is off every critical path.
+  await listen(`${config.host}:${config.port}`, () => app.listen({ port: config.port, host: config.host }), 'PORT or HOST');
+  let metricsServer: Server | null = null;
+  if (metrics && config.metricsPort !== null) {
+    const port = config.metricsPort;
+    await listen(
+      `${config.metricsHost}:${port} (metrics)`,
+      async () => (metricsServer = await serveMetrics(metrics, port, config.metricsHost)),
+      'METRICS_PORT or METRICS_HOST',
+    );
+  }
+  app.log.info({ siteUrl: config.siteUrl, database: displayDatabaseUrl(config.databaseUrl), metricsPort: config.metricsPort }, 'quire is ready');
+  // The renderers' first use costs ~0.5 s (jsdom) on a worker thread. Paid right after listen it would
+  // compete with the first answers (health checks, the first reads); a moment later it is off every critical path.
   setTimeout(() => {
-    warmRenderers().catch((err: unknown) => app.log.warn({ err }, 'warming the content renderers failed'));
+    warmRenderersOffThread().catch((err: unknown) => app.log.warn({ err }, 'warming the content renderers failed'));
   }, RENDERER_WARM_DELAY_MS).unref();
 
-  const stop = async (signal: string) => {
-    app.log.info({ signal }, 'shutting down');
-    await app.close();
-    await connection.close();
-    process.exit(0);
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    shutdown(app, connection, config, readiness, metricsServer, signal).then(
+      (clean) => process.exit(clean ? 0 : 1),
+      (err: unknown) => {
+        app.log.error({ err }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
   };
-  process.once('SIGTERM', () => void stop('SIGTERM'));
-  process.once('SIGINT', () => void stop('SIGINT'));
+  process.once('SIGTERM', () => stop('SIGTERM'));
+  process.once('SIGINT', () => stop('SIGINT'));
 }
 
-main().catch((err) => {
-  console.error('quire: failed to start:', err);
+/**
+ * Stop accepting (readiness turns 503, the listener closes, idle keep-alive connections end), let requests in
+ * flight and background work finish within SHUTDOWN_GRACE_MS, then close the worker pool and the database.
+ * Resolves false when the grace period ran out and requests were cut off.
+ */
+async function shutdown(
+  app: FastifyInstance,
+  connection: Connection,
+  config: Config,
+  readiness: Readiness,
+  metricsServer: Server | null,
+  signal: string,
+): Promise<boolean> {
+  app.log.info({ signal, graceMs: config.shutdownGraceMs }, 'shutting down: no new connections; finishing requests in flight');
+  readiness.accepting = false;
+  let timer: NodeJS.Timeout | undefined;
+  const graceOver = new Promise<'timeout'>((resolve) => {
+    timer = setTimeout(() => resolve('timeout'), config.shutdownGraceMs);
+  });
+  const drained = Promise.all([app.close(), ...background.map((stopWork) => stopWork())]).then(() => 'drained' as const);
+  const outcome = await Promise.race([drained, graceOver]);
+  clearTimeout(timer);
+  if (outcome === 'timeout') {
+    app.log.warn({ graceMs: config.shutdownGraceMs }, 'grace period over: closing the connections still open');
+    app.server.closeAllConnections();
+  }
+  await new Promise<void>((resolve) => (metricsServer ? metricsServer.close(() => resolve()) : resolve()));
+  await stopWorkerPool();
+  await connection.close();
+  app.log.info('stopped');
+  return outcome === 'drained';
+}
+
+main().catch((err: unknown) => {
+  // One line an operator can act on; the stack only for what we did not foresee.
+  if (err instanceof ConfigError) console.error(`quire: configuration error: ${err.message}`);
+  else if (err instanceof StartupError || err instanceof DatabaseUnreachableError) console.error(`quire: ${err.message}`);
+  else console.error('quire: failed to start:', err);
   process.exit(1);
 });

@@ -43,7 +43,10 @@ async function ownerCtx(t: TestSite, mailbox: Mail[] = []): Promise<Ctx> {
   if (!session) throw new Error('factories act as the Owner: log the Owner in first (useTestSite with setup: full does)');
   const actor: Actor = { kind: 'session', user, role: 'Owner', session, apiKey: null };
   // The site's configured parts (storage, secrets), its clock, and a mailbox of the factory's own.
-  const base = ctxBaseFromConfig(t.config, t.connection, console, { clock: t.clock, mailer: { send: async (mail) => void mailbox.push(mail) } });
+  const base = ctxBaseFromConfig(t.config, t.connection, console, {
+    clock: t.clock,
+    mailer: { fromAddress: 'noreply@127.0.0.1', send: async (mail) => void mailbox.push(mail) },
+  });
   return requestCtx(base, actor);
 }
 

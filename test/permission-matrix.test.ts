@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { InjectOptions } from 'fastify';
-import { OWNER, ghostError } from './support.js';
+import { ADMIN, OWNER, ghostError } from './support.js';
+import { image, mp3, multipartBody, themeZip, type FilePart } from './uploads.js';
 import { makeStaff, makeTag } from './factories.js';
 import { call, makeCallers, type Caller } from './staff-support.js';
 import { useTestSite } from './test-site.js';
@@ -25,6 +26,8 @@ interface Row {
   /** Builds the path and body for one call (fresh targets for writes). */
   prepare?: () => Promise<{ path?: string; body?: unknown }>;
   body?: unknown;
+  /** A multipart body (uploads) instead of JSON, given what `prepare` made. */
+  upload?: (prepared: { path?: string; body?: unknown }) => Promise<Record<string, string | FilePart>>;
   allowed: string;
   status: number;
   /** `listed`: integrations pass Ghost's allow-list and get `allowed`'s answer; `not listed`: 501. */
@@ -68,6 +71,28 @@ const freshPost = async (type: 'posts' | 'pages') => {
   return res.json()[type][0] as { id: string; updated_at: string };
 };
 const freshTag = () => makeTag(t);
+const freshLabel = async () => {
+  const res = await t.admin.post('/labels/', { labels: [{ name: unique('label') }] });
+  return res.json().labels[0] as { id: string; slug: string };
+};
+const freshNewsletter = async () => {
+  const res = await t.admin.post('/newsletters/', { newsletters: [{ name: unique('newsletter') }] });
+  return res.json().newsletters[0].id as string;
+};
+const freshOffer = async () => {
+  const tier = await t.connection.db.selectFrom('products').select('id').where('slug', '=', 'default-product').executeTakeFirstOrThrow();
+  const name = unique('o').slice(0, 40);
+  const body = { offers: [{ name, code: name, type: 'percent', cadence: 'month', amount: 10, duration: 'once', tier: { id: tier.id } }] };
+  return (await t.admin.post('/offers/', body)).json().offers[0].id as string;
+};
+const freshTier = async () => {
+  const res = await t.admin.post('/tiers/', { tiers: [{ name: unique('tier'), currency: 'usd' }] });
+  return res.json().tiers[0].id as string;
+};
+const freshSnippet = async () => {
+  const res = await t.admin.post('/snippets/', { snippets: [{ name: unique('snippet'), mobiledoc: '{}' }] });
+  return res.json().snippets[0].id as string;
+};
 
 /** Rows for posts and pages: reads for everyone; writes to the Owner's post refused to Authors and Contributors (endpoints.md §3). */
 function postRows(type: 'posts' | 'pages', one: 'post' | 'page'): Row[] {
@@ -120,6 +145,17 @@ const ALL = 'O A E Au C SE I';
 
 const ROWS: Row[] = [
   { method: 'GET', path: '/site/', allowed: ALL, status: 200, integration: 'listed' },
+  { method: 'GET', path: '/config/', allowed: ALL, status: 200, integration: 'listed' },
+  { method: 'GET', path: '/settings/', allowed: ALL, status: 200, integration: 'listed' },
+  {
+    method: 'PUT',
+    path: '/settings/',
+    body: { settings: [{ key: 'title', value: 'Test Site' }] },
+    allowed: 'O A',
+    status: 200,
+    integration: 'not listed',
+    refused: NO_PERMISSION('Permission error, cannot edit setting.'),
+  },
 
   { method: 'GET', path: '/integrations/', allowed: 'O A', status: 200, integration: 'not listed' },
   {
@@ -276,6 +312,162 @@ const ROWS: Row[] = [
     refused: NO_PERMISSION('Permission error, cannot delete tag.'),
   },
 
+  {
+    method: 'GET',
+    path: '/labels/',
+    allowed: 'O A E Au SE I',
+    status: 200,
+    integration: 'listed',
+    refused: NO_PERMISSION('Permission error, cannot list labels.'),
+  },
+  {
+    method: 'GET',
+    path: '/labels/:id/',
+    prepare: async () => ({ path: `/labels/${(await freshLabel()).id}/` }),
+    allowed: 'O A E Au SE I',
+    status: 200,
+    integration: 'listed',
+    refused: NO_PERMISSION('Permission error, cannot read label.'),
+  },
+  {
+    method: 'GET',
+    path: '/labels/slug/:slug/',
+    prepare: async () => ({ path: `/labels/slug/${(await freshLabel()).slug}/` }),
+    allowed: 'O A E Au SE I',
+    status: 200,
+    integration: 'listed',
+  },
+  {
+    method: 'POST',
+    path: '/labels/',
+    prepare: async () => ({ body: { labels: [{ name: unique('made-label') }] } }),
+    allowed: 'O A SE I',
+    status: 201,
+    integration: 'listed',
+    refused: NO_PERMISSION('Permission error, cannot save label.'),
+  },
+  {
+    method: 'PUT',
+    path: '/labels/:id/',
+    prepare: async () => ({ path: `/labels/${(await freshLabel()).id}/`, body: { labels: [{ name: unique('renamed-label') }] } }),
+    allowed: 'O A SE I',
+    status: 200,
+    integration: 'listed',
+    refused: NO_PERMISSION('Permission error, cannot edit label.'),
+  },
+  {
+    method: 'DELETE',
+    path: '/labels/:id/',
+    prepare: async () => ({ path: `/labels/${(await freshLabel()).id}/` }),
+    allowed: 'O A SE I',
+    status: 204,
+    integration: 'listed',
+    refused: NO_PERMISSION('Permission error, cannot delete label.'),
+  },
+
+  {
+    method: 'GET',
+    path: '/tiers/',
+    allowed: 'O A E Au SE I',
+    status: 200,
+    integration: 'listed',
+    refused: NO_PERMISSION('Permission error, cannot list tiers.'),
+  },
+  {
+    method: 'GET',
+    path: '/tiers/:id/',
+    prepare: async () => ({ path: `/tiers/${await freshTier()}/` }),
+    allowed: 'O A E Au SE I',
+    status: 200,
+    integration: 'listed',
+    refused: NO_PERMISSION('Permission error, cannot read tier.'),
+  },
+  {
+    method: 'POST',
+    path: '/tiers/',
+    prepare: async () => ({ body: { tiers: [{ name: unique('made-tier'), currency: 'eur' }] } }),
+    allowed: 'O A I',
+    status: 201,
+    integration: 'listed',
+    refused: NO_PERMISSION('Permission error, cannot save tier.'),
+  },
+  {
+    method: 'PUT',
+    path: '/tiers/:id/',
+    prepare: async () => ({ path: `/tiers/${await freshTier()}/`, body: { tiers: [{ description: 'Edited' }] } }),
+    allowed: 'O A I',
+    status: 200,
+    integration: 'listed',
+    refused: NO_PERMISSION('Permission error, cannot edit tier.'),
+  },
+
+  {
+    method: 'GET',
+    path: '/newsletters/',
+    allowed: 'O A E Au SE I',
+    status: 200,
+    integration: 'listed',
+    refused: NO_PERMISSION('Permission error, cannot list newsletters.'),
+  },
+  {
+    method: 'GET',
+    path: '/newsletters/:id/',
+    prepare: async () => ({ path: `/newsletters/${await freshNewsletter()}/` }),
+    allowed: 'O A E Au SE I',
+    status: 200,
+    integration: 'listed',
+  },
+  {
+    method: 'POST',
+    path: '/newsletters/',
+    prepare: async () => ({ body: { newsletters: [{ name: unique('made-newsletter') }] } }),
+    allowed: 'O A I',
+    status: 201,
+    integration: 'listed',
+    refused: NO_PERMISSION('Permission error, cannot save newsletter.'),
+  },
+  {
+    method: 'PUT',
+    path: '/newsletters/:id/',
+    prepare: async () => ({ path: `/newsletters/${await freshNewsletter()}/`, body: { newsletters: [{ description: 'Edited' }] } }),
+    allowed: 'O A I',
+    status: 200,
+    integration: 'listed',
+    refused: NO_PERMISSION('Permission error, cannot edit newsletter.'),
+  },
+
+  { method: 'GET', path: '/offers/', allowed: 'O A SE I', status: 200, integration: 'listed', refused: NO_PERMISSION('Permission error, cannot list offers.') },
+  {
+    method: 'GET',
+    path: '/offers/:id/',
+    prepare: async () => ({ path: `/offers/${await freshOffer()}/` }),
+    allowed: 'O A SE I',
+    status: 200,
+    integration: 'listed',
+  },
+  {
+    method: 'POST',
+    path: '/offers/',
+    prepare: async () => {
+      const tier = await t.connection.db.selectFrom('products').select('id').where('slug', '=', 'default-product').executeTakeFirstOrThrow();
+      const name = unique('m').slice(0, 40);
+      return { body: { offers: [{ name, code: name, type: 'percent', cadence: 'month', amount: 5, duration: 'once', tier: { id: tier.id } }] } };
+    },
+    allowed: 'O A I',
+    status: 200,
+    integration: 'listed',
+    refused: NO_PERMISSION('Permission error, cannot save offer.'),
+  },
+  {
+    method: 'PUT',
+    path: '/offers/:id/',
+    prepare: async () => ({ path: `/offers/${await freshOffer()}/`, body: { offers: [{ display_title: 'Edited' }] } }),
+    allowed: 'O A I',
+    status: 200,
+    integration: 'listed',
+    refused: NO_PERMISSION('Permission error, cannot edit offer.'),
+  },
+
   { method: 'GET', path: '/roles/', allowed: ALL, status: 200, integration: 'listed' },
   { method: 'GET', path: '/roles/?permissions=assign', allowed: ALL, status: 200, integration: 'listed' },
 
@@ -315,6 +507,86 @@ const ROWS: Row[] = [
     refused: NO_PERMISSION('Permission error, cannot delete invite.'),
   },
 
+  { method: 'GET', path: '/slugs/post/a-title/', allowed: ALL, status: 200, integration: 'not listed' },
+  { method: 'GET', path: '/slugs/tag/a-name/1/', allowed: ALL, status: 200, integration: 'not listed' },
+
+  { method: 'GET', path: '/snippets/', allowed: ALL, status: 200, integration: 'not listed' },
+  {
+    method: 'GET',
+    path: '/snippets/:id/',
+    prepare: async () => ({ path: `/snippets/${await freshSnippet()}/` }),
+    allowed: ALL,
+    status: 200,
+    integration: 'not listed',
+  },
+  {
+    method: 'POST',
+    path: '/snippets/',
+    prepare: async () => ({ body: { snippets: [{ name: unique('snippet'), mobiledoc: '{}' }] } }),
+    allowed: 'O A E SE I',
+    status: 201,
+    integration: 'not listed',
+    refused: NO_PERMISSION('Permission error, cannot save snippet.'),
+  },
+  {
+    method: 'PUT',
+    path: '/snippets/:id/',
+    prepare: async () => ({ path: `/snippets/${await freshSnippet()}/`, body: { snippets: [{ name: unique('snippet'), mobiledoc: '{}' }] } }),
+    allowed: 'O A E SE I',
+    status: 200,
+    integration: 'not listed',
+    refused: NO_PERMISSION('Permission error, cannot edit snippet.'),
+  },
+  {
+    method: 'DELETE',
+    path: '/snippets/:id/',
+    prepare: async () => ({ path: `/snippets/${await freshSnippet()}/` }),
+    allowed: 'O A E SE I',
+    status: 204,
+    integration: 'not listed',
+    refused: NO_PERMISSION('Permission error, cannot delete snippet.'),
+  },
+
+  { method: 'GET', path: '/actions/', allowed: 'O A I', status: 200, integration: 'listed', refused: NO_PERMISSION('Permission error, cannot list actions.') },
+
+  {
+    method: 'GET',
+    path: '/notifications/',
+    allowed: 'O A E SE',
+    status: 200,
+    integration: 'not listed',
+    refused: NO_PERMISSION('Permission error, cannot list notifications.'),
+  },
+  {
+    method: 'POST',
+    path: '/notifications/',
+    prepare: async () => ({ body: { notifications: [{ message: unique('note'), custom: true }] } }),
+    allowed: 'O A E SE',
+    status: 201,
+    integration: 'not listed',
+    refused: NO_PERMISSION('Permission error, cannot save notification.'),
+  },
+
+  { method: 'GET', path: '/recommendations/', allowed: ALL, status: 200, integration: 'not listed' },
+  { method: 'GET', path: '/incoming_recommendations/', allowed: ALL, status: 200, integration: 'not listed' },
+  {
+    method: 'POST',
+    path: '/recommendations/',
+    prepare: async () => ({ body: { recommendations: [{ title: 'Recommended', url: `https://${unique('site')}.example/` }] } }),
+    allowed: 'O A',
+    status: 201,
+    integration: 'not listed',
+    refused: NO_PERMISSION('Permission error, cannot save recommendation.'),
+  },
+
+  ...['posts', 'pages', 'tags', 'users'].map((kind): Row => ({
+    method: 'GET',
+    path: `/search-index/${kind}/`,
+    allowed: ALL,
+    status: 200,
+    integration: 'listed',
+  })),
+
   { method: 'GET', path: '/session/', allowed: ALL_STAFF, status: 200, integration: 'not listed' },
   { method: 'DELETE', path: '/session/', allowed: ALL_STAFF, status: 204, integration: 'not listed', after: async (caller) => caller.renew() },
 
@@ -343,6 +615,73 @@ const ROWS: Row[] = [
 
   // Beyond Ghost: a user's own authenticator app, for people at a browser only.
   { method: 'GET', path: '/authenticator/', allowed: ALL_STAFF, status: 200, integration: 'not listed', exceptions: { staff: STAFF_TOKEN_BLOCKED } },
+
+  // Uploads: any authenticated caller (no permission row, as Ghost). Their fixtures are made with the integration's
+  // key: the Owner's session of `t` ends with the global password reset above.
+  {
+    method: 'POST',
+    path: '/images/upload/',
+    upload: async () => ({ file: { name: 'matrix.png', type: 'image/png', data: await image(8, 8, 'png') } }),
+    allowed: ALL,
+    status: 201,
+    integration: 'listed',
+  },
+  {
+    method: 'POST',
+    path: '/media/upload/',
+    upload: async () => ({ file: { name: 'matrix.mp3', type: 'audio/mpeg', data: mp3() } }),
+    allowed: ALL,
+    status: 201,
+    integration: 'listed',
+  },
+  {
+    method: 'PUT',
+    path: '/media/thumbnail/upload/',
+    prepare: async () => {
+      const media = await t.admin.upload('/media/upload/', { file: { name: 'poster-target.mp3', type: 'audio/mpeg', data: mp3() } }, t.integration());
+      return { body: { url: media.json().media[0].url } };
+    },
+    upload: async (prepared) => ({
+      file: { name: 'poster.png', type: 'image/png', data: await image(8, 8, 'png') },
+      url: (prepared.body as { url: string }).url,
+    }),
+    allowed: ALL,
+    status: 200,
+    integration: 'not listed',
+  },
+  {
+    method: 'POST',
+    path: '/files/upload/',
+    upload: async () => ({ file: { name: 'matrix.pdf', type: 'application/pdf', data: '%PDF-1.4' } }),
+    allowed: ALL,
+    status: 201,
+    integration: 'listed',
+  },
+
+  { method: 'GET', path: '/themes/', allowed: ALL, status: 200, integration: 'not listed' },
+  { method: 'GET', path: '/themes/active/', allowed: 'O A E Au SE I', status: 200, integration: 'not listed' },
+  {
+    method: 'POST',
+    path: '/themes/upload/',
+    upload: async () => ({ file: { name: `${unique('matrix')}.zip`, type: 'application/zip', data: await themeZip('matrix') } }),
+    allowed: 'O A I',
+    status: 200,
+    integration: 'listed',
+  },
+  { method: 'PUT', path: '/themes/quire/activate/', allowed: 'O A I', status: 200, integration: 'listed' },
+  { method: 'GET', path: '/themes/quire/download/', allowed: 'O A I', status: 200, integration: 'not listed' },
+  {
+    method: 'DELETE',
+    path: '/themes/:name/',
+    prepare: async () => {
+      const name = unique('doomed');
+      await t.admin.upload('/themes/upload/', { file: { name: `${name}.zip`, type: 'application/zip', data: await themeZip(name) } }, t.integration());
+      return { path: `/themes/${name}/` };
+    },
+    allowed: 'O A I',
+    status: 204,
+    integration: 'not listed',
+  },
 ];
 
 function expected(row: Row, caller: Caller): Expect {
@@ -351,6 +690,11 @@ function expected(row: Row, caller: Caller): Expect {
   if (caller.kind === 'integration' && row.integration === 'not listed') return NOT_IMPLEMENTED;
   const allowed = row.allowed.split(' ').includes(LETTERS[caller.role]!);
   return allowed ? { status: row.status } : (row.refused ?? NO_PERMISSION());
+}
+
+async function uploadAs(caller: Caller, method: Row['method'], path: string, parts: Record<string, string | FilePart>) {
+  const { payload, headers } = await multipartBody(parts);
+  return t.app.inject({ method, url: `${ADMIN}${path}`, headers: { ...caller.headers(), ...headers }, payload });
 }
 
 let callers: Caller[];
@@ -365,7 +709,9 @@ describe.each(ROWS.map((row) => [`${row.method} ${row.path}`, row] as const))('%
     const wanted: string[] = [];
     for (const caller of callers) {
       const prepared = row.prepare ? await row.prepare() : {};
-      const res = await call(t.app, caller, row.method, prepared.path ?? row.path, prepared.body ?? row.body);
+      const res = row.upload
+        ? await uploadAs(caller, row.method, prepared.path ?? row.path, await row.upload(prepared))
+        : await call(t.app, caller, row.method, prepared.path ?? row.path, prepared.body ?? row.body);
       const want = expected(row, caller);
       const got: Expect = { status: res.statusCode };
       if (res.statusCode >= 400) {

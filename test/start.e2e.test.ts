@@ -28,7 +28,8 @@ beforeAll(async () => {
   contentDir = mkdtempSync(path.join(tmpdir(), 'quire-start-'));
   const { SITE_URL: _site, ...inherited } = process.env;
   env = { ...inherited, PORT: String(await freePort()), DATABASE_URL: database.url, CONTENT_DIR: contentDir, LOG_LEVEL: 'warn' };
-});
+  // A build after a source change can take a minute on a busy machine.
+}, 180_000);
 afterAll(async () => {
   await database.drop();
   rmSync(contentDir, { recursive: true, force: true });

@@ -4,6 +4,7 @@ import { afterAll, beforeAll } from 'vitest';
 import type { RoleName } from '../src/auth/roles.js';
 import { systemClock, type Clock } from '../src/clock.js';
 import { makeIntegration } from './factories.js';
+import { multipartBody, type FilePart } from './uploads.js';
 import { ADMIN, CONTENT, ORIGIN, adminAuth, login, setupSite, startTestApp, type Keys, type TestApp } from './support.js';
 
 /** Request headers that say who is calling: a session (`{ cookie, origin }`), an admin key token, or NOBODY. */
@@ -113,7 +114,17 @@ export class TestSite implements TestApp {
     del: (url: string, as?: Caller) => this.admin.request('DELETE', url, undefined, as),
     post: (url: string, body?: unknown, as?: Caller) => this.admin.request('POST', url, body, as),
     put: (url: string, body?: unknown, as?: Caller) => this.admin.request('PUT', url, body, as),
+    /** A multipart upload (`POST`, or `PUT` for the media thumbnail): text fields and files. */
+    upload: async (url: string, parts: Record<string, string | FilePart>, as?: Caller, method: 'POST' | 'PUT' = 'POST') => {
+      const { payload, headers } = await multipartBody(parts);
+      return this.app.inject({ method, url: `${ADMIN}${url}`, headers: { ...(as ?? this.#defaultCaller()), ...headers }, payload });
+    },
   };
+
+  /** A public file of the site (`/content/images/…`), as a browser fetches it. */
+  file(url: string, headers: Record<string, string> = {}): Promise<LightMyRequestResponse> {
+    return this.app.inject({ method: 'GET', url: url.replace(/^https?:\/\/[^/]+/, ''), headers });
+  }
 
   /** Content API calls with the integration's content key. */
   readonly content = {

@@ -1,14 +1,12 @@
-import bcrypt from 'bcryptjs';
 import { errors } from '../errors.js';
+import { runInWorker } from '../workers/pool.js';
 
-// Ghost's cost factor: hashes move between Ghost and Quire in both directions.
-const ROUNDS = 10;
-
-export const hashPassword = (plain: string) => bcrypt.hash(plain, ROUNDS);
+/** A Ghost-compatible bcrypt hash, made on the worker pool (bcrypt-tasks.ts). */
+export const hashPassword = (plain: string) => runInWorker<string>('bcryptHash', plain);
 
 export async function passwordMatches(plain: string, hash: string): Promise<boolean> {
   if (!hash.startsWith('$2')) return false;
-  return bcrypt.compare(plain, hash);
+  return runInWorker<boolean>('bcryptCompare', { plain, hash });
 }
 
 /** Changing or resetting a password: the new one typed twice alike. */

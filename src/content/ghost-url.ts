@@ -62,8 +62,11 @@ function forSite(siteUrl: string): SiteTransforms {
   return found;
 }
 
+const MARKER = '__GHOST_URL__';
+
 function fromStorage<T extends Maybe>(value: T, siteUrl: string): T {
-  if (!value) return value;
+  // Most stored text holds no marker: one search is much cheaper than the library's replace over a long post.
+  if (!value || !value.includes(MARKER)) return value;
   return forSite(siteUrl).utils.transformReadyToAbsolute(value) as T;
 }
 

@@ -1,12 +1,19 @@
 import { plaintextConverters, readingMinutesFn } from './ghost-libs.js';
 
 /**
+ * Plaintext is made from at most this many UTF-16 units of html: the converter's own input limit
+ * (html-to-text's `maxInputLength`), which Ghost hits too. We cut first, so the rule is ours and documented
+ * (README) and the library never prints its truncation warning into the log.
+ */
+export const PLAINTEXT_HTML_LIMIT = 16_777_216;
+
+/**
  * `posts.plaintext`: Ghost's `@tryghost/html-to-plaintext` 1.0.4 "excerpt" converter over the rendered html
- * (no word wrap, images, figcaptions, `hr` and signup cards skipped, link text without hrefs). Ghost stores
- * `null` when html is null; call this only with html.
+ * (no word wrap, images, figcaptions, `hr` and signup cards skipped, link text without hrefs), from the
+ * first PLAINTEXT_HTML_LIMIT units of html. Ghost stores `null` when html is null; call this only with html.
  */
 export function htmlToPlaintext(html: string): string {
-  return plaintextConverters().excerpt(html);
+  return plaintextConverters().excerpt(html.length > PLAINTEXT_HTML_LIMIT ? html.slice(0, PLAINTEXT_HTML_LIMIT) : html);
 }
 
 /**

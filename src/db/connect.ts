@@ -16,13 +16,20 @@ export interface Connection {
  * Opens a connection pool for `databaseUrl` (`sqlite:<file>`, `postgres://…`, `mysql://…`). Only the driver
  * in use is loaded, on first query, which keeps start-up short.
  */
-export function connect(databaseUrl: string, options: { poolSize?: number } = {}): Connection {
-  const { dialect, engine } = dialectFor(databaseUrl, options.poolSize ?? 10);
+export interface ConnectOptions {
+  poolSize?: number;
+  /** Told when the server drops an idle pooled connection (the pool replaces it); default: one line on stderr. */
+  onIdleConnectionLost?: (err: Error) => void;
+}
+
+export function connect(databaseUrl: string, options: ConnectOptions = {}): Connection {
+  const onLost = options.onIdleConnectionLost ?? ((err: Error) => console.error(`quire: idle database connection lost: ${err.message}`));
+  const { dialect, engine } = dialectFor(databaseUrl, options.poolSize ?? 10, onLost);
   const db = new Kysely<Database>({ dialect });
   return { db, engine, close: () => db.destroy() };
 }
 
-function dialectFor(databaseUrl: string, poolSize: number): { dialect: Dialect; engine: Engine } {
+function dialectFor(databaseUrl: string, poolSize: number, onLost: (err: Error) => void): { dialect: Dialect; engine: Engine } {
   if (databaseUrl.startsWith('sqlite:')) {
     const file = databaseUrl.slice('sqlite:'.length);
     if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true });
@@ -38,7 +45,7 @@ function dialectFor(databaseUrl: string, poolSize: number): { dialect: Dialect; 
       const pool = new pg.Pool({ connectionString: databaseUrl, max: poolSize });
       // An idle connection dropped by the server (restart, failover) must not crash the process; the pool
       // replaces it on the next query.
-      pool.on('error', (err) => console.error(`quire: idle database connection lost: ${err.message}`));
+      pool.on('error', onLost);
       return pool;
     };
     return { engine: ENGINES.postgres, dialect: new PostgresDialect({ pool }) };

@@ -36,6 +36,8 @@ export interface ColumnTypes {
   /** Text with no practical length limit (post bodies, JSON). */
   readonly longText: 'text' | RawBuilder<unknown>;
   readonly text: 'text';
+  /** The engine's own full-text index: SQLite FTS5, PostgreSQL tsvector + GIN, InnoDB FULLTEXT. */
+  readonly fullText: 'fts5' | 'tsvector' | 'innodb';
 }
 
 const SQLITE_TEXT: TextSql = {
@@ -63,18 +65,18 @@ export const ENGINES: Record<Engine['kind'], Engine> = {
     kind: 'sqlite',
     text: SQLITE_TEXT,
     unknownColumnCode: 'SQLITE_ERROR',
-    types: { timestamp: 'timestamp', boolean: 'boolean', longText: 'text', text: 'text' },
+    types: { timestamp: 'timestamp', boolean: 'boolean', longText: 'text', text: 'text', fullText: 'fts5' },
   },
   postgres: {
     kind: 'postgres',
     text: POSTGRES_TEXT,
     unknownColumnCode: '42703',
-    types: { timestamp: 'timestamptz', boolean: 'boolean', longText: 'text', text: 'text' },
+    types: { timestamp: 'timestamptz', boolean: 'boolean', longText: 'text', text: 'text', fullText: 'tsvector' },
   },
   mysql: {
     kind: 'mysql',
     text: MYSQL_TEXT,
     unknownColumnCode: 'ER_BAD_FIELD_ERROR',
-    types: { timestamp: 'datetime(3)', boolean: 'boolean', longText: sql`longtext`, text: 'text' },
+    types: { timestamp: 'datetime(3)', boolean: 'boolean', longText: sql`longtext`, text: 'text', fullText: 'innodb' },
   },
 };

@@ -15,7 +15,8 @@ function migratorFor(connection: Connection): Migrator {
 function unwrap(result: MigrationResultSet): string[] {
   if (result.error) {
     const failed = result.results?.find((r) => r.status === 'Error');
-    throw new Error(`migration ${failed?.migrationName ?? '(unknown)'} failed: ${(result.error as Error).message}`, { cause: result.error });
+    const what = failed ? `migration ${failed.migrationName} failed` : 'migrations could not start';
+    throw new Error(`${what}: ${(result.error as Error).message}`, { cause: result.error });
   }
   return (result.results ?? []).map((r) => r.migrationName);
 }

@@ -1,12 +1,14 @@
 import type { PostTables } from './schema-posts.js';
 import type { StaffTables } from './schema-staff.js';
 import type { EventTables } from './schema-events.js';
+import type { MemberTables } from './schema-members.js';
+import type { ClientTables } from './schema-client.js';
 
 /**
  * Row types, one interface per table; column names are the JSON field names of the wire format.
  * Each group of tables lives with the migration that creates it and is joined here.
  */
-export interface Database extends FoundationTables, PostTables, StaffTables, EventTables {}
+export interface Database extends FoundationTables, PostTables, StaffTables, EventTables, MemberTables, ClientTables {}
 
 export interface FoundationTables {
   settings: SettingRow;
@@ -138,3 +140,5 @@ export interface ApiKeyRow {
 
 export type * from './schema-posts.js';
 export type * from './schema-staff.js';
+export type * from './schema-members.js';
+export type * from './schema-client.js';

@@ -1,6 +1,6 @@
 import type { Engine } from '../db/engine.js';
 import { FilterCompiler, type Cond } from './compile.js';
-import { expandShorthands, mergeFilters, rejectKeys, type Expansion } from './merge.js';
+import { expandShorthands, mapStatements, mergeFilters, rejectKeys, type Expansion } from './merge.js';
 import { parseNql, type NqlNode } from './nql.js';
 import { renderCondition, type Where } from './render.js';
 import type { FilterSpec } from './spec.js';
@@ -20,6 +20,11 @@ export interface FilterRules {
   wrap?: boolean;
   /** Client statements dropped silently (Content API: private author fields). */
   reject?: (key: string) => boolean;
+  /**
+   * Rewrites each client statement `(value, key)` into another, or drops it (`undefined`), before the
+   * resource's rules are merged in: keys Ghost maps onto a column with other values (offers' `status`).
+   */
+  rewrite?: (value: unknown, key: string) => NqlNode | undefined;
 }
 
 const parsedExpansions = new WeakMap<FilterSpec, Expansion[]>();
@@ -53,6 +58,7 @@ function expansionsOf(spec: FilterSpec): Expansion[] {
 export function filterCondition(spec: FilterSpec, engine: Engine, clientFilter: string | undefined, rules: FilterRules = {}): Cond | null {
   let custom: NqlNode | null = clientFilter ? parseNql(clientFilter, { wrap: rules.wrap }) : null;
   if (custom && rules.reject) custom = rejectKeys(custom, rules.reject);
+  if (custom && rules.rewrite) custom = mapStatements(custom, rules.rewrite);
   if (rules.extra) {
     const extra = parsedRule(rules.extra);
     custom = custom && Object.keys(custom).length ? { $and: [custom, extra] } : extra;

@@ -11,6 +11,4 @@ export function apiHeaders(request: FastifyRequest, reply: FastifyReply) {
   reply.header('Vary', 'Accept-Version');
   reply.header('Cache-Control', NO_CACHE);
   legacyHeaders(request, reply);
-  const requestId = request.headers['x-request-id'];
-  if (typeof requestId === 'string') reply.header('X-Request-ID', requestId);
 }

@@ -57,12 +57,11 @@ interface FastifyLikeError {
   validation?: unknown;
 }
 
-/** Anything thrown becomes a GhostError; only the unexpected ones are logged with their cause. */
-export function toGhostError(err: unknown, request: FastifyRequest): GhostError {
+/** Anything thrown becomes a GhostError (renderError logs the unexpected ones with their cause). */
+export function toGhostError(err: unknown): GhostError {
   if (err instanceof GhostError) return err;
   const e = (err ?? {}) as FastifyLikeError;
   if (err instanceof ConstraintError) {
-    request.log.error({ err }, 'unhandled constraint error');
     return errors.internal({ message: 'An unexpected error occurred, please try again.', code: 'UNEXPECTED_ERROR' });
   }
   // Framework errors that carry a client status (bad JSON, body too large, unsupported type) are wrapped
@@ -71,12 +70,12 @@ export function toGhostError(err: unknown, request: FastifyRequest): GhostError 
     if (e.statusCode === 404) return errors.notFound();
     return errors.internal({
       message: 'An unexpected error occurred, please try again.',
-      context: e.message ?? null,
+      // Ghost's body-parser words an oversized body this way (checked against Ghost 5.130.6).
+      context: e.code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? 'request entity too large' : (e.message ?? null),
       code: 'UNEXPECTED_ERROR',
       status: e.statusCode,
     });
   }
-  request.log.error({ err }, 'unexpected error');
   return errors.internal({ message: 'An unexpected error occurred, please try again.', code: 'UNEXPECTED_ERROR' });
 }
 
@@ -90,9 +89,11 @@ function errorCacheControl(request: FastifyRequest, status: number): string {
 }
 
 export function renderError(err: unknown, request: FastifyRequest, reply: FastifyReply) {
-  const error = rewrite(toGhostError(err, request), request);
+  const error = rewrite(toGhostError(err), request);
   reply.header('Cache-Control', errorCacheControl(request, error.status));
-  if (error.status >= 500 && err instanceof GhostError && error.type === 'InternalServerError') request.log.error({ err }, 'internal error');
+  request.answeredError = { type: error.type, message: error.message, context: error.context, id: error.id };
+  // A failure of ours: the cause with its stack, under the id the client was given.
+  if (error.status >= 500) request.log.error({ err, error_id: error.id }, 'unexpected error');
   const body = {
     errors: [
       {

@@ -21,6 +21,8 @@ export interface MailLog {
 }
 
 export interface Mailer {
+  /** The address mail is sent from (`MAIL_FROM`, or `noreply@<site host>`); the settings API shows it. */
+  readonly fromAddress: string;
   /** Delivers one message; rejects when the SMTP server (or the disk) refuses it. */
   send(mail: Mail): Promise<void>;
 }
@@ -51,6 +53,7 @@ export function createMailer(config: Config, log: MailLog): Mailer {
   if (config.mail.smtpUrl) {
     const transport = lazyTransport(config.mail.smtpUrl);
     return {
+      fromAddress: address,
       async send(mail) {
         try {
           await (await transport()).sendMail(message(mail));
@@ -70,6 +73,7 @@ export function createMailer(config: Config, log: MailLog): Mailer {
   const outbox = path.join(config.contentDir, 'mail');
   const render = lazyTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   return {
+    fromAddress: address,
     async send(mail) {
       const info = await (await render()).sendMail(message(mail));
       await mkdir(outbox, { recursive: true });

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/connect.js';
-import { SETTINGS, type SettingKey } from './keys.js';
+import { SETTINGS, SETTING_KEYS, type SettingKey } from './keys.js';
 
 /**
  * Settings as the rest of the code reads them: every stored setting, loaded in one query and kept per
@@ -35,6 +35,11 @@ export function invalidateSettings(): void {
 export async function readSettings<K extends SettingKey>(db: Db, keys: readonly K[]): Promise<ReadonlyMap<K, string | null>> {
   const stored = await storedValues(db, keys);
   return new Map(keys.map((key) => [key, stored.has(key) ? stored.get(key)! : SETTINGS[key].default]));
+}
+
+/** Every setting, in Ghost's order. */
+export async function readAllSettings(db: Db): Promise<ReadonlyMap<SettingKey, string | null>> {
+  return readSettings(db, SETTING_KEYS);
 }
 
 export async function readSetting(db: Db, key: SettingKey): Promise<string | null> {

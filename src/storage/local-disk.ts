@@ -1,9 +1,19 @@
-import { createWriteStream } from 'node:fs';
-import { access, mkdir, open, rename, unlink, writeFile } from 'node:fs/promises';
+import { createWriteStream, type Stats } from 'node:fs';
+import { access, mkdir, open, readdir, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { checkKey, MissingFileError, type Storage } from './storage.js';
+import { checkKey, MissingFileError, type FileStat, type Storage } from './storage.js';
+
+/** A file being written (see `write`): never listed. */
+const DRAFT = /\.[0-9a-f]{12}\.tmp$/;
+
+// Size and modification time stand for the bytes: a write replaces the file whole (rename), so both change.
+const statOf = (info: Stats): FileStat => ({
+  size: info.size,
+  modified: info.mtime,
+  etag: `"${info.size.toString(16)}-${Math.floor(info.mtimeMs).toString(16)}"`,
+});
 
 /**
  * Files on local disk under `root` (`CONTENT_DIR`), public ones reachable under `publicBase`
@@ -47,6 +57,32 @@ export function localDiskStorage(root: string, publicBase: string): Storage {
       }
     },
 
+    async open(key, range) {
+      const file = fileOf(key);
+      let handle;
+      try {
+        handle = await open(file);
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new MissingFileError(key);
+        throw err;
+      }
+      const info = await handle.stat();
+      if (!info.isFile()) {
+        await handle.close();
+        throw new MissingFileError(key);
+      }
+      const body = handle.createReadStream(range ? { start: range.start, end: range.end } : {});
+      return { body, ...statOf(info) };
+    },
+
+    async stat(key) {
+      const info = await stat(fileOf(key)).catch((err: NodeJS.ErrnoException) => {
+        if (err.code === 'ENOENT' || err.code === 'ENOTDIR') return null;
+        throw err;
+      });
+      return info?.isFile() ? statOf(info) : null;
+    },
+
     async exists(key) {
       return access(fileOf(key)).then(
         () => true,
@@ -58,6 +94,21 @@ export function localDiskStorage(root: string, publicBase: string): Storage {
       await unlink(fileOf(key)).catch((err: NodeJS.ErrnoException) => {
         if (err.code !== 'ENOENT') throw err;
       });
+    },
+
+    async deleteAll(prefix) {
+      await rm(fileOf(prefix), { recursive: true, force: true });
+    },
+
+    async list(prefix) {
+      const dir = fileOf(prefix);
+      const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch((err: NodeJS.ErrnoException) => {
+        if (err.code === 'ENOENT' || err.code === 'ENOTDIR') return [];
+        throw err;
+      });
+      return entries
+        .filter((entry) => entry.isFile() && !DRAFT.test(entry.name))
+        .map((entry) => path.relative(base, path.join(entry.parentPath, entry.name)).split(path.sep).join('/'));
     },
 
     url(key) {

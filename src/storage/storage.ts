@@ -1,8 +1,7 @@
 import type { Readable } from 'node:stream';
 
 /**
- * Where files live: local disk under `CONTENT_DIR` today, S3-compatible object storage later (issue 10),
- * behind this one port. Keys are relative paths with `/` separators (`images/2026/01/photo.jpg`,
+ * Where files live: local disk under `CONTENT_DIR` or S3-compatible object storage, behind this one port. Keys are relative paths with `/` separators (`images/2026/01/photo.jpg`,
  * `data/site.ghost.2026-01-02-03-04-05.json`); the same key means the same file on every adapter.
  */
 export interface Storage {
@@ -13,11 +12,38 @@ export interface Storage {
   write(key: string, data: Buffer | string | Readable, options?: WriteOptions): Promise<void>;
   /** The file's bytes as a stream; rejects with `MissingFileError` when there is none. */
   read(key: string): Promise<Readable>;
+  /**
+   * The bytes of `range` (inclusive offsets, already checked against the size by the caller) or of the whole
+   * file, with its stat. Rejects with `MissingFileError` when there is none.
+   */
+  open(key: string, range?: ByteRange): Promise<OpenedFile>;
+  /** Size, modification time and entity tag, or null when there is no file. */
+  stat(key: string): Promise<FileStat | null>;
   exists(key: string): Promise<boolean>;
   /** Removes the file; removing a missing one is not an error. */
   delete(key: string): Promise<void>;
-  /** Where the public fetches a file that is not private (serving it is the files issue's work). */
+  /** Removes every file whose key starts with `prefix/` (a folder and all below it). */
+  deleteAll(prefix: string): Promise<void>;
+  /** The keys below `prefix/`, in no promised order. */
+  list(prefix: string): Promise<string[]>;
+  /** Where the public fetches a file that is not private. */
   url(key: string): string;
+}
+
+export interface FileStat {
+  size: number;
+  modified: Date;
+  /** A validator for conditional requests, quoted; it changes whenever the bytes do. */
+  etag: string;
+}
+
+export interface ByteRange {
+  start: number;
+  end: number;
+}
+
+export interface OpenedFile extends FileStat {
+  body: Readable;
 }
 
 export interface WriteOptions {

@@ -5,6 +5,11 @@ import { staff } from './0003-staff.js';
 import { postsReadingTime } from './0004-posts-reading-time.js';
 import { outbox } from './0005-outbox.js';
 import { cacheVersions } from './0006-cache-versions.js';
+import { allSettings } from './0007-all-settings.js';
+import { members } from './0008-members.js';
+import { defaultTheme } from './0009-default-theme.js';
+import { clientResources } from './0010-client-resources.js';
+import { postsSearch } from './0011-posts-search.js';
 
 /**
  * Every migration in order. Names sort in the order they must run; Kysely's migrator refuses to run
@@ -17,4 +22,9 @@ export const MIGRATIONS: [name: string, factory: MigrationFactory][] = [
   ['0004-posts-reading-time', postsReadingTime],
   ['0005-outbox', outbox],
   ['0006-cache-versions', cacheVersions],
+  ['0007-all-settings', allSettings],
+  ['0008-members', members],
+  ['0009-default-theme', defaultTheme],
+  ['0010-client-resources', clientResources],
+  ['0011-posts-search', postsSearch],
 ];

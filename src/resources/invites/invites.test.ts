@@ -83,6 +83,7 @@ describe('POST /invites/', () => {
       config: t.config,
       connection: t.connection,
       mailer: {
+        fromAddress: 'noreply@127.0.0.1',
         send: async () => {
           throw new Error('Sending failed');
         },

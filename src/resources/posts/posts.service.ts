@@ -9,7 +9,16 @@ import { generateSlug } from '../../content/slugs.js';
 import { parseNql } from '../../filter/nql.js';
 import { checkPostPermission, type UnsafeAttrs } from './posts.permissions.js';
 import { postChanges, type PostChanges } from './posts.input.js';
-import { lexicalFromHtml, mobiledocFromHtml, renderForStorage, resolveSources, sourcesForStorage, type ContentState } from './posts.formats.js';
+import {
+  lexicalFromHtml,
+  mobiledocFromHtml,
+  renderForStorage,
+  renderedMobiledoc,
+  resolveSources,
+  sourcesForStorage,
+  type ContentState,
+  type StoredContent,
+} from './posts.formats.js';
 import { authorIdsOf, resolveAuthors, resolveTags, sameList, tagIdsOf, writeAuthors, writeTags } from './posts.relations.js';
 import { cleanTitle, editInvalidation, effectiveStatus, nextMeta, sameTime, storedVisibility } from './posts.model.js';
 import { checkFeatureImageAlt, checkPostColumns, checkSchedule, checkStatusChange } from './posts.rules.js';
@@ -17,8 +26,7 @@ import { recordRevision } from './posts.revisions.js';
 import { findAnyPost, postSlugTaken } from './posts.queries.js';
 import { ownerUserId } from '../users/users.queries.js';
 import { htmlToStorage, lexicalFromStorage, mobiledocFromStorage, toStorageUrl } from '../../content/ghost-url.js';
-import { renderMobiledoc } from '../../content/render.js';
-import { readingTime } from '../../content/text.js';
+import { readingTimeOffThread } from '../../content/off-thread.js';
 import type { PostInput, PostType } from './posts.schemas.js';
 
 export interface WriteOptions {
@@ -42,8 +50,8 @@ const META_URL_COLUMNS = ['og_image', 'twitter_image'] as const;
 /** Changes that do not count as someone else's edit (bookshelf-collision's ignore list). */
 const NOT_COLLIDING = new Set(['created_at', 'updated_at', 'id', 'published_by', 'updated_by', 'html', 'plaintext', 'reading_time']);
 
-/** Stored next to the html so reads never count words. */
-const readingTimeOf = (row: Pick<PostRow, 'html' | 'feature_image'>) => (row.html ? readingTime({ html: row.html, feature_image: row.feature_image }) : null);
+/** Stored next to the html so reads never count words; counted on the worker pool. */
+const readingTimeOf = async (row: Pick<PostRow, 'html' | 'feature_image'>) => (row.html ? await readingTimeOffThread(row) : null);
 
 /**
  * Who a post is by when the body names no authors, and whose revision a save is: the calling user; for an
@@ -113,11 +121,14 @@ export async function addPost(ctx: Ctx, type: PostType, input: PostInput, option
   if (allowed.dropTags) delete changes.tags;
   if (allowed.dropAuthors) delete changes.authors;
   const authorId = await authorOfWrite(ctx);
+  // Rendered before the transaction: a large post renders for seconds, and an open transaction would hold
+  // every other write (and on SQLite every query) back that long.
+  const content = await newContent(ctx, changes);
 
   return ctx.write(async (w) => {
     const trx = w.db;
     const authorIds = changes.authors ? await resolveAuthors(trx, changes.authors) : [authorId];
-    const row = await buildNewRow(w, type, changes);
+    const row = await buildNewRow(w, type, changes, content);
     const alt = changes.meta.feature_image_alt;
     checkPostColumns(row);
     checkFeatureImageAlt(alt, row.mobiledoc ? 'posts_meta' : 'post_revisions');
@@ -136,14 +147,25 @@ export async function addPost(ctx: Ctx, type: PostType, input: PostInput, option
   });
 }
 
-async function buildNewRow(ctx: WriteCtx, type: PostType, changes: PostChanges): Promise<PostRow> {
+/** The content columns of a write, rendered, with the reading time of the html they hold. */
+interface RenderedContent {
+  stored: StoredContent;
+  readingTime: number | null;
+}
+
+async function newContent(ctx: Ctx, changes: PostChanges): Promise<RenderedContent> {
+  const p = changes.post;
+  const sources = resolveSources(contentFromStorage(p.mobiledoc ?? null, p.lexical ?? null, ctx.site.url), null);
+  const stored = await renderForStorage(sources, ctx.site.url);
+  return { stored, readingTime: await readingTimeOf({ html: stored.html, feature_image: p.feature_image ?? null }) };
+}
+
+async function buildNewRow(ctx: WriteCtx, type: PostType, changes: PostChanges, { stored, readingTime }: RenderedContent): Promise<PostRow> {
   const { db, actingUserId: userId } = ctx;
   const at = ctx.clock.now();
   const p = changes.post;
-  const sources = resolveSources(contentFromStorage(p.mobiledoc ?? null, p.lexical ?? null, ctx.site.url), null);
   let publishedAt = p.published_at ?? null;
   checkSchedule(p.status ?? 'draft', publishedAt, publishedAt !== null, at);
-  const stored = await renderForStorage(sources, ctx.site.url);
   const title = cleanTitle(p.title);
   const status = effectiveStatus(p.status ?? 'draft', null, changes.meta.email_only ?? false);
   const publishing = status === 'published' || status === 'sent';
@@ -176,7 +198,7 @@ async function buildNewRow(ctx: WriteCtx, type: PostType, changes: PostChanges):
     canonical_url: p.canonical_url ?? null,
     newsletter_id: null,
     show_title_and_feature_image: p.show_title_and_feature_image ?? true,
-    reading_time: readingTimeOf({ html: stored.html, feature_image: p.feature_image ?? null }),
+    reading_time: readingTime,
   };
 }
 
@@ -222,6 +244,10 @@ export async function existingPost(db: Db, type: PostType, id: string): Promise<
 export async function editPost(ctx: Ctx, type: PostType, id: string, input: PostInput, options: WriteOptions): Promise<WriteResult> {
   const changes = await prepare(ctx, type, input, 'edit', options);
   const authorId = await authorOfWrite(ctx);
+  // Rendered before the transaction from the row as it is now (see addPost); worked out again inside only
+  // when another write changed the row in between.
+  const before = await findAnyPost(ctx.db, id);
+  const prepared = before && before.type === type ? await editedContent(ctx, before, changes, options) : null;
   return ctx.write(async (w) => {
     const trx = w.db;
     await lockPost(trx, id);
@@ -233,8 +259,8 @@ export async function editPost(ctx: Ctx, type: PostType, id: string, input: Post
     const authorIds = changes.authors ? await resolveAuthors(trx, changes.authors) : existingAuthors;
     const existingMeta = (await trx.selectFrom('posts_meta').selectAll().where('post_id', '=', id).executeTakeFirst()) ?? null;
 
-    const next = await buildEditedRow(w, existing, existingMeta, changes, options);
-    next.reading_time = readingTimeOf(next);
+    const content = prepared && stillFits(prepared, existing) ? prepared : await editedContent(w, existing, changes, options);
+    const next = await buildEditedRow(w, existing, existingMeta, changes, content, options);
     const changedColumns = (Object.keys(next) as (keyof PostRow)[]).filter((key) => !equalValue(next[key], existing[key]));
     const existingTags = await tagIdsOf(trx, id);
     const tagIds = changes.tags ? await resolveTags(w, changes.tags) : existingTags;
@@ -277,36 +303,76 @@ export async function editPost(ctx: Ctx, type: PostType, id: string, input: Post
 
 const equalValue = (a: unknown, b: unknown) => (a instanceof Date || b instanceof Date ? sameTime(a as Date | null, b as Date | null) : a === b);
 
+/**
+ * The content columns an edit leads to: `stored` is null when the source did not change (nothing is
+ * rendered again). `basedOn` is the stored row it was worked out from; `error` a refusal to raise when the
+ * edit reaches the point where Ghost renders (after the permission and not-found checks).
+ */
+interface EditedContent {
+  basedOn: Pick<PostRow, 'mobiledoc' | 'lexical' | 'html' | 'feature_image' | 'reading_time'>;
+  stored: StoredContent | null;
+  readingTime: number | null;
+  error?: unknown;
+}
+
+async function editedContent(ctx: Ctx, existing: PostRow, changes: PostChanges, options: WriteOptions): Promise<EditedContent> {
+  const siteUrl = ctx.site.url;
+  const p = changes.post;
+  const basedOn = {
+    mobiledoc: existing.mobiledoc,
+    lexical: existing.lexical,
+    html: existing.html,
+    feature_image: existing.feature_image,
+    reading_time: existing.reading_time,
+  };
+  try {
+    const previous = contentFromStorage(existing.mobiledoc, existing.lexical, siteUrl);
+    const requested = contentFromStorage(
+      'mobiledoc' in p ? (p.mobiledoc ?? null) : existing.mobiledoc,
+      'lexical' in p ? (p.lexical ?? null) : existing.lexical,
+      siteUrl,
+    );
+    // `?source=html` on a mobiledoc post keeps it mobiledoc, as Ghost does (the html converted to mobiledoc).
+    if (options.source === 'html' && changes.html && existing.mobiledoc) requested.mobiledoc = await mobiledocFromHtml(changes.html);
+    let sources = resolveSources(requested, previous);
+    if (options.convertToLexical && sources.mobiledoc) {
+      // Without Ghost's kg-converters the conversion goes through the rendered html.
+      sources = { mobiledoc: null, lexical: await lexicalFromHtml(await renderedMobiledoc(sources.mobiledoc, siteUrl)) };
+    }
+    const storedSources = sourcesForStorage(sources, siteUrl);
+    const rerender = storedSources.mobiledoc !== existing.mobiledoc || storedSources.lexical !== existing.lexical || !!options.forceRerender;
+    const stored = rerender ? await renderForStorage(sources, siteUrl) : null;
+    const html = stored ? stored.html : existing.html;
+    const featureImage = 'feature_image' in p ? (p.feature_image ?? null) : existing.feature_image;
+    // Reading time depends on the html and on whether there is a feature image; otherwise the stored one holds.
+    const same = !stored && !featureImage === !existing.feature_image && existing.reading_time !== null;
+    const readingTime = same ? existing.reading_time : await readingTimeOf({ html, feature_image: featureImage });
+    return { basedOn, stored, readingTime };
+  } catch (error) {
+    return { basedOn, stored: null, readingTime: null, error };
+  }
+}
+
+/** Whether content worked out before the transaction still fits the row the transaction locked. */
+const stillFits = (content: EditedContent, existing: PostRow) =>
+  (Object.keys(content.basedOn) as (keyof EditedContent['basedOn'])[]).every((key) => equalValue(content.basedOn[key], existing[key]));
+
 async function buildEditedRow(
   ctx: WriteCtx,
   existing: PostRow,
   existingMeta: PostMetaRow | null,
   changes: PostChanges,
+  content: EditedContent,
   options: WriteOptions,
 ): Promise<PostRow> {
   const { db, actingUserId: userId } = ctx;
-  const siteUrl = ctx.site.url;
   const p = changes.post;
   const next: PostRow = { ...existing };
   for (const key of Object.keys(p) as (keyof typeof p)[]) (next as unknown as Record<string, unknown>)[key] = p[key];
 
-  const previous = contentFromStorage(existing.mobiledoc, existing.lexical, siteUrl);
-  const requested = contentFromStorage(
-    'mobiledoc' in p ? (p.mobiledoc ?? null) : existing.mobiledoc,
-    'lexical' in p ? (p.lexical ?? null) : existing.lexical,
-    siteUrl,
-  );
-  // `?source=html` on a mobiledoc post keeps it mobiledoc, as Ghost does (the html converted to mobiledoc).
-  if (options.source === 'html' && changes.html && existing.mobiledoc) requested.mobiledoc = await mobiledocFromHtml(changes.html);
-  let sources = resolveSources(requested, previous);
-  if (options.convertToLexical && sources.mobiledoc) {
-    // Without Ghost's kg-converters the conversion goes through the rendered html.
-    sources = { mobiledoc: null, lexical: await lexicalFromHtml(renderMobiledoc(sources.mobiledoc, { siteUrl })) };
-  }
-  const storedSources = sourcesForStorage(sources, siteUrl);
-  if (storedSources.mobiledoc !== existing.mobiledoc || storedSources.lexical !== existing.lexical || options.forceRerender) {
-    Object.assign(next, await renderForStorage(sources, siteUrl));
-  }
+  if (content.error !== undefined) throw content.error;
+  if (content.stored) Object.assign(next, content.stored);
+  next.reading_time = content.readingTime;
 
   checkStatusChange(existing.status, next.status);
   checkSchedule(next.status, next.published_at, !sameTime(next.published_at, existing.published_at), ctx.clock.now());

@@ -217,6 +217,7 @@ describe('site settings and failures', () => {
       config: t.config,
       connection: t.connection,
       mailer: {
+        fromAddress: 'noreply@127.0.0.1',
         send: async () => {
           throw new Error('connect ECONNREFUSED');
         },

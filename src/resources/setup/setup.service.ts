@@ -10,6 +10,8 @@ import { findOwner, findUserById, ownerUserId } from '../users/users.queries.js'
 import { checkColumns } from '../../db/column-rules.js';
 import { assertNameGiven, USER_RULES } from '../users/users.rules.js';
 import type { SetupInput } from './setup.schemas.js';
+import { renameDefaultTier } from '../tiers/tiers.service.js';
+import { renameDefaultNewsletter } from '../newsletters/newsletters.service.js';
 
 export async function isSetup(db: Db): Promise<boolean> {
   // The Owner is found by role: after an ownership transfer it is no longer user `1`.
@@ -41,7 +43,8 @@ export async function applySetup(ctx: Ctx, input: SetupInput, firstRun: boolean)
 
   const passwordHash = await hashPassword(password);
   const ownerId = await ownerUserId(db);
-  const owner = await ctx.write(async ({ db: trx, clock }) => {
+  const owner = await ctx.write(async (w) => {
+    const { db: trx, clock } = w;
     const slug = await generateSlug(name, {
       kind: 'user',
       shortSlug: true,
@@ -67,6 +70,11 @@ export async function applySetup(ctx: Ctx, input: SetupInput, firstRun: boolean)
       const settings: Partial<Record<SettingKey, string>> = { title: blogTitle, description: text(input.description) || 'Thoughts, stories and ideas.' };
       if (typeof input.accentColor === 'string' && input.accentColor) settings.accent_color = input.accentColor;
       await writeSettings(trx, settings, clock.now());
+      // Ghost's first setup names the default paid tier and newsletter after the site.
+      if (firstRun) {
+        await renameDefaultTier(w, blogTitle);
+        await renameDefaultNewsletter(w, blogTitle);
+      }
     }
     return (await findUserById(trx, ownerId))!;
   });

@@ -1,26 +1,30 @@
 import type { FastifyInstance } from 'fastify';
-import { readSettings } from '../../settings/settings.js';
+import { readAllSettings } from '../../settings/settings.js';
+import { calculatedSettings } from '../../settings/derived.js';
 import { SERVER_VERSION } from '../../http/api-headers.js';
-
-const SITE_KEYS = ['title', 'description', 'logo', 'icon', 'cover_image', 'accent_color', 'locale', 'site_uuid', 'members_signup_access'] as const;
+import { publicValue } from '../settings/settings.present.js';
+import { siteFacts } from '../settings/settings.service.js';
 
 /** `GET /site/`: public, lets clients probe the server and its version. */
 export function siteRoutes(app: FastifyInstance) {
   app.get('/site/', { config: { auth: 'public', frame: { docName: 'site', method: 'read' } } }, async ({ ctx }) => {
-    const settings = await readSettings(ctx.db, SITE_KEYS);
+    const values = await readAllSettings(ctx.db);
+    const value = (key: Parameters<typeof publicValue>[0]) => publicValue(key, values, ctx.site.url);
+    // Sign-up from outside needs self sign-up, and no terms the visitor would first have to accept.
+    const termsToAccept = Boolean(value('portal_signup_checkbox_required')) && Boolean(value('portal_signup_terms_html'));
     return {
       site: {
-        title: settings.get('title') ?? null,
-        description: settings.get('description') ?? null,
-        logo: settings.get('logo') || null,
-        icon: settings.get('icon') || null,
-        cover_image: settings.get('cover_image') || null,
-        accent_color: settings.get('accent_color') ?? null,
-        locale: settings.get('locale') ?? 'en',
+        title: value('title'),
+        description: value('description'),
+        logo: value('logo'),
+        icon: value('icon'),
+        cover_image: value('cover_image'),
+        accent_color: value('accent_color'),
+        locale: value('locale'),
         url: ctx.site.url,
         version: SERVER_VERSION,
-        allow_external_signup: settings.get('members_signup_access') === 'all',
-        site_uuid: settings.get('site_uuid') ?? null,
+        allow_external_signup: calculatedSettings(values, siteFacts(ctx)).allow_self_signup && !termsToAccept,
+        site_uuid: value('site_uuid'),
       },
     };
   });

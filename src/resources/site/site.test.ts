@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
-import { adminAuth, bootstrap } from '../../../test/support.js';
-import { NOBODY, useTestSite } from '../../../test/test-site.js';
+import { adminAuth, bootstrap, SITE_URL } from '../../../test/support.js';
+import { NOBODY, useTestSite, withTestSite } from '../../../test/test-site.js';
 
 const t = useTestSite({ setup: 'none' });
 
@@ -41,4 +41,37 @@ it('answers integrations and shows the title chosen at setup', async () => {
   const res = await t.admin.get('/site/', adminAuth(adminKey));
   expect(res.statusCode).toBe(200);
   expect(res.json().site.title).toBe('Test Site');
+});
+
+it('shows image URLs absolute and refuses outside sign-up while terms must first be accepted', async () => {
+  await withTestSite(async (site) => {
+    const put = (settings: { key: string; value: unknown }[]) => site.admin.put('/settings/', { settings });
+    const shown = async () => (await site.admin.get('/site/', NOBODY)).json().site;
+    expect(
+      (
+        await put([
+          { key: 'logo', value: '/content/images/logo.png' },
+          { key: 'icon', value: '/content/images/icon.png' },
+        ])
+      ).statusCode,
+    ).toBe(200);
+    expect(await shown()).toMatchObject({
+      logo: `${SITE_URL}content/images/logo.png`,
+      icon: `${SITE_URL}content/images/icon.png`,
+      allow_external_signup: true,
+    });
+
+    await put([
+      { key: 'portal_signup_terms_html', value: '<p>Terms</p>' },
+      { key: 'portal_signup_checkbox_required', value: true },
+    ]);
+    expect((await shown()).allow_external_signup).toBe(false);
+    await put([
+      { key: 'portal_signup_checkbox_required', value: false },
+      { key: 'members_signup_access', value: 'invite' },
+    ]);
+    expect((await shown()).allow_external_signup).toBe(false);
+    await put([{ key: 'members_signup_access', value: 'all' }]);
+    expect((await shown()).allow_external_signup).toBe(true);
+  });
 });

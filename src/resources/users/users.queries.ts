@@ -47,6 +47,13 @@ export async function roleIdByName(db: Db, name: RoleName): Promise<string> {
   return row.id;
 }
 
+/** Is `slug` taken by a user other than `exceptId`? */
+export async function userSlugTaken(db: Db, slug: string, exceptId?: string): Promise<boolean> {
+  let query = db.selectFrom('users').select('id').where('slug', '=', slug);
+  if (exceptId) query = query.where('id', '!=', exceptId);
+  return (await query.executeTakeFirst()) !== undefined;
+}
+
 export function findUserBySlug(db: Db, slug: string): Promise<UserRow | undefined> {
   return db.selectFrom('users').selectAll().where('slug', '=', slug).executeTakeFirst();
 }

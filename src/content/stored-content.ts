@@ -1,0 +1,46 @@
+import { htmlToStorage, lexicalToStorage, mobiledocToStorage, plaintextToStorage } from './ghost-url.js';
+import { renderLexical, renderMobiledoc } from './render.js';
+import { htmlToPlaintext } from './text.js';
+
+/** Source of a post in absolute-URL form (as clients send and read it); at most one is set. */
+export interface ContentState {
+  mobiledoc: string | null;
+  lexical: string | null;
+}
+
+/** The content columns as stored (`__GHOST_URL__` form). */
+export interface StoredContent {
+  mobiledoc: string | null;
+  lexical: string | null;
+  html: string | null;
+  plaintext: string | null;
+}
+
+/**
+ * A document the renderer refused (the caller answers Ghost's 422); a plain object because it crosses from
+ * the worker thread, where error classes do not survive.
+ */
+export interface RenderRefusal {
+  refused: 'lexical' | 'mobiledoc';
+  message: string;
+}
+
+/**
+ * Renders html and plaintext from the source and returns every content column as stored; an empty
+ * rendering is stored as null. Runs on a worker thread (src/worker.ts): a large post takes seconds.
+ */
+export async function storedContent({ content, siteUrl }: { content: ContentState; siteUrl: string }): Promise<StoredContent | RenderRefusal> {
+  let html: string | null;
+  try {
+    html = (content.lexical !== null ? await renderLexical(content.lexical, { siteUrl }) : renderMobiledoc(content.mobiledoc!, { siteUrl })) || null;
+  } catch (err) {
+    return { refused: content.lexical !== null ? 'lexical' : 'mobiledoc', message: (err as Error).message };
+  }
+  const plaintext = html ? htmlToPlaintext(html) || null : null;
+  return {
+    mobiledoc: content.mobiledoc === null ? null : mobiledocToStorage(content.mobiledoc, siteUrl),
+    lexical: content.lexical === null ? null : lexicalToStorage(content.lexical, siteUrl),
+    html: html === null ? null : htmlToStorage(html, siteUrl),
+    plaintext: plaintext === null ? null : plaintextToStorage(plaintext, siteUrl),
+  };
+}

@@ -1,0 +1,130 @@
+import { createWriteStream } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import multipart from '@fastify/multipart';
+import { errors } from '../errors.js';
+
+/** One received file, on local disk in a temporary folder until the request ends. */
+export interface UploadedFile {
+  /** Where the bytes are now. */
+  path: string;
+  /** The name the client gave, without any folder part. */
+  name: string;
+  /** The part's declared content type, lower-cased. */
+  type: string;
+  size: number;
+}
+
+export interface Upload {
+  files: Partial<Record<string, UploadedFile>>;
+  fields: Partial<Record<string, string>>;
+}
+
+/** Multipart bodies for the upload routes; `maxBytes` bounds each file while it streams in. */
+export async function registerMultipart(app: FastifyInstance, maxBytes: number) {
+  await app.register(multipart, {
+    limits: { fileSize: maxBytes, files: 4, fields: 20, fieldSize: 64 * 1024, parts: 24, headerPairs: 100 },
+    throwFileSizeLimit: true,
+  });
+}
+
+/**
+ * Streams the request's multipart body: each file part named in `fileFields` to a temporary file (never held in
+ * memory), the other fields as text, then runs `use` on them. A file part under another name is refused as
+ * multer's `single('file')` refuses it. The temporary files are removed when `use` ends, however it ends.
+ */
+export async function withUpload<T>(request: FastifyRequest, fileFields: readonly string[], use: (upload: Upload) => Promise<T>): Promise<T> {
+  if (!request.isMultipart()) return use({ files: {}, fields: {} });
+  const folder = await mkdtemp(path.join(tmpdir(), 'quire-upload-'));
+  try {
+    return await use(await receive(request, fileFields, folder));
+  } finally {
+    await rm(folder, { recursive: true, force: true });
+  }
+}
+
+async function receive(request: FastifyRequest, fileFields: readonly string[], folder: string): Promise<Upload> {
+  const upload: Upload = { files: {}, fields: {} };
+  try {
+    for await (const part of request.parts()) {
+      if (part.type === 'field') {
+        if (typeof part.value === 'string') upload.fields[part.fieldname] = part.value;
+        continue;
+      }
+      if (!fileFields.includes(part.fieldname) || upload.files[part.fieldname]) {
+        part.file.resume();
+        throw errors.badRequest({ code: 'LIMIT_UNEXPECTED_FILE' });
+      }
+      const file = path.join(folder, `${part.fieldname}-${Object.keys(upload.files).length}`);
+      const out = createWriteStream(file, { mode: 0o600 });
+      let size = 0;
+      part.file.on('data', (chunk: Buffer) => (size += chunk.length));
+      await pipeline(part.file, out);
+      if (part.file.truncated) throw errors.tooLarge();
+      upload.files[part.fieldname] = { path: file, name: path.basename(part.filename.replace(/\\/g, '/')), type: part.mimetype.toLowerCase(), size };
+    }
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    if (code === 'FST_REQ_FILE_TOO_LARGE') throw errors.tooLarge();
+    if (code === 'FST_PARTS_LIMIT' || code === 'FST_FILES_LIMIT' || code === 'FST_FIELDS_LIMIT') throw errors.tooLarge();
+    throw err;
+  }
+  return upload;
+}
+
+/** What Ghost's upload middleware accepts per kind of upload: the lower-cased extension and the declared type must both be listed. */
+export interface UploadKind {
+  extensions: readonly string[];
+  contentTypes: readonly string[];
+  /** Ghost's messages when the file is missing, or of a type not listed. */
+  missing: string;
+  invalid: string;
+}
+
+export const extensionOf = (name: string) => path.extname(name).toLowerCase();
+
+export function isAcceptedType(kind: UploadKind, name: string, contentType: string): boolean {
+  return kind.extensions.includes(extensionOf(name)) && kind.contentTypes.includes(contentType.split(';')[0]!.trim());
+}
+
+/**
+ * Ghost's upload middleware checks: a file is there, and its name and declared type are both on the list.
+ * These run before Ghost's controller, so their errors keep their own message.
+ */
+export function checkUploadedFile(kind: UploadKind, file: UploadedFile | undefined): UploadedFile {
+  if (!file) throw errors.validation(kind.missing);
+  if (!isAcceptedType(kind, file.name, file.type)) throw errors.unsupportedMedia(kind.invalid);
+  return file;
+}
+
+/** `ref` as Ghost's images schema allows it: any text up to 2000 characters, echoed back. */
+export function refOf(fields: Partial<Record<string, string>>, docName: string): string | null {
+  const ref = fields.ref ?? null;
+  if (ref !== null && ref.length > 2000) {
+    throw errors.validation({
+      message: 'Validation failed for ref.',
+      property: 'ref',
+      details: [
+        {
+          keyword: 'maxLength',
+          dataPath: '.ref',
+          schemaPath: `${docName}#/definitions/${docName.replace(/s$/, '')}/properties/ref/maxLength`,
+          params: { limit: 2000 },
+          message: 'should NOT be longer than 2000 characters',
+        },
+      ],
+    });
+  }
+  return ref;
+}
+
+/** Ghost's upload middleware runs before its controller: errors raised there are not rewritten. */
+export function beforeController(request: FastifyRequest) {
+  request.controllerStarted = false;
+}
+export function controllerStarts(request: FastifyRequest) {
+  request.controllerStarted = true;
+}

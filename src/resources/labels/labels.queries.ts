@@ -1,0 +1,47 @@
+import { sql, type ExpressionBuilder } from 'kysely';
+import type { Db } from '../../db/connect.js';
+import type { Engine } from '../../db/engine.js';
+import type { Database, LabelRow } from '../../db/schema.js';
+
+export function findLabel(db: Db, by: { id: string } | { slug: string }): Promise<LabelRow | undefined> {
+  const query = db.selectFrom('labels').selectAll();
+  return ('id' in by ? query.where('id', '=', by.id) : query.where('slug', '=', by.slug)).executeTakeFirst();
+}
+
+/**
+ * Another label with this name, compared without case: MySQL's unique index (Ghost's production engine)
+ * already treats `VIP` and `vip` as one name, and every engine here keeps the same rule.
+ */
+export function findLabelNamed(db: Db, engine: Engine, name: string, exceptId?: string): Promise<Pick<LabelRow, 'id' | 'name'> | undefined> {
+  let query = db
+    .selectFrom('labels')
+    .select(['id', 'name'])
+    .where(engine.text.lower(sql.ref('name')), '=', name.toLowerCase());
+  if (exceptId) query = query.where('id', '!=', exceptId);
+  return query.executeTakeFirst();
+}
+
+export async function labelSlugTaken(db: Db, slug: string, exceptId?: string): Promise<boolean> {
+  let query = db.selectFrom('labels').select('id').where('slug', '=', slug);
+  if (exceptId) query = query.where('id', '!=', exceptId);
+  return (await query.executeTakeFirst()) !== undefined;
+}
+
+/** A label's `count.members` as a correlated subquery, so browse can order by it. */
+export function labelMemberCount(eb: ExpressionBuilder<Database, 'labels'>) {
+  return eb
+    .selectFrom('members_labels')
+    .innerJoin('members', 'members.id', 'members_labels.member_id')
+    .whereRef('members_labels.label_id', '=', 'labels.id')
+    .select(sql<number>`count(members.id)`.as('n'));
+}
+
+export async function memberCountsOfLabels(db: Db, labelIds: readonly string[]): Promise<Map<string, number>> {
+  if (labelIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('labels')
+    .select(['labels.id', (eb) => labelMemberCount(eb).as('n')])
+    .where('labels.id', 'in', labelIds)
+    .execute();
+  return new Map(rows.map((row) => [row.id, Number(row.n)]));
+}

@@ -1,0 +1,89 @@
+import { sql, type ExpressionBuilder } from 'kysely';
+import type { Db } from '../../db/connect.js';
+import type { Database, NewsletterRow } from '../../db/schema.js';
+import type { Engine } from '../../db/engine.js';
+
+export function findNewsletter(db: Db, id: string): Promise<NewsletterRow | undefined> {
+  return db.selectFrom('newsletters').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** Another newsletter of this name, compared without case (as MySQL's unique index, Ghost's production engine, does). */
+export function findNewsletterNamed(db: Db, engine: Engine, name: string, exceptId?: string): Promise<{ id: string } | undefined> {
+  let query = db
+    .selectFrom('newsletters')
+    .select('id')
+    .where(engine.text.lower(sql.ref('name')), '=', name.toLowerCase());
+  if (exceptId) query = query.where('id', '!=', exceptId);
+  return query.executeTakeFirst();
+}
+
+export async function newsletterSlugTaken(db: Db, slug: string, exceptId?: string): Promise<boolean> {
+  let query = db.selectFrom('newsletters').select('id').where('slug', '=', slug);
+  if (exceptId) query = query.where('id', '!=', exceptId);
+  return (await query.executeTakeFirst()) !== undefined;
+}
+
+/** Ghost's `getNextAvailableSortOrder`: one past the highest active newsletter, 0 when none is active. */
+export async function nextSortOrder(db: Db): Promise<number> {
+  const row = await db
+    .selectFrom('newsletters')
+    .select((eb) => eb.fn.max('sort_order').as('highest'))
+    .where('status', '=', 'active')
+    .executeTakeFirst();
+  return row?.highest === null || row?.highest === undefined ? 0 : Number(row.highest) + 1;
+}
+
+type Eb = ExpressionBuilder<Database, 'newsletters'>;
+
+/** `count.posts`, `count.members` and `count.active_members` (members whose e-mail is not disabled). */
+export const NEWSLETTER_COUNTS = {
+  'count.posts': (eb: Eb) =>
+    eb
+      .selectFrom('posts')
+      .whereRef('posts.newsletter_id', '=', 'newsletters.id')
+      .select(sql<number>`count(posts.id)`.as('n')),
+  'count.members': (eb: Eb) =>
+    eb
+      .selectFrom('members_newsletters')
+      .whereRef('members_newsletters.newsletter_id', '=', 'newsletters.id')
+      .select(sql<number>`count(members_newsletters.id)`.as('n')),
+  'count.active_members': (eb: Eb) =>
+    eb
+      .selectFrom('members_newsletters')
+      .innerJoin('members', 'members.id', 'members_newsletters.member_id')
+      .whereRef('members_newsletters.newsletter_id', '=', 'newsletters.id')
+      .where('members.email_disabled', '=', false)
+      .select(sql<number>`count(members_newsletters.id)`.as('n')),
+} as const;
+
+export type NewsletterCount = keyof typeof NEWSLETTER_COUNTS;
+
+/** The included counts of each of these newsletters, as `{posts, members, active_members}` objects. */
+export async function countsOfNewsletters(db: Db, ids: readonly string[], include: readonly NewsletterCount[]): Promise<Map<string, Record<string, number>>> {
+  const out = new Map<string, Record<string, number>>();
+  if (ids.length === 0 || include.length === 0) return out;
+  let query = db.selectFrom('newsletters').select('newsletters.id').where('newsletters.id', 'in', ids);
+  for (const name of include) query = query.select((eb) => NEWSLETTER_COUNTS[name](eb).as(name.slice('count.'.length))) as typeof query;
+  const rows = (await query.execute()) as Record<string, unknown>[];
+  for (const row of rows) {
+    out.set(row.id as string, Object.fromEntries(include.map((name) => [name.slice('count.'.length), Number(row[name.slice('count.'.length)] ?? 0)])));
+  }
+  return out;
+}
+
+/** Subscribes every member subscribed to an active newsletter to this one; returns how many. */
+export async function optInExistingMembers(db: Db, newsletterId: string, newId: () => string): Promise<number> {
+  const members = await db
+    .selectFrom('members_newsletters')
+    .innerJoin('newsletters', 'newsletters.id', 'members_newsletters.newsletter_id')
+    .select('members_newsletters.member_id')
+    .distinct()
+    .where('newsletters.status', '=', 'active')
+    .where('newsletters.id', '!=', newsletterId)
+    .execute();
+  for (let i = 0; i < members.length; i += 500) {
+    const rows = members.slice(i, i + 500).map((m) => ({ id: newId(), member_id: m.member_id, newsletter_id: newsletterId }));
+    await db.insertInto('members_newsletters').values(rows).execute();
+  }
+  return members.length;
+}

@@ -1,0 +1,39 @@
+import { sql } from 'kysely';
+import type { Db } from '../../db/connect.js';
+import type { Engine } from '../../db/engine.js';
+import type { OfferRow } from '../../db/schema.js';
+import { filterWhere } from '../../filter/filter.js';
+import { OFFERS_FILTER, OFFERS_FILTER_RULES } from './offers.browse.js';
+
+/** An offer with the name of its tier. */
+export type OfferWithTier = OfferRow & { tier_name: string | null };
+
+const withTier = (db: Db) =>
+  db.selectFrom('offers').leftJoin('products', 'products.id', 'offers.product_id').selectAll('offers').select('products.name as tier_name');
+
+export function findOffer(db: Db, id: string): Promise<OfferWithTier | undefined> {
+  return withTier(db).where('offers.id', '=', id).executeTakeFirst();
+}
+
+/** Every offer the filter's `status` allows, oldest first (Ghost lists offers unpaginated). */
+export async function listOffers(db: Db, engine: Engine, filter: string | undefined): Promise<OfferWithTier[]> {
+  const where = filterWhere(OFFERS_FILTER, engine, filter, OFFERS_FILTER_RULES);
+  let query = withTier(db);
+  if (where) query = query.where(where as never);
+  return query.orderBy('offers.created_at').orderBy('offers.id').execute();
+}
+
+export async function offerNameTaken(db: Db, engine: Engine, name: string, exceptId?: string): Promise<boolean> {
+  let query = db
+    .selectFrom('offers')
+    .select('id')
+    .where(engine.text.lower(sql.ref('name')), '=', name.toLowerCase());
+  if (exceptId) query = query.where('id', '!=', exceptId);
+  return (await query.executeTakeFirst()) !== undefined;
+}
+
+export async function offerCodeTaken(db: Db, code: string, exceptId?: string): Promise<boolean> {
+  let query = db.selectFrom('offers').select('id').where('code', '=', code);
+  if (exceptId) query = query.where('id', '!=', exceptId);
+  return (await query.executeTakeFirst()) !== undefined;
+}

@@ -1,0 +1,53 @@
+import type { FastifyInstance } from 'fastify';
+import { assertIdParam } from '../../http/validate.js';
+import { locationOf } from '../../http/location.js';
+import { parseBody } from '../../http/parse-body.js';
+import { errors } from '../../errors.js';
+import { findOffer, listOffers } from './offers.queries.js';
+import { presentAdminOffer, presentContentOffer } from './offers.present.js';
+import { addOffer, editOffer } from './offers.service.js';
+import { OFFER_ADD, OFFER_EDIT } from './offers.schemas.js';
+
+type Query = Record<string, unknown>;
+type Params = { id: string };
+
+const frame = (method: string) => ({ docName: 'offers', method });
+
+/** Offers: browse is one unpaginated list without `meta`; add answers 200 (not 201) with Location, as Ghost does. */
+export function offersAdminRoutes(app: FastifyInstance) {
+  app.get<{ Querystring: Query }>('/offers/', { config: { frame: frame('browse'), permission: 'offer.browse' } }, async (request) => {
+    const filter = typeof request.query.filter === 'string' && request.query.filter ? request.query.filter : undefined;
+    const rows = await listOffers(request.ctx.db, request.ctx.engine, filter);
+    return { offers: rows.map(presentAdminOffer) };
+  });
+
+  app.get<{ Params: Params }>('/offers/:id/', { config: { frame: frame('read'), permission: 'offer.read' } }, async (request) => {
+    assertIdParam(request.params.id);
+    const row = await findOffer(request.ctx.db, request.params.id);
+    if (!row) throw errors.notFound('Offer not found.');
+    return { offers: [presentAdminOffer(row)] };
+  });
+
+  app.post('/offers/', { config: { frame: frame('add'), permission: 'offer.add' } }, async (request, reply) => {
+    const offer = await addOffer(request.ctx, parseBody(request, OFFER_ADD));
+    reply.header('Location', locationOf(request, offer.id)).header('X-Cache-Invalidate', '/*');
+    return { offers: [presentAdminOffer(offer)] };
+  });
+
+  app.put<{ Params: Params }>('/offers/:id/', { config: { frame: frame('edit'), permission: 'offer.edit' } }, async (request, reply) => {
+    assertIdParam(request.params.id);
+    const offer = await editOffer(request.ctx, request.params.id, parseBody(request, OFFER_EDIT));
+    reply.header('X-Cache-Invalidate', '/*');
+    return { offers: [presentAdminOffer(offer)] };
+  });
+}
+
+/** Content API: one offer by id, archived ones included (Portal shows why an old link no longer works). */
+export function offersContentRoutes(app: FastifyInstance) {
+  app.get<{ Params: Params }>('/offers/:id/', { config: { frame: frame('read') } }, async (request) => {
+    assertIdParam(request.params.id);
+    const row = await findOffer(request.ctx.db, request.params.id);
+    if (!row) throw errors.notFound('Offer not found.');
+    return { offers: [presentContentOffer(row)] };
+  });
+}

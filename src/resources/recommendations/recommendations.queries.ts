@@ -1,0 +1,24 @@
+import type { Db } from '../../db/connect.js';
+import type { RecommendationRow } from '../../db/schema.js';
+
+export function findRecommendation(db: Db, id: string): Promise<RecommendationRow | undefined> {
+  return db.selectFrom('recommendations').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** Host without `www.` and path without its trailing slash: what makes two recommendation URLs the same site. */
+function siteKey(url: string): string {
+  const parsed = new URL(url);
+  return `${parsed.hostname.replace('www.', '')}${parsed.pathname.replace(/\/$/, '')}`;
+}
+
+/**
+ * The recommendation of the same site as `url`, ignoring protocol, `www.`, query, fragment and a trailing
+ * slash, as Ghost matches them; `exceptId` leaves one record out.
+ */
+export async function findRecommendationByUrl(db: Db, url: string, exceptId?: string): Promise<RecommendationRow | undefined> {
+  const key = siteKey(url);
+  // A site recommends a handful of others: comparing them all is simpler than matching URLs in SQL.
+  let query = db.selectFrom('recommendations').selectAll();
+  if (exceptId) query = query.where('id', '!=', exceptId);
+  return (await query.execute()).find((row) => siteKey(row.url) === key);
+}

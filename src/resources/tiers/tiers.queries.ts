@@ -1,0 +1,69 @@
+import { sql } from 'kysely';
+import type { Db } from '../../db/connect.js';
+import type { Engine } from '../../db/engine.js';
+import type { TierRow } from '../../db/schema.js';
+import { errors, GhostError } from '../../errors.js';
+import { filterWhere, type FilterRules } from '../../filter/filter.js';
+import { TIERS_FILTER } from './tiers.browse.js';
+
+export function findTier(db: Db, id: string): Promise<TierRow | undefined> {
+  return db.selectFrom('products').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/**
+ * Every tier the filter matches, unpaginated as in Ghost: the free tier first, then paid tiers by
+ * monthly price (Ghost's load order), ties by age.
+ */
+export async function listTiers(db: Db, engine: Engine, filter: string | undefined, rules: FilterRules = {}): Promise<TierRow[]> {
+  let where;
+  try {
+    where = filterWhere(TIERS_FILTER, engine, filter, rules);
+  } catch (err) {
+    if (err instanceof GhostError && err.status === 400) throw errors.badRequest('The NQL filter you passed was invalid.');
+    throw err;
+  }
+  let query = db.selectFrom('products').selectAll();
+  if (where) query = query.where(where);
+  return query
+    .orderBy(sql`case when products.type = 'free' then 0 else 1 end`)
+    .orderBy(sql`coalesce(products.monthly_price, 0)`)
+    .orderBy('products.created_at')
+    .orderBy('products.id')
+    .execute();
+}
+
+/** Benefit names of each tier, in their order. */
+export async function benefitsOfTiers(db: Db, tierIds: readonly string[]): Promise<Map<string, string[]>> {
+  const out = new Map<string, string[]>(tierIds.map((id) => [id, []]));
+  if (tierIds.length === 0) return out;
+  const rows = await db
+    .selectFrom('products_benefits')
+    .innerJoin('benefits', 'benefits.id', 'products_benefits.benefit_id')
+    .select(['products_benefits.product_id', 'benefits.name'])
+    .where('products_benefits.product_id', 'in', tierIds)
+    .orderBy('products_benefits.sort_order')
+    .execute();
+  for (const row of rows) out.get(row.product_id)!.push(row.name);
+  return out;
+}
+
+/** Existing benefits named like these (compared without case), by lower-cased name. */
+export async function benefitsNamed(db: Db, engine: Engine, names: readonly string[]): Promise<Map<string, string>> {
+  if (names.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('benefits')
+    .select(['id', 'name'])
+    .where(
+      engine.text.lower(sql.ref('name')),
+      'in',
+      names.map((name) => name.toLowerCase()),
+    )
+    .execute();
+  return new Map(rows.map((row) => [row.name.toLowerCase(), row.id]));
+}
+
+export async function slugTaken(db: Db, table: 'products' | 'benefits', slug: string, exceptId?: string): Promise<boolean> {
+  let query = db.selectFrom(table).select('id').where('slug', '=', slug);
+  if (exceptId) query = query.where('id', '!=', exceptId);
+  return (await query.executeTakeFirst()) !== undefined;
+}

@@ -1,0 +1,13 @@
+/**
+ * The worker threads' entry (workers/pool.ts runs it, bundled as dist/worker.mjs): each named export is a
+ * task the main thread may hand off. Arguments and results are structured-cloned, so tasks take and return
+ * plain data; an error keeps only its message.
+ */
+import * as render from './content/render.js';
+
+export { storedContent } from './content/stored-content.js';
+export { bcryptHash, bcryptCompare } from './auth/bcrypt-tasks.js';
+export { htmlToLexical, htmlToMobiledoc, warmRenderers } from './content/render.js';
+export { readingTime } from './content/text.js';
+
+export const renderMobiledoc = ({ mobiledoc, siteUrl }: { mobiledoc: string; siteUrl: string }) => render.renderMobiledoc(mobiledoc, { siteUrl });

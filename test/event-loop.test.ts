@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { useTestSite } from './test-site.js';
+import { ADMIN } from './support.js';
+
+const t = useTestSite();
+
+/** A lexical document of about `bytes` bytes: paragraphs of plain words, as a long article holds. */
+function largeLexical(bytes: number): string {
+  const text = 'The quick brown fox jumps over the lazy dog while the editor keeps typing. '.repeat(12);
+  const paragraph = JSON.stringify({
+    children: [{ detail: 0, format: 0, mode: 'normal', style: '', text, type: 'extended-text', version: 1 }],
+    direction: 'ltr',
+    format: '',
+    indent: 0,
+    type: 'paragraph',
+    version: 1,
+  });
+  const children = Array.from({ length: Math.ceil(bytes / paragraph.length) }, () => paragraph).join(',');
+  return `{"root":{"children":[${children}],"direction":"ltr","format":"","indent":0,"type":"root","version":1}}`;
+}
+
+describe('the event loop stays free', () => {
+  it('answers GET /site/ promptly while a 20 MB post is saved (4 MB on MySQL)', async () => {
+    const base = await t.listen();
+    // MySQL/MariaDB refuse a statement larger than the server's max_allowed_packet (16 MB by default), which
+    // bounds a post there (README): its lexical, html and plaintext go in one insert, about three times the
+    // lexical's size. The other engines take the issue's 20 MB.
+    const megabytes = process.env.TEST_DATABASE_URL?.startsWith('mysql') ? 4 : 20;
+    const lexical = largeLexical(megabytes * 1024 * 1024);
+    const body = JSON.stringify({ posts: [{ title: 'A very long post', lexical }] });
+    expect(body.length).toBeGreaterThan(megabytes * 1024 * 1024);
+
+    const started = performance.now();
+    const save = fetch(`${base}${ADMIN}/posts/?formats=plaintext`, {
+      method: 'POST',
+      headers: { ...t.owner, 'content-type': 'application/json' },
+      body,
+    });
+    let saved = false;
+    let saveMs = 0;
+    void save.finally(() => {
+      saved = true;
+      saveMs = performance.now() - started;
+    });
+
+    const timings: number[] = [];
+    // 50 reads spread over the save, then more while it lasts: every one of them must come back promptly.
+    while (timings.length < 50 || !saved) {
+      const sent = performance.now();
+      const res = await fetch(`${base}${ADMIN}/site/`);
+      await res.arrayBuffer();
+      expect(res.status).toBe(200);
+      timings.push(performance.now() - sent);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const res = await save;
+    expect(res.status).toBe(201);
+    const post = ((await res.json()) as { posts: { plaintext: string }[] }).posts[0]!;
+    expect(post.plaintext.length).toBeGreaterThan((megabytes / 2) * 1024 * 1024);
+    const slowest = Math.max(...timings);
+    console.log(`GET /site/ during a ${saveMs.toFixed(0)} ms save: ${timings.length} reads, slowest ${slowest.toFixed(0)} ms`);
+    // The target is 100 ms (bench/large-post.mjs measures it). A shared, busy test machine stretches every
+    // figure alike, so the bound is relative too: a render on the event loop makes some read wait for most
+    // of the save; off it, the slowest read is a small fraction of the save.
+    expect(slowest).toBeLessThan(Math.max(1000, saveMs / 5));
+  }, 600_000);
+});

@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { useTestSite } from './test-site.js';
+import { createMetrics, serveMetrics } from '../src/http/metrics.js';
+import { buildApp } from '../src/app.js';
+import { ADMIN } from './support.js';
+
+const t = useTestSite({ setup: 'owner' });
+
+describe('health', () => {
+  it('answers liveness and readiness outside the API roots, without credentials', async () => {
+    const live = await t.app.inject({ url: '/_quire/live' });
+    expect(live.statusCode).toBe(200);
+    expect(live.json()).toEqual({ status: 'ok' });
+    const ready = await t.app.inject({ url: '/_quire/ready' });
+    expect(ready.statusCode).toBe(200);
+    expect(ready.json()).toEqual({ status: 'ok', checks: { server: 'ok', database: 'ok' } });
+  });
+
+  it('is not ready, naming the part, when the database fails or shutdown began', async () => {
+    const readiness = { accepting: false };
+    const failing = {
+      ...t.connection,
+      db: t.db.withPlugin({
+        transformQuery: () => {
+          throw new Error('database is down');
+        },
+        transformResult: async (args) => args.result,
+      }),
+    };
+    const app = await buildApp({ config: t.config, connection: failing, readiness });
+    const res = await app.inject({ url: '/_quire/ready' });
+    expect(res.statusCode).toBe(503);
+    expect(res.json()).toEqual({ status: 'unavailable', checks: { server: 'shutting down', database: 'failing: database is down' } });
+    await app.close();
+  });
+
+  it('serves no metrics on the public port', async () => {
+    expect((await t.app.inject({ url: '/metrics' })).statusCode).toBe(404);
+    expect((await t.app.inject({ url: '/_quire/metrics' })).statusCode).toBe(404);
+  });
+
+  it('counts requests by route pattern and status on the metrics port when enabled', async () => {
+    const metrics = createMetrics();
+    const app = await buildApp({ config: t.config, connection: t.connection, metrics });
+    await app.inject({ url: `${ADMIN}/site/` });
+    await app.inject({ url: `${ADMIN}/posts/0123456789abcdef01234567/` });
+    const server = await serveMetrics(metrics, 0, '127.0.0.1');
+    try {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      const res = await fetch(`http://127.0.0.1:${port}/metrics`);
+      expect(res.status).toBe(200);
+      const text = await res.text();
+      expect(text).toContain('quire_http_requests_total{method="GET",route="/ghost/api/admin/site/",status="200"} 1');
+      expect(text).toContain('quire_http_requests_total{method="GET",route="/ghost/api/admin/posts/:id/",status="403"} 1');
+      expect(text).toMatch(/quire_http_request_duration_seconds_bucket\{le="0.005",method="GET",route="\/ghost\/api\/admin\/site\/",status="200"\}/);
+      expect(text).toContain('nodejs_eventloop_lag_seconds');
+      expect(text).toContain('quire_worker_queue_length');
+      expect((await fetch(`http://127.0.0.1:${port}/other`)).status).toBe(404);
+    } finally {
+      server.close();
+      await app.close();
+    }
+  });
+});
