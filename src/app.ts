@@ -7,6 +7,7 @@ import { renderError } from './http/render-error.js';
 import { notFoundHandler } from './http/not-found.js';
 import { apiRedirectHook } from './http/redirects.js';
 import { registerJsonParser } from './http/json-body.js';
+import { PUBLIC_BODY_LIMIT, adminBodyLimit } from './http/body-limits.js';
 import { apiHeaders } from './http/api-headers.js';
 import { adminAuthHook } from './http/admin-auth.js';
 import { contentAuthHook } from './http/content-auth.js';
@@ -18,13 +19,22 @@ import { siteOf } from './ctx.js';
 import type { Clock } from './clock.js';
 import { adminCorsOrigin } from './http/cors.js';
 import { OneLinePerRequest } from './http/request-log.js';
+import { requestIdOf } from './http/logging.js';
+import { healthRoutes, type Readiness } from './http/health.js';
+import type { Metrics } from './http/metrics.js';
 import { legacyUrlRewriter } from './http/legacy-versions.js';
 import { checkVersionMatch } from './http/version-match.js';
 import { siteRoutes } from './resources/site/site.routes.js';
+import { settingsAdminRoutes, settingsContentRoutes } from './resources/settings/settings.routes.js';
+import { configRoutes } from './resources/config/config.routes.js';
 import { setupRoutes } from './resources/setup/setup.routes.js';
 import { sessionRoutes } from './resources/session/session.routes.js';
 import { integrationsRoutes } from './resources/integrations/integrations.routes.js';
 import { tagsAdminRoutes, tagsContentRoutes } from './resources/tags/tags.routes.js';
+import { labelsAdminRoutes } from './resources/labels/labels.routes.js';
+import { tiersAdminRoutes, tiersContentRoutes } from './resources/tiers/tiers.routes.js';
+import { newslettersAdminRoutes, newslettersContentRoutes } from './resources/newsletters/newsletters.routes.js';
+import { offersAdminRoutes, offersContentRoutes } from './resources/offers/offers.routes.js';
 import { postsAdminRoutes } from './resources/posts/posts.routes.js';
 import { postsContentRoutes } from './resources/posts/posts.content-routes.js';
 import { authorsContentRoutes } from './resources/authors/authors.routes.js';
@@ -34,6 +44,20 @@ import { rolesRoutes } from './resources/roles/roles.routes.js';
 import { invitesRoutes } from './resources/invites/invites.routes.js';
 import { authenticationRoutes } from './resources/authentication/authentication.routes.js';
 import { authenticatorRoutes } from './resources/authenticator/authenticator.routes.js';
+import { imagesRoutes } from './resources/images/images.routes.js';
+import { mediaRoutes } from './resources/media/media.routes.js';
+import { filesRoutes } from './resources/files/files.routes.js';
+import { themesRoutes } from './resources/themes/themes.routes.js';
+import { publicFilesRoutes } from './resources/public-files/public-files.routes.js';
+import { registerMultipart } from './http/upload.js';
+import { slugsRoutes } from './resources/slugs/slugs.routes.js';
+import { actionsRoutes } from './resources/actions/actions.routes.js';
+import { notificationsRoutes } from './resources/notifications/notifications.routes.js';
+import { recommendationsAdminRoutes, recommendationsContentRoutes } from './resources/recommendations/recommendations.routes.js';
+import { searchContentRoutes } from './resources/search/search.routes.js';
+import { statsRoutes } from './resources/stats/stats.routes.js';
+import { snippetsRoutes } from './resources/snippets/snippets.routes.js';
+import { searchIndexAdminRoutes, searchIndexContentRoutes } from './resources/search-index/search-index.routes.js';
 import type { Mailer } from './mail/mailer.js';
 import type { SecretBox } from './auth/secret-box.js';
 import type { Storage } from './storage/storage.js';
@@ -50,30 +74,50 @@ export interface AppDeps {
   storage?: Storage;
   /** Where "now" comes from; tests fix it. */
   clock?: Clock;
+  /** Prometheus metrics to record requests into (`METRICS_PORT`); none by default. */
+  metrics?: Metrics;
+  /** Whether the process still takes requests; `main.ts` clears it when shutdown begins, and /ready says so. */
+  readiness?: Readiness;
 }
 
 /** Both APIs with their hooks and error handling; `main.ts` listens, tests call `inject()`. */
-export async function buildApp({ config, connection, logger = false, mailer, secrets, storage, clock }: AppDeps): Promise<FastifyInstance> {
+export async function buildApp({
+  config,
+  connection,
+  logger = false,
+  mailer,
+  secrets,
+  storage,
+  clock,
+  metrics,
+  readiness = { accepting: true },
+}: AppDeps): Promise<FastifyInstance> {
   const { apiRoot, adminRoot } = siteOf(config.siteUrl);
   const app = Fastify({
     logger,
-    bodyLimit: 50 * 1024 * 1024,
+    bodyLimit: PUBLIC_BODY_LIMIT,
     trustProxy: config.trustProxy,
     routerOptions: { ignoreTrailingSlash: true },
-    logController: new OneLinePerRequest(),
+    logController: new OneLinePerRequest({ requestIdLogLabel: 'request_id' }),
+    requestIdHeader: false,
+    genReqId: requestIdOf,
     rewriteUrl: legacyUrlRewriter(apiRoot),
   });
   await app.register(cookie);
   const base = ctxBaseFromConfig(config, connection, app.log, { mailer, secrets, storage, clock });
   app.decorateRequest('ctx', null as never);
   registerJsonParser(app);
-
   app.setErrorHandler((err: FastifyError, request, reply) => renderError(err, request, reply));
-  app.setNotFoundHandler(notFoundHandler);
+  app.setNotFoundHandler(notFoundHandler(apiRoot, config.siteUrl));
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('X-Request-Id', request.id);
+  });
   app.addHook('onRequest', apiRedirectHook(apiRoot));
-
+  metrics?.instrument(app);
+  healthRoutes(app, connection.db, readiness);
   await app.register(
     async (admin) => {
+      admin.addHook('onRoute', adminBodyLimit);
       admin.addHook('onRequest', async (request, reply) => apiHeaders(request, reply));
       await admin.register(cors, { origin: adminCorsOrigin(base.site.url), maxAge: 86400, methods: 'GET,HEAD,PUT,PATCH,POST,DELETE' });
       admin.addHook('onRequest', checkVersionMatch);
@@ -87,11 +131,18 @@ export async function buildApp({ config, connection, logger = false, mailer, sec
         const { permission, frame } = request.routeOptions.config;
         if (permission && frame) assertPermission(actorOf(request.ctx), permission, frame.docName);
       });
+      await registerMultipart(admin, config.uploadMaxBytes);
       siteRoutes(admin);
+      settingsAdminRoutes(admin);
+      configRoutes(admin, { staffDeviceVerification: config.staffDeviceVerification, smtp: Boolean(config.mail.smtpUrl) });
       setupRoutes(admin);
       sessionRoutes(admin, { deviceVerification: config.staffDeviceVerification });
       integrationsRoutes(admin);
       tagsAdminRoutes(admin);
+      labelsAdminRoutes(admin);
+      tiersAdminRoutes(admin);
+      newslettersAdminRoutes(admin);
+      offersAdminRoutes(admin);
       postsAdminRoutes(admin, 'post');
       postsAdminRoutes(admin, 'page');
       usersRoutes(admin);
@@ -99,10 +150,20 @@ export async function buildApp({ config, connection, logger = false, mailer, sec
       invitesRoutes(admin);
       authenticationRoutes(admin);
       authenticatorRoutes(admin);
+      imagesRoutes(admin);
+      mediaRoutes(admin);
+      filesRoutes(admin);
+      themesRoutes(admin);
+      slugsRoutes(admin);
+      snippetsRoutes(admin);
+      searchIndexAdminRoutes(admin);
+      actionsRoutes(admin);
+      notificationsRoutes(admin);
+      recommendationsAdminRoutes(admin);
+      statsRoutes(admin);
     },
     { prefix: adminRoot.slice(0, -1) },
   );
-
   await app.register(
     async (content) => {
       content.addHook('onRequest', async (request, reply) => {
@@ -118,10 +179,17 @@ export async function buildApp({ config, connection, logger = false, mailer, sec
       postsContentRoutes(content, 'post');
       postsContentRoutes(content, 'page');
       tagsContentRoutes(content);
+      tiersContentRoutes(content);
+      newslettersContentRoutes(content);
+      offersContentRoutes(content);
       authorsContentRoutes(content);
+      settingsContentRoutes(content);
+      searchIndexContentRoutes(content);
+      recommendationsContentRoutes(content);
+      if (config.fullTextSearch) searchContentRoutes(content);
     },
     { prefix: `${apiRoot}content` },
   );
-
+  publicFilesRoutes(app, base);
   return app;
 }

@@ -35,6 +35,10 @@ export function s3Storage(options: S3Options): Storage {
   let client: S3Client | undefined;
   const connect = async () => {
     const [s3, storage] = await loadSdk();
+    // On Node 20 the client warns once on stderr that SDK releases after January 2027 will need Node 22. The
+    // version is pinned in package.json, so the advisory says nothing about this install; an operator on Node
+    // 20 would only see a stray non-JSON line. Set the variable to "false" to see it.
+    process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
     client ??= new s3.S3Client({
       region: options.region,
       forcePathStyle: options.forcePathStyle,
