@@ -161,6 +161,17 @@ describe('PUT /settings/', () => {
     expect(rows.get('title')).toBe('Test Site');
   });
 
+  it('stores a boolean sent for a text or number key as 1 or 0, as Ghost’s database driver does', async () => {
+    const res = await edit(t, { key: 'title', value: true }, { key: 'description', value: false }, { key: 'donations_suggested_amount', value: true });
+    expect(res.statusCode).toBe(200);
+    const { settings } = res.json() as { settings: Setting[] };
+    expect(valueOf(settings, 'title')).toBe('1');
+    expect(valueOf(settings, 'description')).toBe('0');
+    expect(valueOf(settings, 'donations_suggested_amount')).toBe('1');
+    const content = await t.content.get('/settings/');
+    expect(content.json().settings).toMatchObject({ title: '1', description: '0' });
+  });
+
   const INVALID: [name: string, settings: Setting[], status: number, context: string, property?: string][] = [
     ['no root', [], 400, "No root key ('settings') provided."],
     [

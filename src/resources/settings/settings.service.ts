@@ -37,6 +37,8 @@ function storedForm(key: SettingKey, value: unknown, siteUrl: string): string | 
   if (SETTINGS[key].type === 'boolean' && ['0', '1', 'true', 'false', true, false].includes(value as string)) {
     return String(value === true || value === 'true' || value === '1');
   }
+  // Ghost hands the boolean to its database driver, which stores it in the text column as 1 or 0.
+  if (typeof value === 'boolean') return value ? '1' : '0';
   if (typeof value === 'object') return JSON.stringify(value);
   const text = String(value);
   // Ghost's models store an empty string as null.
