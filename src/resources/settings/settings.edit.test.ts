@@ -172,6 +172,21 @@ describe('PUT /settings/', () => {
     expect(content.json().settings).toMatchObject({ title: '1', description: '0' });
   });
 
+  it('lets a first entry through that lodash does not call empty (a non-empty string), and skips entries that are not objects', async () => {
+    const skipped = await t.admin.put('/settings/', { settings: ['title', 1, []] });
+    expect(skipped.statusCode).toBe(200);
+    expect(skipped.headers['x-cache-invalidate']).toBeUndefined();
+    const res = await t.admin.put('/settings/', { settings: ['title', { key: 'title', value: 'After a string' }] });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['x-cache-invalidate']).toBe('/*');
+    expect((await stored(t)).get('title')).toBe('After a string');
+    for (const first of ['', 0, true, null, [], {}]) {
+      const refused = await t.admin.put('/settings/', { settings: [first, { key: 'title', value: 'never' }] });
+      expect(refused.statusCode).toBe(400);
+      expect(ghostError(refused).context).toBe("No root key ('settings') provided.");
+    }
+  });
+
   const INVALID: [name: string, settings: Setting[], status: number, context: string, property?: string][] = [
     ['no root', [], 400, "No root key ('settings') provided."],
     [

@@ -7,16 +7,22 @@ export interface SettingInput {
   value: unknown;
 }
 
+/** lodash's `isEmpty`, which api-framework's root check applies to the first entry. */
+function isEmptyEntry(entry: unknown): boolean {
+  if (typeof entry === 'string') return entry.length === 0;
+  if (!entry || typeof entry !== 'object') return true;
+  return Object.keys(entry).length === 0;
+}
+
 /**
- * `{"settings": [{key, value}, …]}`. Ghost checks only that the root holds a non-empty first entry (400
- * `No root key ('settings') provided.`); entries that are not objects are skipped, as Ghost skips entries
- * whose key it does not know.
+ * `{"settings": [{key, value}, …]}`. Ghost checks only that the root's first entry is not empty as lodash
+ * sees it (400 `No root key ('settings') provided.`): a non-empty string or array passes. Entries that are
+ * not objects are skipped, as Ghost skips entries whose key it does not know.
  */
 export const SETTINGS_EDIT: BodySpec<SettingInput[]> = {
   read(body) {
     const root = (body as Record<string, unknown> | null | undefined)?.settings;
-    const first: unknown = Array.isArray(root) ? root[0] : undefined;
-    if (!first || typeof first !== 'object' || Object.keys(first).length === 0) {
+    if (!Array.isArray(root) || isEmptyEntry(root[0])) {
       throw errors.badRequest("No root key ('settings') provided.");
     }
     return (root as unknown[])
