@@ -35,6 +35,7 @@ import { labelsAdminRoutes } from './resources/labels/labels.routes.js';
 import { tiersAdminRoutes, tiersContentRoutes } from './resources/tiers/tiers.routes.js';
 import { newslettersAdminRoutes, newslettersContentRoutes } from './resources/newsletters/newsletters.routes.js';
 import { offersAdminRoutes, offersContentRoutes } from './resources/offers/offers.routes.js';
+import { membersAdminRoutes } from './resources/members/members.routes.js';
 import { postsAdminRoutes } from './resources/posts/posts.routes.js';
 import { postsContentRoutes } from './resources/posts/posts.content-routes.js';
 import { authorsContentRoutes } from './resources/authors/authors.routes.js';
@@ -143,6 +144,7 @@ export async function buildApp({
       tiersAdminRoutes(admin);
       newslettersAdminRoutes(admin);
       offersAdminRoutes(admin);
+      membersAdminRoutes(admin);
       postsAdminRoutes(admin, 'post');
       postsAdminRoutes(admin, 'page');
       usersRoutes(admin);

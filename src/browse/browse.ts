@@ -44,6 +44,8 @@ export interface ApiRules {
   hiddenColumns?: readonly string[];
   /** Rows outside it do not exist for this API (Content tags/authors: only those with published posts). */
   scope?: (eb: Eb) => Expression<SqlBool>;
+  /** What `search=` matches (members: name or e-mail); without it the parameter is ignored. */
+  search?: (eb: Eb, text: string) => Expression<SqlBool>;
 }
 
 export interface BrowseResult<Row> {
@@ -91,6 +93,7 @@ export async function browseRows<Row>(database: Db, engine: Engine, spec: Browse
   const scoped = () => {
     let query = db.selectFrom(spec.table);
     if (rules.scope) query = query.where(rules.scope);
+    if (rules.search && params.search !== null) query = query.where((eb: Eb) => rules.search!(eb, params.search!));
     if (where) query = query.where(where);
     return query;
   };

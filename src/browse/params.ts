@@ -23,6 +23,8 @@ export interface BrowseParams {
   include: string[];
   /** Requested formats; null when absent. */
   formats: string[] | null;
+  /** `search` text (members only: the spec's `search` rule decides what it matches); null when absent or empty. */
+  search: string | null;
 }
 
 export interface BrowseParamRules {
@@ -48,6 +50,7 @@ export function parseBrowseParams(query: Query, rules: BrowseParamRules = {}): B
     fields: parseFields(query.fields),
     include: parseInclude(query.include, rules.include ?? []),
     formats,
+    search: typeof query.search === 'string' && query.search !== '' ? query.search : null,
   };
 }
 

@@ -1,0 +1,93 @@
+import { sql } from 'kysely';
+import type { Db } from '../../db/connect.js';
+import type { Engine } from '../../db/engine.js';
+import type { LabelRow, MemberRow, NewsletterRow, TierRow } from '../../db/schema.js';
+
+export function findMember(db: Db, id: string): Promise<MemberRow | undefined> {
+  return db.selectFrom('members').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/**
+ * The member holding this address, compared without case: MySQL's unique index (Ghost's production engine)
+ * already treats `A@x.com` and `a@x.com` as one address, and every engine here keeps the same rule.
+ */
+export function findMemberByEmail(db: Db, engine: Engine, email: string, exceptId?: string): Promise<{ id: string } | undefined> {
+  let query = db
+    .selectFrom('members')
+    .select('id')
+    .where(engine.text.lower(sql.ref('email')), '=', email.toLowerCase());
+  if (exceptId) query = query.where('id', '!=', exceptId);
+  return query.executeTakeFirst();
+}
+
+export type MemberTier = TierRow & { expiry_at: Date | null };
+
+/** What a member shows besides its own columns, for a page of members, in Ghost's relation orders. */
+export interface MemberRelations {
+  labels: Map<string, LabelRow[]>;
+  tiers: Map<string, MemberTier[]>;
+  /** Active newsletters only, by sort order: archived ones are never shown on a member. */
+  newsletters: Map<string, NewsletterRow[]>;
+}
+
+function grouped<T extends { member_id: string }>(ids: readonly string[], rows: T[]): Map<string, Omit<T, 'member_id'>[]> {
+  const out = new Map<string, Omit<T, 'member_id'>[]>(ids.map((id) => [id, []]));
+  for (const { member_id, ...rest } of rows) out.get(member_id)?.push(rest);
+  return out;
+}
+
+/** Labels, tiers and newsletters of these members: three queries whatever the page size. */
+export async function relationsOfMembers(db: Db, ids: readonly string[]): Promise<MemberRelations> {
+  if (ids.length === 0) return { labels: new Map(), tiers: new Map(), newsletters: new Map() };
+  const [labels, tiers, newsletters] = await Promise.all([
+    db
+      .selectFrom('members_labels')
+      .innerJoin('labels', 'labels.id', 'members_labels.label_id')
+      .selectAll('labels')
+      .select('members_labels.member_id')
+      .where('members_labels.member_id', 'in', ids)
+      .orderBy('members_labels.sort_order')
+      .orderBy('labels.name')
+      .execute(),
+    db
+      .selectFrom('members_products')
+      .innerJoin('products', 'products.id', 'members_products.product_id')
+      .selectAll('products')
+      .select(['members_products.member_id', 'members_products.expiry_at'])
+      .where('members_products.member_id', 'in', ids)
+      .orderBy('members_products.sort_order')
+      .execute(),
+    db
+      .selectFrom('members_newsletters')
+      .innerJoin('newsletters', 'newsletters.id', 'members_newsletters.newsletter_id')
+      .selectAll('newsletters')
+      .select('members_newsletters.member_id')
+      .where('members_newsletters.member_id', 'in', ids)
+      .where('newsletters.status', '=', 'active')
+      .orderBy('newsletters.sort_order')
+      .orderBy('newsletters.created_at')
+      .execute(),
+  ]);
+  return {
+    labels: grouped(ids, labels) as Map<string, LabelRow[]>,
+    tiers: grouped(ids, tiers) as Map<string, MemberTier[]>,
+    newsletters: grouped(ids, newsletters) as Map<string, NewsletterRow[]>,
+  };
+}
+
+/** Ghost's sign-up newsletters: active, subscribed on sign-up, for members (not paid-only). */
+export function signupNewsletterIds(db: Db): Promise<{ id: string }[]> {
+  return db
+    .selectFrom('newsletters')
+    .select('id')
+    .where('status', '=', 'active')
+    .where('subscribe_on_signup', '=', true)
+    .where('visibility', '=', 'members')
+    .orderBy('sort_order')
+    .execute();
+}
+
+/** Every member's status and creation time, oldest first: what the count history is built from. */
+export function memberCreations(db: Db): Promise<Pick<MemberRow, 'status' | 'created_at'>[]> {
+  return db.selectFrom('members').select(['status', 'created_at']).orderBy('created_at').execute();
+}
