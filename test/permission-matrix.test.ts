@@ -89,6 +89,10 @@ const freshTier = async () => {
   const res = await t.admin.post('/tiers/', { tiers: [{ name: unique('tier'), currency: 'usd' }] });
   return res.json().tiers[0].id as string;
 };
+const freshMember = async () => {
+  const res = await t.admin.post('/members/', { members: [{ email: `${unique('member')}@example.com` }] });
+  return res.json().members[0].id as string;
+};
 const freshSnippet = async () => {
   const res = await t.admin.post('/snippets/', { snippets: [{ name: unique('snippet'), mobiledoc: '{}' }] });
   return res.json().snippets[0].id as string;
@@ -466,6 +470,66 @@ const ROWS: Row[] = [
     status: 200,
     integration: 'listed',
     refused: NO_PERMISSION('Permission error, cannot edit offer.'),
+  },
+
+  {
+    method: 'GET',
+    path: '/members/',
+    allowed: 'O A SE I',
+    status: 200,
+    integration: 'listed',
+    refused: NO_PERMISSION('Permission error, cannot list members.'),
+  },
+  {
+    method: 'GET',
+    path: '/members/:id/',
+    prepare: async () => ({ path: `/members/${await freshMember()}/` }),
+    allowed: 'O A SE I',
+    status: 200,
+    integration: 'listed',
+    refused: NO_PERMISSION('Permission error, cannot read member.'),
+  },
+  {
+    method: 'GET',
+    path: '/members/stats/count/',
+    allowed: 'O A SE I',
+    status: 200,
+    integration: 'listed',
+  },
+  {
+    method: 'POST',
+    path: '/members/',
+    prepare: async () => ({ body: { members: [{ email: `${unique('made-member')}@example.com` }] } }),
+    allowed: 'O A SE I',
+    status: 201,
+    integration: 'listed',
+    refused: NO_PERMISSION('Permission error, cannot save member.'),
+  },
+  {
+    method: 'PUT',
+    path: '/members/:id/',
+    prepare: async () => ({ path: `/members/${await freshMember()}/`, body: { members: [{ name: 'Edited' }] } }),
+    allowed: 'O A SE I',
+    status: 200,
+    integration: 'listed',
+    refused: NO_PERMISSION('Permission error, cannot edit member.'),
+  },
+  {
+    method: 'DELETE',
+    path: '/members/:id/',
+    prepare: async () => ({ path: `/members/${await freshMember()}/` }),
+    allowed: 'O A SE I',
+    status: 204,
+    integration: 'listed',
+    refused: NO_PERMISSION('Permission error, cannot delete member.'),
+  },
+  {
+    method: 'DELETE',
+    path: '/members/?filter=',
+    prepare: async () => ({ path: `/members/?filter=id:${await freshMember()}` }),
+    allowed: 'O A SE I',
+    status: 200,
+    integration: 'listed',
   },
 
   { method: 'GET', path: '/roles/', allowed: ALL, status: 200, integration: 'listed' },
