@@ -35,7 +35,7 @@ import { labelsAdminRoutes } from './resources/labels/labels.routes.js';
 import { tiersAdminRoutes, tiersContentRoutes } from './resources/tiers/tiers.routes.js';
 import { newslettersAdminRoutes, newslettersContentRoutes } from './resources/newsletters/newsletters.routes.js';
 import { offersAdminRoutes, offersContentRoutes } from './resources/offers/offers.routes.js';
-import { membersAdminRoutes } from './resources/members/members.routes.js';
+import { MEMBER_PATHS_NOT_BUILT, membersAdminRoutes } from './resources/members/members.routes.js';
 import { postsAdminRoutes } from './resources/posts/posts.routes.js';
 import { postsContentRoutes } from './resources/posts/posts.content-routes.js';
 import { authorsContentRoutes } from './resources/authors/authors.routes.js';
@@ -192,6 +192,8 @@ export async function buildApp({
     },
     { prefix: `${apiRoot}content` },
   );
+  const unmatched = notFoundHandler(apiRoot, config.siteUrl);
+  for (const [method, path] of MEMBER_PATHS_NOT_BUILT) app.route({ method, url: `${adminRoot}${path}`, handler: unmatched });
   publicFilesRoutes(app, base);
   return app;
 }

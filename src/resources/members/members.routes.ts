@@ -57,6 +57,17 @@ function assertEmailType(query: Query): void {
 const isTrue = (value: unknown) => value === true || value === 'true';
 const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : null);
 
+/**
+ * Ghost endpoints not built here whose paths `/members/:id/` would otherwise take (and answer 422 for the id):
+ * `app.ts` routes them, outside the Admin API's hooks, to the unmatched-route answer they had before.
+ */
+export const MEMBER_PATHS_NOT_BUILT = [
+  ['PUT', 'members/bulk/'],
+  ['GET', 'members/events/'],
+  ['GET', 'members/upload/'],
+  ['GET', 'members/stripe_connect/'],
+] as const;
+
 /** Members: Admin API only. No write purges the site cache (Ghost's members controller says so). */
 export function membersAdminRoutes(app: FastifyInstance) {
   const include = (query: Query) => parseInclude(query.include, MEMBER_INCLUDES);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ghostError, OWNER } from '../../../test/support.js';
 import { first } from '../../../test/posts-support.js';
 import { makeStaff } from '../../../test/factories.js';
-import { useTestSite } from '../../../test/test-site.js';
+import { NOBODY, useTestSite } from '../../../test/test-site.js';
 
 const t = useTestSite({ caller: 'integration' });
 const UNKNOWN = '6b01a0b05973b53791bbe3ff';
@@ -344,6 +344,21 @@ describe('Admin members: not found and permissions', () => {
       expect(ghostError(list)).toMatchObject({ type: 'NoPermissionError', message: 'Permission error, cannot list members.' });
       const add = await t.admin.post('/members/', { members: [{ email: `by-${role.toLowerCase()}@example.com` }] }, caller);
       expect(ghostError(add)).toMatchObject({ type: 'NoPermissionError', message: 'Permission error, cannot save member.' });
+    }
+  });
+});
+
+describe('Admin members: endpoints not built', () => {
+  it.each([
+    ['PUT', '/members/bulk/'],
+    ['GET', '/members/events/'],
+    ['GET', '/members/upload/'],
+    ['GET', '/members/stripe_connect/'],
+  ])('%s %s answers as an unmatched Ghost route, with or without credentials', async (method, path) => {
+    for (const caller of [undefined, NOBODY]) {
+      const res = await t.admin.request(method, path, method === 'PUT' ? { bulk: { action: 'unsubscribe' } } : undefined, caller);
+      expect(res.statusCode).toBe(404);
+      expect(ghostError(res)).toMatchObject({ type: 'NotFoundError', code: 'ENDPOINT_NOT_BUILT' });
     }
   });
 });
