@@ -126,7 +126,8 @@ export async function editMember(ctx: Ctx, id: string, input: MemberInput): Prom
 /** Deletes a member with its links to labels, tiers and newsletters. */
 export async function deleteMember(ctx: Ctx, id: string): Promise<void> {
   await ctx.write(async ({ db }) => {
-    if (!(await findMember(db, id))) throw errors.notFound('Member not found.');
+    // Ghost's lookup fails as an empty bookshelf result, which its error handler turns into the default 404.
+    if (!(await findMember(db, id))) throw errors.notFound();
     await deleteMembersById(db, [id]);
   });
 }

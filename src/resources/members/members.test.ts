@@ -243,6 +243,11 @@ describe('Admin members: browse', () => {
     const withTiers = (await t.admin.get('/members/?include=tiers&limit=1')).json();
     expect(withTiers.members[0].tiers).toEqual(expect.any(Array));
     expect(withTiers.meta.pagination).toMatchObject({ limit: 1, next: 2 });
+    const projected = (await t.admin.get('/members/?fields=email,status&limit=2')).json();
+    expect(projected.members.map((m: object) => Object.keys(m))).toEqual([
+      ['email', 'status'],
+      ['email', 'status'],
+    ]);
   });
 
   it('filters by label, status, subscription, newsletter, tier, email, name and dates; search on name and e-mail', async () => {
@@ -326,7 +331,7 @@ describe('Admin members: not found and permissions', () => {
   it.each([
     ['GET', `/members/${UNKNOWN}/`, 'Resource not found error, cannot read member.', 'Member not found.'],
     ['PUT', `/members/${UNKNOWN}/`, 'Resource not found error, cannot edit member.', `Could not find Member ${UNKNOWN}`],
-    ['DELETE', `/members/${UNKNOWN}/`, 'Resource not found error, cannot delete member.', 'Member not found.'],
+    ['DELETE', `/members/${UNKNOWN}/`, 'Resource not found error, cannot delete member.', 'Resource could not be found.'],
   ])('%s %s → 404', async (method, path, message, context) => {
     const res = await t.admin.request(method, path, method === 'PUT' ? { members: [{ name: 'x' }] } : undefined);
     expect(res.statusCode).toBe(404);
