@@ -4,8 +4,8 @@ import { request } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openSqliteDriver } from '../src/db/sqlite-driver.js';
 
 // The built server (`npm start` runs dist/main.mjs) as a process: how it fails to start, and how it stops.
 const root = path.resolve(import.meta.dirname, '..');
@@ -70,7 +70,7 @@ describe('start-up failures: one line naming the setting, exit code 1', () => {
 
   it('a failed migration is named', async () => {
     const file = path.join(contentDir, 'broken.db');
-    const db = new Database(file);
+    const db = await openSqliteDriver(file);
     db.exec('CREATE TABLE settings (something_else TEXT)');
     db.close();
     const { code, stderr } = await run({ PORT: String(await freePort()), DATABASE_URL: `sqlite:${file}` }).exited;

@@ -1,30 +1,29 @@
-import Database from 'better-sqlite3';
 import type { SqliteDatabase, SqliteStatement } from 'kysely';
+import { openSqliteDriver, type SqliteDriver, type SqliteDriverStatement } from './sqlite-driver.js';
 
 /**
- * better-sqlite3 binds neither Date nor boolean and returns timestamps as text and booleans as 0/1.
- * This wrapper makes SQLite rows look like PostgreSQL and MySQL rows (Date, boolean), using each result
- * column's declared type, so feature code never sees the engine.
+ * SQLite binds neither Date nor boolean and returns timestamps as text and booleans as 0/1. This wrapper
+ * makes SQLite rows look like PostgreSQL and MySQL rows (Date, boolean), using each result column's declared
+ * type, so feature code never sees the engine.
  */
-export function openSqlite(file: string): SqliteDatabase & { raw: Database.Database } {
-  const raw = new Database(file);
-  raw.pragma('journal_mode = WAL');
-  raw.pragma('foreign_keys = ON');
-  raw.pragma('busy_timeout = 5000');
-  raw.pragma('synchronous = NORMAL');
+export async function openSqlite(file: string): Promise<SqliteDatabase> {
+  const driver = await openSqliteDriver(file);
+  driver.exec('PRAGMA journal_mode = WAL');
+  driver.exec('PRAGMA foreign_keys = ON');
+  driver.exec('PRAGMA busy_timeout = 5000');
+  driver.exec('PRAGMA synchronous = NORMAL');
   // lower() with Unicode case mapping, so filters fold `É` like PostgreSQL and MySQL do (engine.text.lower).
-  raw.function('quire_lower', { deterministic: true }, (value: unknown) => (typeof value === 'string' ? value.toLowerCase() : value));
+  driver.defineFunction('quire_lower', (value) => (typeof value === 'string' ? value.toLowerCase() : value));
   return {
-    raw,
-    close: () => raw.close(),
-    prepare: cachedPrepare(raw),
+    close: () => driver.close(),
+    prepare: cachedPrepare(driver),
   };
 }
 
 /** Statements kept per SQL text: preparing (and reading column types) costs more than running most queries. */
 const STATEMENT_CACHE_SIZE = 500;
 
-function cachedPrepare(raw: Database.Database): (sql: string) => SqliteStatement {
+function cachedPrepare(raw: SqliteDriver): (sql: string) => SqliteStatement {
   const cache = new Map<string, SqliteStatement>();
   return (sql) => {
     // A schema change can change what `SELECT *` returns: start afresh after DDL.
@@ -44,7 +43,7 @@ function cachedPrepare(raw: Database.Database): (sql: string) => SqliteStatement
   };
 }
 
-function wrapStatement(statement: Database.Statement): SqliteStatement {
+function wrapStatement(statement: SqliteDriverStatement): SqliteStatement {
   const converters = statement.reader ? columnConverters(statement) : null;
   const convertRow = (row: Record<string, unknown>) => {
     if (converters) for (const [name, convert] of converters) row[name] = convert(row[name]);
@@ -53,12 +52,12 @@ function wrapStatement(statement: Database.Statement): SqliteStatement {
   return {
     reader: statement.reader,
     all: (parameters) => {
-      const rows = statement.all(...bind(parameters)) as Record<string, unknown>[];
+      const rows = statement.all(...bind(parameters));
       if (converters?.length) rows.forEach(convertRow);
       return rows;
     },
     run: (parameters) => statement.run(...bind(parameters)),
-    iterate: (parameters) => mapIterator(statement.iterate(...bind(parameters)) as IterableIterator<Record<string, unknown>>, convertRow),
+    iterate: (parameters) => mapIterator(statement.iterate(...bind(parameters)), convertRow),
   };
 }
 
@@ -68,7 +67,7 @@ function* mapIterator<T>(it: IterableIterator<T>, fn: (value: T) => T): Iterable
 
 type Converter = (value: unknown) => unknown;
 
-function columnConverters(statement: Database.Statement): [string, Converter][] {
+function columnConverters(statement: SqliteDriverStatement): [string, Converter][] {
   const out: [string, Converter][] = [];
   for (const column of statement.columns()) {
     const type = column.type?.toLowerCase();

@@ -1,0 +1,127 @@
+/**
+ * The SQLite library under the embedded engine, chosen by the Node version it runs on:
+ *
+ * - Node 20 and 22: better-sqlite3 12. (Version 13 needs Node 22 and crashes on Node 20.)
+ * - Node 24 and later: Node's own `node:sqlite`. better-sqlite3 12 aborts the process there — Node 24's
+ *   object wrappers assert when a statement is garbage-collected or freed at exit — and 13 would leave
+ *   Node 20 without a driver.
+ *
+ * Both are given the same small shape, with better-sqlite3's error codes (`SQLITE_CONSTRAINT_UNIQUE`, …), so
+ * the rest of `db/` does not know which one it has.
+ */
+export interface SqliteDriver {
+  exec(sql: string): void;
+  prepare(sql: string): SqliteDriverStatement;
+  /** A deterministic scalar SQL function. */
+  defineFunction(name: string, fn: (value: unknown) => unknown): void;
+  close(): void;
+}
+
+export interface SqliteDriverStatement {
+  /** Whether it returns rows. */
+  readonly reader: boolean;
+  /** Result columns with their declared types (`timestamp`, `boolean`, …; null for expressions). */
+  columns(): { name: string; type: string | null }[];
+  all(...parameters: unknown[]): Record<string, unknown>[];
+  run(...parameters: unknown[]): { changes: number | bigint; lastInsertRowid: number | bigint };
+  iterate(...parameters: unknown[]): IterableIterator<Record<string, unknown>>;
+}
+
+const usesNodeSqlite = Number(process.versions.node.split('.')[0]) >= 24;
+
+export async function openSqliteDriver(file: string): Promise<SqliteDriver> {
+  return usesNodeSqlite ? openNodeSqlite(file) : openBetterSqlite(file);
+}
+
+async function openBetterSqlite(file: string): Promise<SqliteDriver> {
+  // Loaded only here: on Node 24 merely loading it and letting a statement go is enough to abort.
+  const { default: Database } = await import('better-sqlite3');
+  const db = new Database(file);
+  return {
+    exec: (sql) => void db.exec(sql),
+    prepare: (sql) => db.prepare(sql) as unknown as SqliteDriverStatement,
+    defineFunction: (name, fn) => void db.function(name, { deterministic: true }, fn),
+    close: () => void db.close(),
+  };
+}
+
+/** The part of `node:sqlite` used here (this project's Node types are Node 20's, which lack the module). */
+interface NodeSqliteModule {
+  DatabaseSync: new (file: string) => {
+    exec(sql: string): void;
+    prepare(sql: string): {
+      columns(): { name: string; type: string | null }[];
+      all(...parameters: unknown[]): Record<string, unknown>[];
+      run(...parameters: unknown[]): { changes: number | bigint; lastInsertRowid: number | bigint };
+      iterate(...parameters: unknown[]): IterableIterator<Record<string, unknown>>;
+    };
+    function(name: string, options: { deterministic: boolean }, fn: (value: unknown) => unknown): void;
+    close(): void;
+  };
+}
+
+async function openNodeSqlite(file: string): Promise<SqliteDriver> {
+  const moduleName = 'node:sqlite';
+  const { DatabaseSync } = (await import(moduleName)) as NodeSqliteModule;
+  const db = withCodes(() => new DatabaseSync(file));
+  // node:sqlite gives rows without a prototype; the rest of the code (and its tests) expect plain objects.
+  const plain = (row: Record<string, unknown>) => ({ ...row });
+  return {
+    exec: (sql) => withCodes(() => db.exec(sql)),
+    prepare: (sql) => {
+      const statement = withCodes(() => db.prepare(sql));
+      const columns = statement.columns();
+      return {
+        reader: columns.length > 0,
+        columns: () => columns,
+        all: (...parameters) => withCodes(() => statement.all(...parameters).map(plain)),
+        run: (...parameters) => withCodes(() => statement.run(...parameters)),
+        iterate: (...parameters) => plainRows(statement.iterate(...parameters), plain),
+      };
+    },
+    defineFunction: (name, fn) => db.function(name, { deterministic: true }, fn),
+    close: () => db.close(),
+  };
+}
+
+function* plainRows(
+  rows: IterableIterator<Record<string, unknown>>,
+  plain: (row: Record<string, unknown>) => Record<string, unknown>,
+): IterableIterator<Record<string, unknown>> {
+  for (;;) {
+    const next = withCodes(() => rows.next());
+    if (next.done) return;
+    yield plain(next.value);
+  }
+}
+
+/** SQLite's extended result codes (node:sqlite's `errcode`) under the names better-sqlite3 gives them. */
+const RESULT_CODES: Record<number, string> = {
+  1: 'SQLITE_ERROR',
+  5: 'SQLITE_BUSY',
+  6: 'SQLITE_LOCKED',
+  8: 'SQLITE_READONLY',
+  10: 'SQLITE_IOERR',
+  11: 'SQLITE_CORRUPT',
+  13: 'SQLITE_FULL',
+  14: 'SQLITE_CANTOPEN',
+  19: 'SQLITE_CONSTRAINT',
+  26: 'SQLITE_NOTADB',
+  275: 'SQLITE_CONSTRAINT_CHECK',
+  787: 'SQLITE_CONSTRAINT_FOREIGNKEY',
+  1299: 'SQLITE_CONSTRAINT_NOTNULL',
+  1555: 'SQLITE_CONSTRAINT_PRIMARYKEY',
+  2067: 'SQLITE_CONSTRAINT_UNIQUE',
+};
+
+function withCodes<T>(work: () => T): T {
+  try {
+    return work();
+  } catch (err) {
+    const e = err as { code?: string; errcode?: number };
+    if (e.code === 'ERR_SQLITE_ERROR' && typeof e.errcode === 'number') {
+      e.code = RESULT_CODES[e.errcode] ?? RESULT_CODES[e.errcode & 0xff] ?? 'SQLITE_ERROR';
+    }
+    throw err;
+  }
+}
