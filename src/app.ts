@@ -49,6 +49,7 @@ import { imagesRoutes } from './resources/images/images.routes.js';
 import { mediaRoutes } from './resources/media/media.routes.js';
 import { filesRoutes } from './resources/files/files.routes.js';
 import { themesRoutes } from './resources/themes/themes.routes.js';
+import { webhooksRoutes } from './resources/webhooks/webhooks.routes.js';
 import { publicFilesRoutes } from './resources/public-files/public-files.routes.js';
 import { registerMultipart } from './http/upload.js';
 import { slugsRoutes } from './resources/slugs/slugs.routes.js';
@@ -62,6 +63,7 @@ import { searchIndexAdminRoutes, searchIndexContentRoutes } from './resources/se
 import type { Mailer } from './mail/mailer.js';
 import type { SecretBox } from './auth/secret-box.js';
 import type { Storage } from './storage/storage.js';
+import { JobRunner } from './jobs/runner.js';
 
 export interface AppDeps {
   config: Config;
@@ -79,6 +81,11 @@ export interface AppDeps {
   metrics?: Metrics;
   /** Whether the process still takes requests; `main.ts` clears it when shutdown begins, and /ready says so. */
   readiness?: Readiness;
+  /**
+   * Run the job runner (webhook delivery) beside the server: `main.ts` does unless `JOBS_ENABLED=false`;
+   * tests that deliver ask for it. It stops, releasing its leases, when the app closes.
+   */
+  runJobs?: boolean;
 }
 
 /** Both APIs with their hooks and error handling; `main.ts` listens, tests call `inject()`. */
@@ -92,6 +99,7 @@ export async function buildApp({
   clock,
   metrics,
   readiness = { accepting: true },
+  runJobs = false,
 }: AppDeps): Promise<FastifyInstance> {
   const { apiRoot, adminRoot } = siteOf(config.siteUrl);
   const app = Fastify({
@@ -107,6 +115,12 @@ export async function buildApp({
   await app.register(cookie);
   const base = ctxBaseFromConfig(config, connection, app.log, { mailer, secrets, storage, clock });
   app.decorateRequest('ctx', null as never);
+  if (runJobs) {
+    const runner = new JobRunner({ db: base.db, engine: base.engine, clock: base.clock, config: config.jobs, log: app.log });
+    base.onEventsCommitted = () => runner.nudge();
+    app.addHook('onReady', async () => runner.start());
+    app.addHook('onClose', async () => runner.stop());
+  }
   registerJsonParser(app);
   app.setErrorHandler((err: FastifyError, request, reply) => renderError(err, request, reply));
   app.setNotFoundHandler(notFoundHandler(apiRoot, config.siteUrl));
@@ -156,6 +170,7 @@ export async function buildApp({
       mediaRoutes(admin);
       filesRoutes(admin);
       themesRoutes(admin);
+      webhooksRoutes(admin, { allowPrivate: config.jobs.webhookAllowPrivate });
       slugsRoutes(admin);
       snippetsRoutes(admin);
       searchIndexAdminRoutes(admin);

@@ -46,6 +46,23 @@ export interface Config {
   readonly workerThreads: number | null;
   /** Serve Quire's full-text search, `GET /ghost/api/content/search/` (not part of Ghost's API; off unless asked for). */
   readonly fullTextSearch: boolean;
+  /** Webhook delivery and the job runner (`jobs/`). */
+  readonly jobs: JobsConfig;
+}
+
+export interface JobsConfig {
+  /** Run the job runner in this instance; off for instances that should only answer requests. */
+  readonly enabled: boolean;
+  /** How often the runner looks for due work when it has none in hand. */
+  readonly pollMs: number;
+  /** The whole time one webhook request may take (Ghost's 2 s). */
+  readonly webhookTimeoutMs: number;
+  /** Attempts of one delivery before it is marked failed. */
+  readonly webhookMaxAttempts: number;
+  /** The first retry's delay; each later one doubles it (with jitter), up to an hour. */
+  readonly webhookRetryBaseMs: number;
+  /** Allow webhook targets on loopback, private and link-local addresses (refused by default: SSRF). */
+  readonly webhookAllowPrivate: boolean;
 }
 
 export interface S3Config {
@@ -99,6 +116,12 @@ const SETTINGS = [
   'METRICS_HOST',
   'SHUTDOWN_GRACE_MS',
   'FULL_TEXT_SEARCH',
+  'JOBS_ENABLED',
+  'JOBS_POLL_MS',
+  'WEBHOOK_TIMEOUT_MS',
+  'WEBHOOK_MAX_ATTEMPTS',
+  'WEBHOOK_RETRY_BASE_MS',
+  'WEBHOOK_ALLOW_PRIVATE',
 ] as const;
 
 /**
@@ -162,6 +185,14 @@ export function parseConfig(source: Source, cwd = process.cwd()): Config {
   const metricsHost = source.METRICS_HOST?.trim() || '127.0.0.1';
   const shutdownGraceMs = parseCount('SHUTDOWN_GRACE_MS', (source.SHUTDOWN_GRACE_MS ?? '10000').trim(), 0, 3_600_000);
   const fullTextSearch = parseBoolean('FULL_TEXT_SEARCH', source.FULL_TEXT_SEARCH ?? 'false');
+  const jobs = Object.freeze({
+    enabled: parseBoolean('JOBS_ENABLED', source.JOBS_ENABLED ?? 'true'),
+    pollMs: parseCount('JOBS_POLL_MS', (source.JOBS_POLL_MS ?? '1000').trim(), 10, 600_000),
+    webhookTimeoutMs: parseCount('WEBHOOK_TIMEOUT_MS', (source.WEBHOOK_TIMEOUT_MS ?? '2000').trim(), 100, 120_000),
+    webhookMaxAttempts: parseCount('WEBHOOK_MAX_ATTEMPTS', (source.WEBHOOK_MAX_ATTEMPTS ?? '10').trim(), 1, 100),
+    webhookRetryBaseMs: parseCount('WEBHOOK_RETRY_BASE_MS', (source.WEBHOOK_RETRY_BASE_MS ?? '5000').trim(), 1, 3_600_000),
+    webhookAllowPrivate: parseBoolean('WEBHOOK_ALLOW_PRIVATE', source.WEBHOOK_ALLOW_PRIVATE ?? 'false'),
+  });
   return Object.freeze({
     port,
     host,
@@ -181,6 +212,7 @@ export function parseConfig(source: Source, cwd = process.cwd()): Config {
     metricsHost,
     shutdownGraceMs,
     fullTextSearch,
+    jobs,
   });
 }
 

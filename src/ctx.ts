@@ -70,6 +70,8 @@ export interface CtxBase {
   mailer: Mailer;
   secrets: SecretBox;
   storage: Storage;
+  /** Called after a write that recorded events committed (the job runner looks for work at once). */
+  onEventsCommitted?: () => void;
 }
 
 /** Whom the audit trail names: the staff user, or the integration of an API key. */
@@ -84,8 +86,9 @@ function buildCtx(base: CtxBase, actor: Actor | null): Ctx {
     ...base,
     actor,
     actingUserId: actor?.user?.id ?? OWNER_USER_ID,
-    write: (fn) =>
-      retryingTransaction(base.db, async (trx) => {
+    write: async (fn) => {
+      let announced = 0;
+      const result = await retryingTransaction(base.db, async (trx) => {
         const recorded: RecordedEvent[] = [];
         const actions = new ActionCollector();
         let open = true;
@@ -108,8 +111,12 @@ function buildCtx(base: CtxBase, actor: Actor | null): Ctx {
         }
         await actions.write(trx, actionActor(actor), base.clock.now());
         await writeOutbox(trx, recorded, base.clock.now());
+        announced = recorded.length;
         return result;
-      }),
+      });
+      if (announced > 0) base.onEventsCommitted?.();
+      return result;
+    },
   };
   return ctx;
 }

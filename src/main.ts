@@ -66,7 +66,15 @@ async function main() {
   const metrics = config.metricsPort === null ? undefined : createMetrics();
   const readiness: Readiness = { accepting: true };
   const format = config.logFormat ?? (process.stdout.isTTY ? 'pretty' : 'json');
-  app = await buildApp({ config, connection, logger: loggerOptions({ level: config.logLevel, format }), secrets, metrics, readiness });
+  app = await buildApp({
+    config,
+    connection,
+    logger: loggerOptions({ level: config.logLevel, format }),
+    secrets,
+    metrics,
+    readiness,
+    runJobs: config.jobs.enabled,
+  });
   // Said at every start: instances with their own CONTENT_DIR would each make a key and fail to open the
   // secrets another one sealed.
   if (secretsKey.file)

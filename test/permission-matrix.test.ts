@@ -5,6 +5,7 @@ import { image, mp3, multipartBody, themeZip, type FilePart } from './uploads.js
 import { makeStaff, makeTag } from './factories.js';
 import { call, makeCallers, type Caller } from './staff-support.js';
 import { useTestSite } from './test-site.js';
+import { objectId } from '../src/db/ids.js';
 
 /**
  * Who may call each Admin endpoint (reference/endpoints.md): every staff role by session and by staff
@@ -63,6 +64,60 @@ const freshIntegration = async () => {
 const freshInvite = async () => {
   const res = await t.admin.post('/invites/', { invites: [{ email: `${unique('invitee')}@example.com`, role_id: t.roleId('Author') }] });
   return res.json().invites[0].id as string;
+};
+
+/** A webhook of the test integration (the one the integration caller signs with), made by the Owner. */
+const freshWebhook = async () => {
+  const res = await t.admin.post('/webhooks/', {
+    webhooks: [{ event: 'post.added', target_url: `https://203.0.113.10/${unique('hook')}`, integration_id: t.keys.integrationId }],
+  });
+  return res.json().webhooks[0].id as string;
+};
+/** A webhook with one past delivery (written straight to the tables: no receiver needed to name one). */
+const freshDelivery = async () => {
+  const webhookId = await freshWebhook();
+  const at = new Date();
+  const outboxId = objectId();
+  await t.db
+    .insertInto('outbox')
+    .values({
+      id: outboxId,
+      event: 'post.added',
+      resource_type: null,
+      resource_id: null,
+      payload: '{}',
+      status: 'done',
+      attempts: 0,
+      available_at: at,
+      lease_owner: null,
+      lease_expires_at: null,
+      created_at: at,
+    })
+    .execute();
+  const id = objectId();
+  await t.db
+    .insertInto('webhook_deliveries')
+    .values({
+      id,
+      webhook_id: webhookId,
+      outbox_id: outboxId,
+      event: 'post.added',
+      event_at: at,
+      status: 'delivered',
+      attempts: 1,
+      available_at: at,
+      lease_owner: null,
+      lease_expires_at: null,
+      response_status: 200,
+      error: null,
+      latency_ms: 5,
+      response_excerpt: 'ok',
+      created_at: at,
+      updated_at: at,
+      delivered_at: at,
+    })
+    .execute();
+  return { webhookId, id };
 };
 
 /** A post or page by the Owner, made through the API as the target of one call (an edit needs its `updated_at` as the API shows it). */
@@ -204,6 +259,53 @@ const ROWS: Row[] = [
     allowed: 'O A',
     status: 204,
     integration: 'not listed',
+  },
+
+  {
+    method: 'POST',
+    path: '/webhooks/',
+    prepare: async () => ({
+      body: { webhooks: [{ event: 'post.added', target_url: `https://203.0.113.10/${unique('made')}`, integration_id: t.keys.integrationId }] },
+    }),
+    allowed: 'O A I',
+    status: 201,
+    integration: 'listed',
+  },
+  {
+    method: 'PUT',
+    path: '/webhooks/:id/',
+    prepare: async () => ({ path: `/webhooks/${await freshWebhook()}/`, body: { webhooks: [{ name: unique('renamed') }] } }),
+    allowed: 'O A I',
+    status: 200,
+    integration: 'listed',
+  },
+  {
+    method: 'DELETE',
+    path: '/webhooks/:id/',
+    prepare: async () => ({ path: `/webhooks/${await freshWebhook()}/` }),
+    allowed: 'O A I',
+    status: 204,
+    integration: 'listed',
+  },
+  // Quire's own: whoever may edit a webhook may read and repeat its deliveries.
+  {
+    method: 'GET',
+    path: '/webhooks/:id/deliveries/',
+    prepare: async () => ({ path: `/webhooks/${(await freshDelivery()).webhookId}/deliveries/` }),
+    allowed: 'O A I',
+    status: 200,
+    integration: 'listed',
+  },
+  {
+    method: 'POST',
+    path: '/webhooks/:id/deliveries/:delivery_id/redeliver/',
+    prepare: async () => {
+      const delivery = await freshDelivery();
+      return { path: `/webhooks/${delivery.webhookId}/deliveries/${delivery.id}/redeliver/` };
+    },
+    allowed: 'O A I',
+    status: 201,
+    integration: 'listed',
   },
 
   { method: 'GET', path: '/users/', allowed: ALL, status: 200, integration: 'listed' },

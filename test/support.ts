@@ -89,7 +89,7 @@ export interface TestApp {
 /** A migrated database and an app on it; `settings` override configuration values, `clock` fixes time, `plugins` wrap the app's queries. */
 export async function startTestApp(
   settings: Record<string, string> = {},
-  { clock, plugins = [] }: { clock?: Clock; plugins?: KyselyPlugin[] } = {},
+  { clock, plugins = [], runJobs = false }: { clock?: Clock; plugins?: KyselyPlugin[]; runJobs?: boolean } = {},
 ): Promise<TestApp> {
   const database = await createTestDatabase();
   const contentDir = mkdtempSync(path.join(tmpdir(), 'quire-content-'));
@@ -98,7 +98,7 @@ export async function startTestApp(
   await migrateToLatest(connection);
   // The tests read and write through the app's own handle: settings are cached per handle.
   const appConnection = { ...connection, db: plugins.reduce((db, plugin) => db.withPlugin(plugin), connection.db) };
-  const app = await buildApp({ config, connection: appConnection, ...(clock ? { clock } : {}) });
+  const app = await buildApp({ config, connection: appConnection, runJobs, ...(clock ? { clock } : {}) });
   return {
     app,
     connection: appConnection,

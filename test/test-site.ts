@@ -26,6 +26,8 @@ export interface TestSiteOptions {
   plugins?: KyselyPlugin[];
   /** The app's clock (default: the system clock). */
   clock?: Clock;
+  /** Run the job runner (webhook delivery) in the app, as the server does. */
+  jobs?: boolean;
 }
 
 type Method = NonNullable<InjectOptions['method']>;
@@ -43,8 +45,8 @@ export class TestSite implements TestApp {
   constructor(private readonly options: TestSiteOptions) {}
 
   async start(): Promise<void> {
-    const { settings = {}, clock, plugins } = this.options;
-    this.#app = await startTestApp(typeof settings === 'function' ? settings() : settings, { clock, plugins });
+    const { settings = {}, clock, plugins, jobs } = this.options;
+    this.#app = await startTestApp(typeof settings === 'function' ? settings() : settings, { clock, plugins, runJobs: jobs ?? false });
     const { setup = 'full' } = this.options;
     if (setup === 'none') return;
     await setupSite(this.app);

@@ -11,6 +11,12 @@ export interface Engine {
   readonly text: TextSql;
   /** Driver error code of a query naming an unknown column (Ghost reports it in `code`). */
   readonly unknownColumnCode: string;
+  /**
+   * `SELECT … FOR UPDATE SKIP LOCKED` exists (PostgreSQL; MySQL 8 and MariaDB 10.6+, the versions this
+   * service supports): job claims lock their rows and pass over rows another instance is claiming. Without it
+   * (SQLite, whose writes are serialised anyway) a claim is a conditional UPDATE per row.
+   */
+  readonly skipLocked: boolean;
 }
 
 /**
@@ -65,18 +71,21 @@ export const ENGINES: Record<Engine['kind'], Engine> = {
     kind: 'sqlite',
     text: SQLITE_TEXT,
     unknownColumnCode: 'SQLITE_ERROR',
+    skipLocked: false,
     types: { timestamp: 'timestamp', boolean: 'boolean', longText: 'text', text: 'text', fullText: 'fts5' },
   },
   postgres: {
     kind: 'postgres',
     text: POSTGRES_TEXT,
     unknownColumnCode: '42703',
+    skipLocked: true,
     types: { timestamp: 'timestamptz', boolean: 'boolean', longText: 'text', text: 'text', fullText: 'tsvector' },
   },
   mysql: {
     kind: 'mysql',
     text: MYSQL_TEXT,
     unknownColumnCode: 'ER_BAD_FIELD_ERROR',
+    skipLocked: true,
     types: { timestamp: 'datetime(3)', boolean: 'boolean', longText: sql`longtext`, text: 'text', fullText: 'innodb' },
   },
 };

@@ -1,6 +1,6 @@
 import type { PostTables } from './schema-posts.js';
 import type { StaffTables } from './schema-staff.js';
-import type { EventTables } from './schema-events.js';
+import type { EventTables, WebhookTables } from './schema-events.js';
 import type { MemberTables } from './schema-members.js';
 import type { ClientTables } from './schema-client.js';
 
@@ -8,7 +8,7 @@ import type { ClientTables } from './schema-client.js';
  * Row types, one interface per table; column names are the JSON field names of the wire format.
  * Each group of tables lives with the migration that creates it and is joined here.
  */
-export interface Database extends FoundationTables, PostTables, StaffTables, EventTables, MemberTables, ClientTables {}
+export interface Database extends FoundationTables, PostTables, StaffTables, EventTables, WebhookTables, MemberTables, ClientTables {}
 
 export interface FoundationTables {
   settings: SettingRow;
@@ -142,3 +142,4 @@ export type * from './schema-posts.js';
 export type * from './schema-staff.js';
 export type * from './schema-members.js';
 export type * from './schema-client.js';
+export type * from './schema-events.js';

@@ -31,7 +31,8 @@ const INTEGRATION_ALLOW_LIST: Record<string, readonly string[]> = {
   images: ['POST'],
   files: ['POST'],
   media: ['POST'],
-  webhooks: ['POST', 'PUT', 'DELETE'],
+  // GET: Quire's delivery history (`/webhooks/:id/deliveries/`); Ghost has no GET route under webhooks.
+  webhooks: ['GET', 'POST', 'PUT', 'DELETE'],
   actions: ['GET'],
   users: ['GET'],
   roles: ['GET'],

@@ -10,6 +10,7 @@ import { members } from './0008-members.js';
 import { defaultTheme } from './0009-default-theme.js';
 import { clientResources } from './0010-client-resources.js';
 import { postsSearch } from './0011-posts-search.js';
+import { webhooks } from './0012-webhooks.js';
 
 /**
  * Every migration in order. Names sort in the order they must run; Kysely's migrator refuses to run
@@ -27,4 +28,5 @@ export const MIGRATIONS: [name: string, factory: MigrationFactory][] = [
   ['0009-default-theme', defaultTheme],
   ['0010-client-resources', clientResources],
   ['0011-posts-search', postsSearch],
+  ['0012-webhooks', webhooks],
 ];

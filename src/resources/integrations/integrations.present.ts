@@ -1,5 +1,7 @@
 import type { ApiKeyRow, IntegrationRow } from '../../db/schema.js';
 import { isoDate } from '../../content/dates.js';
+import type { WebhookRow } from '../../db/schema.js';
+import { presentWebhook } from '../webhooks/webhooks.present.js';
 
 /** Admin keys are shown as `<id>:<secret>`, the form clients sign tokens with; content keys as the secret. */
 export function presentApiKey(key: ApiKeyRow) {
@@ -17,7 +19,7 @@ export function presentApiKey(key: ApiKeyRow) {
   };
 }
 
-export function presentIntegration(integration: IntegrationRow, apiKeys?: ApiKeyRow[]) {
+export function presentIntegration(integration: IntegrationRow, apiKeys?: ApiKeyRow[], webhooks?: WebhookRow[]) {
   return {
     id: integration.id,
     type: integration.type,
@@ -28,5 +30,6 @@ export function presentIntegration(integration: IntegrationRow, apiKeys?: ApiKey
     created_at: isoDate(integration.created_at),
     updated_at: isoDate(integration.updated_at),
     ...(apiKeys ? { api_keys: apiKeys.map(presentApiKey) } : {}),
+    ...(webhooks ? { webhooks: webhooks.map(presentWebhook) } : {}),
   };
 }

@@ -10,6 +10,7 @@ import { parseInclude } from '../../browse/include.js';
 import { paginationMeta, parsePageRequest, sqlWindow } from '../../browse/pagination.js';
 import { apiKeysOf, countListedIntegrations, findListedIntegration, listIntegrations } from './integrations.queries.js';
 import { presentIntegration } from './integrations.present.js';
+import { webhooksOf } from '../webhooks/webhooks.queries.js';
 import { addIntegration, deleteIntegration, editIntegration, refreshApiKey } from './integrations.service.js';
 
 type Params = { id: string; keyid: string };
@@ -18,22 +19,23 @@ type Query = Record<string, unknown>;
 const frame = (method: string) => ({ docName: 'integrations', method });
 
 export function integrationsRoutes(app: FastifyInstance) {
-  async function present(ctx: Ctx, rows: IntegrationRow[], withKeys: boolean) {
-    const keys = withKeys
-      ? await apiKeysOf(
-          ctx.db,
-          rows.map((row) => row.id),
-        )
-      : null;
-    return rows.map((row) => presentIntegration(row, keys?.get(row.id)));
+  async function present(ctx: Ctx, rows: IntegrationRow[], include: readonly string[]) {
+    const ids = rows.map((row) => row.id);
+    const [keys, hooks] = await Promise.all([
+      include.includes('api_keys') ? apiKeysOf(ctx.db, ids) : null,
+      include.includes('webhooks') ? webhooksOf(ctx.db, ids) : null,
+    ]);
+    return rows.map((row) => presentIntegration(row, keys?.get(row.id), hooks?.get(row.id)));
   }
-  const wantsKeys = (query: Query) => parseInclude(query.include, ['api_keys', 'webhooks']).includes('api_keys');
+  const includes = (query: Query) => parseInclude(query.include, ['api_keys', 'webhooks']);
+  // Writes return the keys whatever `include` says (they were just made or changed), and webhooks when asked.
+  const writeIncludes = (query: Query) => ['api_keys', ...includes(query)];
 
   app.get<{ Querystring: Query }>('/integrations/', { config: { frame: frame('browse'), permission: 'integration.browse' } }, async (request) => {
     const pageRequest = parsePageRequest(request.query);
     const { db } = request.ctx;
     const [rows, total] = await Promise.all([listIntegrations(db, sqlWindow(pageRequest)), countListedIntegrations(db)]);
-    return { integrations: await present(request.ctx, rows, wantsKeys(request.query)), meta: paginationMeta(pageRequest, total) };
+    return { integrations: await present(request.ctx, rows, includes(request.query)), meta: paginationMeta(pageRequest, total) };
   });
 
   app.get<{ Params: Params; Querystring: Query }>(
@@ -43,7 +45,7 @@ export function integrationsRoutes(app: FastifyInstance) {
       assertIdParam(request.params.id);
       const row = await findListedIntegration(request.ctx.db, request.params.id);
       if (!row) throw errors.notFound();
-      return { integrations: await present(request.ctx, [row], wantsKeys(request.query)) };
+      return { integrations: await present(request.ctx, [row], includes(request.query)) };
     },
   );
 
@@ -51,7 +53,7 @@ export function integrationsRoutes(app: FastifyInstance) {
     const row = await addIntegration(request.ctx, parseBody(request, INTEGRATION_ADD));
     reply.status(201).header('Location', locationOf(request, row.id));
     // The keys were just made: Ghost returns them whatever `include` says.
-    return { integrations: await present(request.ctx, [row], true) };
+    return { integrations: await present(request.ctx, [row], writeIncludes(request.query)) };
   });
 
   app.put<{ Params: Params; Querystring: Query }>(
@@ -60,18 +62,18 @@ export function integrationsRoutes(app: FastifyInstance) {
     async (request) => {
       assertIdParam(request.params.id);
       const row = await editIntegration(request.ctx, request.params.id, parseBody(request, INTEGRATION_EDIT));
-      return { integrations: await present(request.ctx, [row], true) };
+      return { integrations: await present(request.ctx, [row], writeIncludes(request.query)) };
     },
   );
 
-  app.post<{ Params: Params }>(
+  app.post<{ Params: Params; Querystring: Query }>(
     '/integrations/:id/api_key/:keyid/refresh/',
     { config: { frame: frame('edit'), permission: 'integration.edit' } },
     async (request) => {
       assertIdParam(request.params.id);
       parseBody(request, INTEGRATION_REFRESH);
       const row = await refreshApiKey(request.ctx, request.params.id, request.params.keyid);
-      return { integrations: await present(request.ctx, [row], true) };
+      return { integrations: await present(request.ctx, [row], writeIncludes(request.query)) };
     },
   );
 

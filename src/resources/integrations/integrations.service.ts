@@ -7,6 +7,7 @@ import { roleIdByName } from '../users/users.queries.js';
 import { findListedIntegration } from './integrations.queries.js';
 import { checkColumns } from '../../db/column-rules.js';
 import { INTEGRATION_RULES } from './integrations.rules.js';
+import { deleteWebhooksOf } from '../webhooks/webhooks.queries.js';
 import type { IntegrationAddInput, IntegrationInput } from './integrations.schemas.js';
 
 /** Admin keys sign tokens with 32 random bytes; content keys are 13 bytes, as Ghost makes them. */
@@ -90,6 +91,8 @@ export async function deleteIntegration(ctx: Ctx, id: string): Promise<void> {
   await ctx.write(async ({ db: trx }) => {
     if (!(await findListedIntegration(trx, id))) throw errors.notFound();
     await trx.deleteFrom('api_keys').where('integration_id', '=', id).execute();
+    // Its webhooks go with it (Ghost's cascade), and their delivery history with them.
+    await deleteWebhooksOf(trx, id);
     await trx.deleteFrom('integrations').where('id', '=', id).execute();
   });
 }

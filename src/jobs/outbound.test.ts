@@ -1,0 +1,62 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isPrivateAddress } from './addresses.js';
+import { postWebhook } from './outbound.js';
+import { backoffMs } from './webhook-delivery.js';
+import { WebhookReceiver } from '../../test/webhook-receiver.js';
+
+const receiver = new WebhookReceiver();
+beforeAll(() => receiver.start());
+afterAll(() => receiver.stop());
+
+const send = (url: string, allowPrivate: boolean, timeoutMs = 2000) => postWebhook({ url, body: '{}', secret: null, timeoutMs, allowPrivate, now: Date.now() });
+
+describe('private addresses', () => {
+  it('tells private, loopback and link-local addresses from public ones', () => {
+    const blocked = [
+      '127.0.0.1',
+      '10.0.0.1',
+      '172.16.5.4',
+      '192.168.1.1',
+      '169.254.169.254',
+      '100.64.0.1',
+      '0.0.0.0',
+      '::1',
+      '::',
+      'fe80::1',
+      'fd00::1',
+      '::ffff:127.0.0.1',
+      '::ffff:7f00:1',
+    ];
+    const open = ['203.0.113.10', '8.8.8.8', '172.32.0.1', '2606:4700:4700::1111', '::ffff:8.8.8.8'];
+    expect(blocked.filter((address) => !isPrivateAddress(address))).toEqual([]);
+    expect(open.filter((address) => isPrivateAddress(address))).toEqual([]);
+  });
+
+  it('refuses to send to a private address, by literal or by a name that resolves to one, unless allowed', async () => {
+    const port = new URL(receiver.url).port;
+    expect(await send(`http://127.0.0.1:${port}/a`, false)).toMatchObject({ kind: 'failed', code: 'BLOCKED_PRIVATE_ADDRESS' });
+    expect(await send(`http://localhost:${port}/b`, false)).toMatchObject({ kind: 'failed', code: 'BLOCKED_PRIVATE_ADDRESS' });
+    expect(receiver.received).toHaveLength(0);
+    expect(await send(`http://127.0.0.1:${port}/c`, true)).toMatchObject({ kind: 'answered', status: 200, excerpt: 'answer 200' });
+    expect(receiver.received).toHaveLength(1);
+  });
+});
+
+describe('requests', () => {
+  it('gives up on a receiver that does not answer within the timeout', async () => {
+    receiver.script('/hang', ['hang']);
+    expect(await send(`${receiver.url}/hang`, true, 200)).toMatchObject({ kind: 'failed', code: 'ETIMEDOUT' });
+  });
+
+  it('fails a target that is not an http(s) URL without sending', async () => {
+    expect(await send('ftp://example.com/x', true)).toMatchObject({ kind: 'failed', code: 'URL_MISSING_INVALID' });
+    expect(await send('/relative', true)).toMatchObject({ kind: 'failed', code: 'URL_MISSING_INVALID' });
+  });
+});
+
+it('backs off exponentially with jitter, capped at an hour', () => {
+  expect(backoffMs(1000, 1, () => 0)).toBe(500);
+  expect(backoffMs(1000, 1, () => 1)).toBe(1000);
+  expect(backoffMs(1000, 4, () => 1)).toBe(8000);
+  expect(backoffMs(1000, 40, () => 1)).toBe(3_600_000);
+});

@@ -1,0 +1,110 @@
+import http from 'node:http';
+import https from 'node:https';
+import dns from 'node:dns';
+import { isIP, type LookupFunction } from 'node:net';
+import { createHmac } from 'node:crypto';
+import { isPrivateAddress, PrivateAddressError } from './addresses.js';
+
+/** What Ghost 5.130 sends with every webhook (reference/webhooks-and-events.md §2). */
+const GHOST_VERSION = 'v5.130';
+const USER_AGENT = 'Ghost/5.130 (https://github.com/TryGhost/Ghost)';
+const EXCERPT_BYTES = 500;
+
+export interface OutboundRequest {
+  url: string;
+  body: string;
+  /** Signs the body when non-empty. */
+  secret: string | null;
+  timeoutMs: number;
+  allowPrivate: boolean;
+  /** Milliseconds since the epoch, for the signature's `t=`. */
+  now: number;
+}
+
+/** An answer (any status), or the error code of a request that got none. */
+export type OutboundResult = { kind: 'answered'; status: number; latencyMs: number; excerpt: string } | { kind: 'failed'; code: string; latencyMs: number };
+
+/** Ghost's `X-Ghost-Signature`: HMAC-SHA256 over the body immediately followed by the timestamp in ms. */
+export function ghostSignature(secret: string, body: string, ts: number): string {
+  return `sha256=${createHmac('sha256', secret).update(`${body}${ts}`).digest('hex')}, t=${ts}`;
+}
+
+/** Resolves as the OS would, refusing private addresses: checked on the address actually connected to. */
+function guardedLookup(allowPrivate: boolean): LookupFunction {
+  return (hostname, options, callback) => {
+    dns.lookup(hostname, { ...options, all: true }, (err, addresses) => {
+      if (err) return callback(err, '', 0);
+      const list = addresses as unknown as dns.LookupAddress[];
+      const blocked = allowPrivate ? undefined : list.find(({ address }) => isPrivateAddress(address));
+      if (blocked) return callback(new PrivateAddressError(`${hostname} resolves to a private address`), '', 0);
+      if (options.all) return (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, list);
+      const first = list[0];
+      if (!first) return callback(Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' }), '', 0);
+      callback(null, first.address, first.family);
+    });
+  };
+}
+
+/**
+ * POSTs one webhook body with Ghost's headers. The timeout covers the whole exchange (connect, answer,
+ * body); redirects are not followed. Never throws: every outcome is a result.
+ */
+export function postWebhook(request: OutboundRequest): Promise<OutboundResult> {
+  const started = Date.now();
+  const failed = (code: string): OutboundResult => ({ kind: 'failed', code, latencyMs: Date.now() - started });
+  let url: URL;
+  try {
+    url = new URL(request.url);
+  } catch {
+    return Promise.resolve(failed('URL_MISSING_INVALID'));
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return Promise.resolve(failed('URL_MISSING_INVALID'));
+  // An address literal is connected to without a lookup, so it is checked here.
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  if (!request.allowPrivate && isIP(host) && isPrivateAddress(host)) return Promise.resolve(failed('BLOCKED_PRIVATE_ADDRESS'));
+
+  const headers: Record<string, string> = {
+    'Content-Type': 'application/json',
+    'Content-Length': String(Buffer.byteLength(request.body)),
+    'Content-Version': GHOST_VERSION,
+    'User-Agent': USER_AGENT,
+    'Accept-Encoding': 'gzip, deflate, br',
+  };
+  if (request.secret) headers['X-Ghost-Signature'] = ghostSignature(request.secret, request.body, request.now);
+
+  return new Promise((resolve) => {
+    const client = url.protocol === 'https:' ? https : http;
+    let settled = false;
+    const settle = (result: OutboundResult) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve(result);
+    };
+    const req = client.request(url, { method: 'POST', headers, lookup: guardedLookup(request.allowPrivate), agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      let kept = 0;
+      res.on('data', (chunk: Buffer) => {
+        if (kept < EXCERPT_BYTES) {
+          chunks.push(chunk);
+          kept += chunk.length;
+        }
+      });
+      res.on('end', () =>
+        settle({
+          kind: 'answered',
+          status: res.statusCode ?? 0,
+          latencyMs: Date.now() - started,
+          excerpt: Buffer.concat(chunks).subarray(0, EXCERPT_BYTES).toString('utf8'),
+        }),
+      );
+      res.on('error', (err: NodeJS.ErrnoException) => settle(failed(err.code ?? 'unknown')));
+    });
+    const timer = setTimeout(() => {
+      settle(failed('ETIMEDOUT'));
+      req.destroy();
+    }, request.timeoutMs);
+    req.on('error', (err: NodeJS.ErrnoException) => settle(failed(err instanceof PrivateAddressError ? err.code : (err.code ?? 'unknown'))));
+    req.end(request.body);
+  });
+}

@@ -1,0 +1,161 @@
+import { hostname } from 'node:os';
+import { randomBytes } from 'node:crypto';
+import type { Db } from '../db/connect.js';
+import type { Engine } from '../db/engine.js';
+import type { Clock } from '../clock.js';
+import type { JobsConfig } from '../config.js';
+import { claimDue, releaseLease, releaseLeases, renewLeases } from './lease.js';
+import { fanOut, firstInLine } from './webhook-fanout.js';
+import { attemptDelivery } from './webhook-delivery.js';
+
+/** Deliveries one instance has in flight at once. */
+const MAX_IN_FLIGHT = 8;
+/** Outbox rows fanned out per round. */
+const FAN_OUT_BATCH = 50;
+
+export interface JobRunnerOptions {
+  db: Db;
+  engine: Engine;
+  clock: Clock;
+  config: JobsConfig;
+  /** Where failures of a round are reported (the app's logger). */
+  log: { error(obj: object, msg: string): void };
+  /** Names this instance's leases; unique per process by default. */
+  owner?: string;
+  /** How long a claim holds before another instance may take the row over (renewed while the work runs). */
+  leaseMs?: number;
+}
+
+/**
+ * The job runner: claims due rows from the database with a lease, so that several instances share the work
+ * and each row is handled by one of them; a row whose instance died is taken over when its lease expires.
+ * Today it serves webhooks: outbox rows are fanned out into deliveries, deliveries are attempted, each
+ * webhook's in event order. Nothing here runs on a request's path.
+ */
+export class JobRunner {
+  readonly owner: string;
+  readonly #options: JobRunnerOptions;
+  readonly #leaseMs: number;
+  readonly #inFlight = new Map<string, Promise<void>>();
+  #running: Promise<void> | null = null;
+  #stopping = false;
+  #wake: (() => void) | null = null;
+  /** Set by a nudge that came while a round ran: the next round starts without waiting. */
+  #nudged = false;
+  #renewTimer: NodeJS.Timeout | null = null;
+
+  constructor(options: JobRunnerOptions) {
+    this.#options = options;
+    this.owner = options.owner ?? `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+    // A lease outlives the slowest request by far, and is renewed at a third of its length.
+    this.#leaseMs = options.leaseMs ?? Math.max(30_000, options.config.webhookTimeoutMs * 3);
+  }
+
+  start(): void {
+    if (this.#running) return;
+    this.#stopping = false;
+    this.#running = this.#loop();
+    this.#renewTimer = setInterval(() => void this.#renew(), Math.max(10, Math.floor(this.#leaseMs / 3)));
+    this.#renewTimer.unref();
+  }
+
+  /** Looks for work now instead of at the next poll (after a write that recorded events, say). */
+  nudge(): void {
+    this.#nudged = true;
+    this.#wake?.();
+  }
+
+  /** Stops claiming, lets deliveries in flight finish, then gives back the leases still held. */
+  async stop(): Promise<void> {
+    if (!this.#running) return;
+    this.#stopping = true;
+    this.#wake?.();
+    await this.#running;
+    await Promise.allSettled(this.#inFlight.values());
+    if (this.#renewTimer) clearInterval(this.#renewTimer);
+    this.#running = null;
+    const { db } = this.#options;
+    await releaseLeases(db, 'outbox', this.owner);
+    await releaseLeases(db, 'webhook_deliveries', this.owner);
+  }
+
+  async #loop(): Promise<void> {
+    while (!this.#stopping) {
+      let busy = false;
+      this.#nudged = false;
+      try {
+        busy = await this.#round();
+      } catch (err) {
+        this.#options.log.error({ err }, 'job runner round failed');
+      }
+      if (!busy && !this.#nudged && !this.#stopping) await this.#sleep(this.#options.config.pollMs);
+    }
+  }
+
+  #sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.#wake = () => {
+        this.#wake = null;
+        done();
+      };
+    });
+  }
+
+  /** One round: fan out due events, start due deliveries. True when it found work (look again at once). */
+  async #round(): Promise<boolean> {
+    const { db, engine, clock, config } = this.#options;
+    const now = () => new Date(clock.epochMs());
+    const events = await claimDue(db, engine, { table: 'outbox', owner: this.owner, now: now(), leaseMs: this.#leaseMs, limit: FAN_OUT_BATCH });
+    // In the order claimed (oldest first): deliveries inherit the events' order.
+    for (const id of events) {
+      try {
+        await fanOut(db, engine, this.owner, id, now());
+      } catch (err) {
+        // A webhook deleted while the event was fanned out fails the insert (foreign key). Given back at once,
+        // the row is fanned out again next round, instead of holding back every later delivery for a lease.
+        this.#options.log.error({ err, outbox: id }, 'fanning out an event failed; it is retried');
+        await releaseLease(db, 'outbox', this.owner, id);
+      }
+    }
+    const room = MAX_IN_FLIGHT - this.#inFlight.size;
+    if (room <= 0) return events.length > 0;
+    const deliveries = await claimDue(db, engine, {
+      table: 'webhook_deliveries',
+      owner: this.owner,
+      now: now(),
+      leaseMs: this.#leaseMs,
+      limit: room,
+      extra: firstInLine,
+    });
+    for (const id of deliveries) {
+      const attempt = attemptDelivery({ db, config, now: () => clock.epochMs() }, this.owner, id)
+        .catch(async (err: unknown) => {
+          this.#options.log.error({ err, delivery: id }, 'webhook delivery failed');
+          // Tried again next round rather than after the lease runs out (it holds back the webhook's later events).
+          await releaseLease(db, 'webhook_deliveries', this.owner, id).catch(() => undefined);
+        })
+        .finally(() => {
+          this.#inFlight.delete(id);
+          // The webhook's next delivery may be due now.
+          this.nudge();
+        });
+      this.#inFlight.set(id, attempt);
+    }
+    return events.length > 0 || deliveries.length > 0;
+  }
+
+  async #renew(): Promise<void> {
+    if (this.#inFlight.size === 0) return;
+    const { db, clock } = this.#options;
+    try {
+      await renewLeases(db, 'webhook_deliveries', this.owner, [...this.#inFlight.keys()], new Date(clock.epochMs() + this.#leaseMs));
+    } catch (err) {
+      this.#options.log.error({ err }, 'renewing job leases failed');
+    }
+  }
+}

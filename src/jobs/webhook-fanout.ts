@@ -1,0 +1,74 @@
+import { sql, type SqlBool } from 'kysely';
+import type { Db } from '../db/connect.js';
+import type { Engine } from '../db/engine.js';
+import { objectId } from '../db/ids.js';
+
+/**
+ * Turns one claimed outbox row into one pending delivery per webhook listening to its event, in one
+ * transaction that also marks the row done, only while `owner` still holds its lease: an instance whose
+ * lease ran out cannot fan the same event out a second time. Returns how many deliveries it made.
+ */
+export async function fanOut(db: Db, engine: Engine, owner: string, outboxId: string, now: Date): Promise<number> {
+  return db.transaction().execute(async (trx) => {
+    const done = await trx
+      .updateTable('outbox')
+      .set({ status: 'done', lease_owner: null, lease_expires_at: null })
+      .where('id', '=', outboxId)
+      .where('lease_owner', '=', owner)
+      .where('status', '=', 'pending')
+      .executeTakeFirst();
+    if (Number(done.numUpdatedRows) !== 1) return 0;
+    const row = await trx.selectFrom('outbox').select(['event', 'created_at']).where('id', '=', outboxId).executeTakeFirstOrThrow();
+    // Event names are stored lower-case and matched exactly, as Ghost's database match does.
+    const hooks = await trx
+      .selectFrom('webhooks')
+      .select('id')
+      .where(engine.text.binary(sql.ref('event')), '=', row.event)
+      .orderBy('id')
+      .execute();
+    if (hooks.length === 0) return 0;
+    await trx
+      .insertInto('webhook_deliveries')
+      .values(
+        hooks.map((hook) => ({
+          id: objectId(),
+          webhook_id: hook.id,
+          outbox_id: outboxId,
+          event: row.event,
+          event_at: row.created_at,
+          status: 'pending' as const,
+          attempts: 0,
+          available_at: now,
+          lease_owner: null,
+          lease_expires_at: null,
+          response_status: null,
+          error: null,
+          latency_ms: null,
+          response_excerpt: null,
+          created_at: now,
+          updated_at: now,
+          delivered_at: null,
+        })),
+      )
+      .execute();
+    return hooks.length;
+  });
+}
+
+/**
+ * The condition that keeps each webhook's deliveries in event order: a delivery is due only when no earlier
+ * delivery of its webhook is still pending (being tried, or waiting for its retry) and no earlier event
+ * still waits in the outbox to be fanned out.
+ */
+export const firstInLine = sql<SqlBool>`not exists (
+  select 1 from webhook_deliveries earlier
+  where earlier.webhook_id = webhook_deliveries.webhook_id and earlier.status = 'pending'
+    and (earlier.event_at < webhook_deliveries.event_at
+      or (earlier.event_at = webhook_deliveries.event_at and earlier.outbox_id < webhook_deliveries.outbox_id)
+      or (earlier.event_at = webhook_deliveries.event_at and earlier.outbox_id = webhook_deliveries.outbox_id and earlier.id < webhook_deliveries.id))
+) and not exists (
+  select 1 from outbox waiting
+  where waiting.status = 'pending'
+    and (waiting.created_at < webhook_deliveries.event_at
+      or (waiting.created_at = webhook_deliveries.event_at and waiting.id < webhook_deliveries.outbox_id))
+)`;
