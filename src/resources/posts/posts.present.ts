@@ -113,8 +113,8 @@ function countsFor(include: readonly string[]): Record<string, number> | null {
 }
 
 /**
- * The Admin API post or page, in Ghost's key order. `lexical` is always present (interface.md); the other
- * formats only when asked for; relations only when included.
+ * The Admin API post or page, in Ghost's key order. Formats only when `formats` holds them: the API routes
+ * always add `lexical` (interface.md), webhook payloads never carry it (as in Ghost); relations only when included.
  */
 export function presentAdminPost(record: PostRecord, ctx: PresentContext, revisionAuthors: ReadonlyMap<string, UserRow> = new Map()) {
   const { row, meta } = record;
@@ -124,7 +124,7 @@ export function presentAdminPost(record: PostRecord, ctx: PresentContext, revisi
   const featureImage = abs(row.feature_image, ctx.siteUrl);
   const out: Record<string, unknown> = { id: row.id, uuid: row.uuid, title: row.title, slug: row.slug };
   if (ctx.formats.has('mobiledoc')) out.mobiledoc = row.mobiledoc ? mobiledocFromStorage(row.mobiledoc, ctx.siteUrl) : null;
-  out.lexical = row.lexical ? lexicalFromStorage(row.lexical, ctx.siteUrl) : null;
+  if (ctx.formats.has('lexical')) out.lexical = row.lexical ? lexicalFromStorage(row.lexical, ctx.siteUrl) : null;
   if (ctx.formats.has('html')) out.html = html;
   out.comment_id = row.comment_id;
   if (ctx.formats.has('plaintext') && plaintext) out.plaintext = plaintext;

@@ -27,6 +27,7 @@ import { findAnyPost, postSlugTaken } from './posts.queries.js';
 import { ownerUserId } from '../users/users.queries.js';
 import { htmlToStorage, lexicalFromStorage, mobiledocFromStorage, toStorageUrl } from '../../content/ghost-url.js';
 import { readingTimeOffThread } from '../../content/off-thread.js';
+import { beforeChange, recordAdded, recordDeleted, recordEdited } from './posts.events.js';
 import type { PostInput, PostType } from './posts.schemas.js';
 
 export interface WriteOptions {
@@ -143,7 +144,10 @@ export async function addPost(ctx: Ctx, type: PostType, input: PostInput, option
         { previousStatus: null, force: !!options.saveRevision, fresh: true },
         w.clock,
       );
-    return { id: row.id, cacheInvalidate: row.status === 'published' ? '/*' : null };
+    await recordAdded(w, type, row);
+    const cacheInvalidate = row.status === 'published' ? '/*' : null;
+    siteChanged(w, cacheInvalidate);
+    return { id: row.id, cacheInvalidate };
   });
 }
 
@@ -258,6 +262,7 @@ export async function editPost(ctx: Ctx, type: PostType, id: string, input: Post
     if (allowed.dropAuthors) delete changes.authors;
     const authorIds = changes.authors ? await resolveAuthors(trx, changes.authors) : existingAuthors;
     const existingMeta = (await trx.selectFrom('posts_meta').selectAll().where('post_id', '=', id).executeTakeFirst()) ?? null;
+    const before = await beforeChange(w, type, id);
 
     const content = prepared && stillFits(prepared, existing) ? prepared : await editedContent(w, existing, changes, options);
     const next = await buildEditedRow(w, existing, existingMeta, changes, content, options);
@@ -297,7 +302,10 @@ export async function editPost(ctx: Ctx, type: PostType, id: string, input: Post
       await recordRevision(trx, snapshot(next, meta, authorId, w.site.url), { previousStatus: existing.status, force: !!options.saveRevision }, w.clock);
     }
     const wasChanged = changedColumns.some((key) => key !== 'reading_time') || tagsChanged || authorsChanged || metaChanged;
-    return { id, cacheInvalidate: editInvalidation(w.site.url, existing.status, next, wasChanged) };
+    if (wasChanged) await recordEdited(w, type, id, before, existing, next);
+    const cacheInvalidate = editInvalidation(w.site.url, existing.status, next, wasChanged);
+    siteChanged(w, cacheInvalidate);
+    return { id, cacheInvalidate };
   });
 }
 
@@ -396,12 +404,22 @@ async function buildEditedRow(
 
 /** `DELETE /posts/:id/`. */
 export async function destroyPost(ctx: Ctx, type: PostType, id: string): Promise<void> {
-  await ctx.write(async ({ db: trx }) => {
+  await ctx.write(async (w) => {
+    const trx = w.db;
     await lockPost(trx, id);
     const existing = await existingPost(trx, type, id);
     checkPostPermission(actorOf(ctx), 'destroy', {}, { ...existing, authorIds: await authorIdsOf(trx, id) });
+    const before = await beforeChange(w, type, id);
     await deletePosts(trx, [id]);
+    recordDeleted(w, type, id, before, existing);
+    // The delete route always answers with `X-Cache-Invalidate: /*`.
+    siteChanged(w, '/*');
   });
+}
+
+/** Ghost fires `site.changed` for every answer that invalidates the whole site's cache. */
+function siteChanged(w: WriteCtx, cacheInvalidate: string | null): void {
+  if (cacheInvalidate === '/*') w.events.record('site.changed', {});
 }
 
 /** Removes posts with everything hanging off them. */
