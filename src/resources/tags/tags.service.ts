@@ -10,6 +10,7 @@ import { findTag, slugTaken } from './tags.queries.js';
 import { TAG_HTML_FIELDS, TAG_URL_FIELDS, TAG_WRITABLE, type TagInput, type TagWritable } from './tags.schemas.js';
 import { checkColumns } from '../../db/column-rules.js';
 import { TAG_RULES } from './tags.rules.js';
+import { recordTagAdded, recordTagDeleted, recordTagEdited } from './tags.events.js';
 
 type TagValues = Partial<Pick<TagRow, TagWritable>>;
 
@@ -72,18 +73,25 @@ export async function insertTag(ctx: WriteCtx, values: TagValues): Promise<TagRo
   if (row.name.startsWith('#')) row.visibility = 'internal';
   row.slug = await uniqueSlug(db, values.slug || name);
   await db.insertInto('tags').values(row).execute();
+  await recordTagAdded(ctx, row);
   return row;
 }
 
 export async function addTag(ctx: Ctx, input: TagInput): Promise<TagRow> {
   const values = valuesOf(input, ctx.site.url);
-  return ctx.write((w) => insertTag(w, values));
+  return ctx.write(async (w) => {
+    const row = await insertTag(w, values);
+    // The add route answers with `X-Cache-Invalidate: /*`, which Ghost announces as site.changed.
+    w.events.record('site.changed', {});
+    return row;
+  });
 }
 
 /** Edits a tag; `changed` is false when the body matched what was stored (no write, no cache purge). */
 export async function editTag(ctx: Ctx, id: string, input: TagInput): Promise<{ tag: TagRow; changed: boolean }> {
   const values = valuesOf(input, ctx.site.url);
-  return ctx.write(async ({ db: trx, clock, actingUserId }) => {
+  return ctx.write(async (w) => {
+    const { db: trx, clock, actingUserId } = w;
     const existing = await findTag(trx, { id });
     if (!existing) throw errors.notFound();
     const next: TagRow = { ...existing, ...values };
@@ -96,15 +104,22 @@ export async function editTag(ctx: Ctx, id: string, input: TagInput): Promise<{ 
     const update: Record<string, unknown> = Object.fromEntries(changedKeys.map((key) => [key, next[key]]));
     Object.assign(update, { updated_at: clock.now(), updated_by: actingUserId });
     await trx.updateTable('tags').set(update).where('id', '=', id).execute();
-    return { tag: { ...next, ...update } as TagRow, changed: true };
+    const tag = { ...next, ...update } as TagRow;
+    await recordTagEdited(w, existing, tag);
+    w.events.record('site.changed', {});
+    return { tag, changed: true };
   });
 }
 
 /** Deletes a tag and detaches it from every post. */
 export async function deleteTag(ctx: Ctx, id: string): Promise<void> {
-  await ctx.write(async ({ db: trx }) => {
-    if (!(await findTag(trx, { id }))) throw errors.notFound();
+  await ctx.write(async (w) => {
+    const trx = w.db;
+    const existing = await findTag(trx, { id });
+    if (!existing) throw errors.notFound();
+    await recordTagDeleted(w, existing);
     await trx.deleteFrom('posts_tags').where('tag_id', '=', id).execute();
     await trx.deleteFrom('tags').where('id', '=', id).execute();
+    w.events.record('site.changed', {});
   });
 }
