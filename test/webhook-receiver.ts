@@ -9,8 +9,8 @@ export interface Received {
   json: Record<string, unknown>;
 }
 
-/** What the receiver answers a request on `path`: a status, or `hang` (never answer). */
-export type Answer = number | 'hang';
+/** What the receiver answers a request on `path`: a status, a redirect, or `hang` (never answer). */
+export type Answer = number | 'hang' | { status: number; location: string };
 
 /**
  * A real HTTP receiver on loopback (port 0) for webhook tests. Each path answers by its script: a list of
@@ -42,6 +42,10 @@ export class WebhookReceiver {
         if (answer === 'hang') {
           this.#hanging.add(response);
           response.on('close', () => this.#hanging.delete(response));
+          return;
+        }
+        if (typeof answer === 'object') {
+          response.writeHead(answer.status, { location: answer.location }).end();
           return;
         }
         response.writeHead(answer, { 'content-type': 'text/plain' }).end(`answer ${answer}`);

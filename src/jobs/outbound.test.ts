@@ -48,6 +48,17 @@ describe('requests', () => {
     expect(await send(`${receiver.url}/hang`, true, 200)).toMatchObject({ kind: 'failed', code: 'ETIMEDOUT' });
   });
 
+  it('follows redirects, as Ghost does, with the same body and headers', async () => {
+    receiver.script('/moved', [{ status: 301, location: '/moved-again' }]);
+    receiver.script('/moved-again', [{ status: 307, location: `${receiver.url}/landed` }]);
+    const result = await postWebhook({ url: `${receiver.url}/moved`, body: '{"a":1}', secret: 's', timeoutMs: 2000, allowPrivate: true, now: 1 });
+    expect(result).toMatchObject({ kind: 'answered', status: 200 });
+    const landed = receiver.on('/landed');
+    expect(landed).toHaveLength(1);
+    expect(landed[0]!.body).toBe('{"a":1}');
+    expect(landed[0]!.headers['x-ghost-signature']).toMatch(/^sha256=[0-9a-f]{64}, t=1$/);
+  });
+
   it('fails a target that is not an http(s) URL without sending', async () => {
     expect(await send('ftp://example.com/x', true)).toMatchObject({ kind: 'failed', code: 'URL_MISSING_INVALID' });
     expect(await send('/relative', true)).toMatchObject({ kind: 'failed', code: 'URL_MISSING_INVALID' });

@@ -45,43 +45,21 @@ function guardedLookup(allowPrivate: boolean): LookupFunction {
   };
 }
 
-/**
- * POSTs one webhook body with Ghost's headers. The timeout covers the whole exchange (connect, answer,
- * body); redirects are not followed. Never throws: every outcome is a result.
- */
-export function postWebhook(request: OutboundRequest): Promise<OutboundResult> {
-  const started = Date.now();
-  const failed = (code: string): OutboundResult => ({ kind: 'failed', code, latencyMs: Date.now() - started });
-  let url: URL;
-  try {
-    url = new URL(request.url);
-  } catch {
-    return Promise.resolve(failed('URL_MISSING_INVALID'));
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return Promise.resolve(failed('URL_MISSING_INVALID'));
+/** Redirects followed at most, as Ghost's HTTP client does by default (got: 10). */
+const MAX_REDIRECTS = 10;
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
+type Hop = { kind: 'answer'; status: number; location: string | null; excerpt: string } | { kind: 'error'; code: string };
+
+/** One request to one URL: its answer (the body's start kept), or why there was none. */
+function requestOnce(url: URL, headers: Record<string, string>, body: string, allowPrivate: boolean, signal: AbortSignal): Promise<Hop> {
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return Promise.resolve({ kind: 'error', code: 'URL_MISSING_INVALID' });
   // An address literal is connected to without a lookup, so it is checked here.
   const host = url.hostname.replace(/^\[|\]$/g, '');
-  if (!request.allowPrivate && isIP(host) && isPrivateAddress(host)) return Promise.resolve(failed('BLOCKED_PRIVATE_ADDRESS'));
-
-  const headers: Record<string, string> = {
-    'Content-Type': 'application/json',
-    'Content-Length': String(Buffer.byteLength(request.body)),
-    'Content-Version': GHOST_VERSION,
-    'User-Agent': USER_AGENT,
-    'Accept-Encoding': 'gzip, deflate, br',
-  };
-  if (request.secret) headers['X-Ghost-Signature'] = ghostSignature(request.secret, request.body, request.now);
-
+  if (!allowPrivate && isIP(host) && isPrivateAddress(host)) return Promise.resolve({ kind: 'error', code: 'BLOCKED_PRIVATE_ADDRESS' });
   return new Promise((resolve) => {
     const client = url.protocol === 'https:' ? https : http;
-    let settled = false;
-    const settle = (result: OutboundResult) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      resolve(result);
-    };
-    const req = client.request(url, { method: 'POST', headers, lookup: guardedLookup(request.allowPrivate), agent: false }, (res) => {
+    const req = client.request(url, { method: 'POST', headers, lookup: guardedLookup(allowPrivate), agent: false, signal }, (res) => {
       const chunks: Buffer[] = [];
       let kept = 0;
       res.on('data', (chunk: Buffer) => {
@@ -91,20 +69,60 @@ export function postWebhook(request: OutboundRequest): Promise<OutboundResult> {
         }
       });
       res.on('end', () =>
-        settle({
-          kind: 'answered',
+        resolve({
+          kind: 'answer',
           status: res.statusCode ?? 0,
-          latencyMs: Date.now() - started,
+          location: typeof res.headers.location === 'string' ? res.headers.location : null,
           excerpt: Buffer.concat(chunks).subarray(0, EXCERPT_BYTES).toString('utf8'),
         }),
       );
-      res.on('error', (err: NodeJS.ErrnoException) => settle(failed(err.code ?? 'unknown')));
+      res.on('error', (err: NodeJS.ErrnoException) => resolve({ kind: 'error', code: err.code ?? 'unknown' }));
     });
-    const timer = setTimeout(() => {
-      settle(failed('ETIMEDOUT'));
-      req.destroy();
-    }, request.timeoutMs);
-    req.on('error', (err: NodeJS.ErrnoException) => settle(failed(err instanceof PrivateAddressError ? err.code : (err.code ?? 'unknown'))));
-    req.end(request.body);
+    req.on('error', (err: NodeJS.ErrnoException) =>
+      resolve({ kind: 'error', code: err instanceof PrivateAddressError ? err.code : signal.aborted ? 'ETIMEDOUT' : (err.code ?? 'unknown') }),
+    );
+    req.end(body);
   });
+}
+
+/**
+ * POSTs one webhook body with Ghost's headers, following redirects (each target checked like the first).
+ * The timeout covers the whole exchange: every hop, answer and body. Never throws: every outcome is a result.
+ */
+export async function postWebhook(request: OutboundRequest): Promise<OutboundResult> {
+  const started = Date.now();
+  const failed = (code: string): OutboundResult => ({ kind: 'failed', code, latencyMs: Date.now() - started });
+  let url: URL;
+  try {
+    url = new URL(request.url);
+  } catch {
+    return failed('URL_MISSING_INVALID');
+  }
+  const headers: Record<string, string> = {
+    'Content-Type': 'application/json',
+    'Content-Length': String(Buffer.byteLength(request.body)),
+    'Content-Version': GHOST_VERSION,
+    'User-Agent': USER_AGENT,
+    'Accept-Encoding': 'gzip, deflate, br',
+  };
+  if (request.secret) headers['X-Ghost-Signature'] = ghostSignature(request.secret, request.body, request.now);
+  const timeout = new AbortController();
+  const timer = setTimeout(() => timeout.abort(), request.timeoutMs);
+  try {
+    for (let hops = 0; ; hops++) {
+      const hop = await requestOnce(url, headers, request.body, request.allowPrivate, timeout.signal);
+      if (timeout.signal.aborted) return failed('ETIMEDOUT');
+      if (hop.kind === 'error') return failed(hop.code);
+      if (!REDIRECTS.has(hop.status) || !hop.location || hops >= MAX_REDIRECTS) {
+        return { kind: 'answered', status: hop.status, latencyMs: Date.now() - started, excerpt: hop.excerpt };
+      }
+      try {
+        url = new URL(hop.location, url);
+      } catch {
+        return failed('URL_MISSING_INVALID');
+      }
+    }
+  } finally {
+    clearTimeout(timer);
+  }
 }

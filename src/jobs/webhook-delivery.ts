@@ -11,7 +11,7 @@ const ERROR_COLUMN = 50;
 type Outcome = { kind: 'delivered'; status: number } | { kind: 'gone' } | { kind: 'retry' | 'failed'; status: number | null; error: string };
 
 /**
- * How an attempt's result is judged: 2xx and 3xx delivered (redirects are not followed); 410 means the
+ * How an attempt's result is judged: 2xx delivered (3xx too, when redirects ran out); 410 means the
  * receiver is gone for good, and the webhook is deleted as Ghost does; 429, 5xx, timeouts and network
  * errors are worth another try; any other answer, or a target that may not be reached, is final.
  */
