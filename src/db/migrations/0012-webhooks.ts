@@ -46,11 +46,14 @@ export const webhooks: MigrationFactory = (t) => ({
       .addColumn('delivered_at', t.timestamp)
       .execute();
     await db.schema.createIndex('webhook_deliveries_status_available_at_index').on('webhook_deliveries').columns(['status', 'available_at']).execute();
+    // The order check's question (is an earlier delivery of this webhook still pending?) without reading the
+    // webhook's whole history, and the history's own (a webhook's latest deliveries).
     await db.schema
-      .createIndex('webhook_deliveries_webhook_id_event_at_index')
+      .createIndex('webhook_deliveries_webhook_id_status_event_at_index')
       .on('webhook_deliveries')
-      .columns(['webhook_id', 'event_at', 'outbox_id'])
+      .columns(['webhook_id', 'status', 'event_at'])
       .execute();
+    await db.schema.createIndex('webhook_deliveries_webhook_id_created_at_index').on('webhook_deliveries').columns(['webhook_id', 'created_at']).execute();
   },
   async down(db) {
     await db.schema.dropTable('webhook_deliveries').execute();
