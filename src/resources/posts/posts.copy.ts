@@ -7,6 +7,7 @@ import { checkPostPermission } from './posts.permissions.js';
 import { authorIdsOf, tagIdsOf, writeAuthors, writeTags } from './posts.relations.js';
 import { checkPostColumns } from './posts.rules.js';
 import { recordRevision } from './posts.revisions.js';
+import { recordAdded } from './posts.events.js';
 import { findAnyPost } from './posts.queries.js';
 import type { PostType } from './posts.schemas.js';
 import { authorOfWrite, snapshot, uniqueSlug, type WriteResult } from './posts.service.js';
@@ -18,7 +19,8 @@ import { authorOfWrite, snapshot, uniqueSlug, type WriteResult } from './posts.s
 export async function copyPost(ctx: Ctx, type: PostType, id: string): Promise<WriteResult> {
   checkPostPermission(actorOf(ctx), 'add', {}, null);
   const authorId = await authorOfWrite(ctx);
-  return ctx.write(async ({ db: trx, clock, actingUserId: userId, site }) => {
+  return ctx.write(async (w) => {
+    const { db: trx, clock, actingUserId: userId, site } = w;
     const source = await findAnyPost(trx, id);
     if (!source || source.type !== type) throw errors.notFound('Post not found.');
     const meta = (await trx.selectFrom('posts_meta').selectAll().where('post_id', '=', id).executeTakeFirst()) ?? null;
@@ -57,6 +59,8 @@ export async function copyPost(ctx: Ctx, type: PostType, id: string): Promise<Wr
       }
     }
     if (!row.mobiledoc) await recordRevision(trx, snapshot(row, meta ?? {}, authorId, site.url), { previousStatus: null, force: false, fresh: true }, clock);
+    // A copy is a new draft: Ghost announces it as added.
+    await recordAdded(w, type, row);
     return { id: newId, cacheInvalidate: null };
   });
 }

@@ -131,6 +131,16 @@ describe('post events', () => {
     await unsubscribe(hooks);
   });
 
+  it('announces a copy as added, a draft', async () => {
+    const hooks = await subscribeAll(['post.added']);
+    const source = (await t.admin.post('/posts/', { posts: [{ title: 'Original', status: 'published' }] })).json().posts[0];
+    const copy = await t.admin.post(`/posts/${source.id}/copy/`);
+    expect(copy.statusCode).toBe(201);
+    await eventually(() => hooks.count('post.added') === 2, 10_000, 'both adds');
+    expect(hooks.got('post.added')[1]!.post!.current).toMatchObject({ id: copy.json().posts[0].id, title: 'Original (Copy)', status: 'draft' });
+    await unsubscribe(hooks);
+  });
+
   it('records nothing for posts when no webhook listens', async () => {
     const before = await t.db.selectFrom('outbox').select('id').where('event', 'like', 'post.%').execute();
     await t.admin.post('/posts/', { posts: [{ title: 'Unheard' }] });

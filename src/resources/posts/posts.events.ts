@@ -9,7 +9,7 @@ import type { PostType } from './posts.schemas.js';
  * Ghost's post and page webhook events, recorded in the write's transaction (`ctx.write`): the payload is
  * `{post: {current, previous}}` (or `page`) with the post serialised as the Admin API reads it, with the
  * formats mobiledoc, html and plaintext and its tags and authors (reference/webhooks-and-events.md §4).
- * Not built yet: `*.tag.attached` / `*.tag.detached`, and events of copies, bulk edits and bulk deletes.
+ * Not built yet: `*.tag.attached` / `*.tag.detached`, and events of bulk edits and bulk deletes.
  */
 
 type Snapshot = Record<string, unknown>;
