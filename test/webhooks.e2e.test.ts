@@ -1,0 +1,118 @@
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { OWNER } from './support.js';
+import { WebhookReceiver, eventually } from './webhook-receiver.js';
+
+// The built server (dist/main.mjs) runs the job runner itself, and on SIGTERM finishes the delivery in
+// flight and gives back its leases before it exits.
+const root = path.resolve(import.meta.dirname, '..');
+let contentDir: string;
+const receiver = new WebhookReceiver();
+
+beforeAll(async () => {
+  execFileSync(process.execPath, ['scripts/build-if-stale.mjs'], { cwd: root, stdio: 'inherit' });
+  contentDir = mkdtempSync(path.join(tmpdir(), 'quire-webhooks-e2e-'));
+  await receiver.start();
+}, 180_000);
+afterAll(async () => {
+  await receiver.stop();
+  rmSync(contentDir, { recursive: true, force: true });
+});
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+
+it('delivers from the server process and releases its leases on SIGTERM', async () => {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const admin = `${base}/ghost/api/admin`;
+  const file = path.join(contentDir, 'hooks.db');
+  const { SITE_URL: _site, DATABASE_URL: _db, ...inherited } = process.env;
+  const child = spawn(process.execPath, ['dist/main.mjs'], {
+    cwd: root,
+    env: {
+      ...inherited,
+      CONTENT_DIR: contentDir,
+      PORT: String(port),
+      DATABASE_URL: `sqlite:${file}`,
+      STAFF_DEVICE_VERIFICATION: 'false',
+      WEBHOOK_ALLOW_PRIVATE: 'true',
+      WEBHOOK_TIMEOUT_MS: '3000',
+      JOBS_POLL_MS: '50',
+      LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  try {
+    await eventually(
+      () =>
+        fetch(`${base}/_quire/live`).then(
+          (res) => res.ok,
+          () => false,
+        ),
+      30_000,
+      'the server',
+    );
+    const json = { 'content-type': 'application/json', origin: base };
+    expect((await fetch(`${admin}/authentication/setup/`, { method: 'POST', headers: json, body: JSON.stringify({ setup: [OWNER] }) })).status).toBe(201);
+    const login = await fetch(`${admin}/session/`, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ username: OWNER.email, password: OWNER.password }),
+    });
+    const cookie = login.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .join('; ');
+    const session = { ...json, cookie };
+    const integration = (await (
+      await fetch(`${admin}/integrations/`, { method: 'POST', headers: session, body: JSON.stringify({ integrations: [{ name: 'Hooks' }] }) })
+    ).json()) as {
+      integrations: { id: string }[];
+    };
+    const subscribe = async (path: string) => {
+      const body = { webhooks: [{ event: 'site.changed', target_url: `${receiver.url}${path}`, integration_id: integration.integrations[0]!.id }] };
+      expect((await fetch(`${admin}/webhooks/`, { method: 'POST', headers: session, body: JSON.stringify(body) })).status).toBe(201);
+    };
+    await subscribe('/e2e-ok');
+    const edit = (value: string) =>
+      fetch(`${admin}/settings/`, { method: 'PUT', headers: session, body: JSON.stringify({ settings: [{ key: 'description', value }] }) });
+    expect((await edit('one')).status).toBe(200);
+    await eventually(() => receiver.on('/e2e-ok').length === 1, 10_000, 'the delivery');
+
+    // A delivery in flight when SIGTERM comes (the receiver never answers): shutdown waits for its timeout,
+    // records the attempt, and gives the lease back.
+    await subscribe('/e2e-slow');
+    receiver.script('/e2e-slow', ['hang']);
+    expect((await edit('two')).status).toBe(200);
+    await eventually(() => receiver.hanging > 0, 10_000, 'the slow delivery');
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+  } finally {
+    if (child.exitCode === null) child.kill('SIGKILL');
+  }
+  const db = new Database(file, { readonly: true });
+  try {
+    const leased = db.prepare('select count(*) as n from webhook_deliveries where lease_owner is not null').get() as { n: number };
+    const outbox = db.prepare('select count(*) as n from outbox where lease_owner is not null').get() as { n: number };
+    expect([leased.n, outbox.n]).toEqual([0, 0]);
+    // The slow delivery timed out during shutdown and waits for its retry, for whichever instance runs next.
+    const slow = db
+      .prepare("select d.status, d.attempts from webhook_deliveries d join webhooks w on w.id = d.webhook_id where w.target_url like '%/e2e-slow'")
+      .all();
+    expect(slow).toEqual([{ status: 'pending', attempts: 1 }]);
+  } finally {
+    db.close();
+  }
+}, 90_000);
