@@ -63,6 +63,8 @@ export interface JobsConfig {
   readonly webhookRetryBaseMs: number;
   /** Allow webhook targets on loopback, private and link-local addresses (refused by default: SSRF). */
   readonly webhookAllowPrivate: boolean;
+  /** Days finished deliveries (and the events they sent) are kept for the delivery history. */
+  readonly historyDays: number;
 }
 
 export interface S3Config {
@@ -122,6 +124,7 @@ const SETTINGS = [
   'WEBHOOK_MAX_ATTEMPTS',
   'WEBHOOK_RETRY_BASE_MS',
   'WEBHOOK_ALLOW_PRIVATE',
+  'WEBHOOK_HISTORY_DAYS',
 ] as const;
 
 /**
@@ -192,6 +195,7 @@ export function parseConfig(source: Source, cwd = process.cwd()): Config {
     webhookMaxAttempts: parseCount('WEBHOOK_MAX_ATTEMPTS', (source.WEBHOOK_MAX_ATTEMPTS ?? '10').trim(), 1, 100),
     webhookRetryBaseMs: parseCount('WEBHOOK_RETRY_BASE_MS', (source.WEBHOOK_RETRY_BASE_MS ?? '5000').trim(), 1, 3_600_000),
     webhookAllowPrivate: parseBoolean('WEBHOOK_ALLOW_PRIVATE', source.WEBHOOK_ALLOW_PRIVATE ?? 'false'),
+    historyDays: parseCount('WEBHOOK_HISTORY_DAYS', (source.WEBHOOK_HISTORY_DAYS ?? '30').trim(), 1, 3650),
   });
   return Object.freeze({
     port,

@@ -7,11 +7,14 @@ import type { JobsConfig } from '../config.js';
 import { claimDue, releaseLease, releaseLeases, renewLeases } from './lease.js';
 import { fanOut, firstInLine } from './webhook-fanout.js';
 import { attemptDelivery } from './webhook-delivery.js';
+import { pruneHistory } from './prune.js';
 
 /** Deliveries one instance has in flight at once. */
 const MAX_IN_FLIGHT = 8;
 /** Outbox rows fanned out per round. */
 const FAN_OUT_BATCH = 50;
+/** How often an instance prunes old history. */
+const PRUNE_EVERY_MS = 60 * 60 * 1000;
 
 export interface JobRunnerOptions {
   db: Db;
@@ -43,6 +46,7 @@ export class JobRunner {
   /** Set by a nudge that came while a round ran: the next round starts without waiting. */
   #nudged = false;
   #renewTimer: NodeJS.Timeout | null = null;
+  #prunedAt = 0;
 
   constructor(options: JobRunnerOptions) {
     this.#options = options;
@@ -122,6 +126,7 @@ export class JobRunner {
         await releaseLease(db, 'outbox', this.owner, id);
       }
     }
+    await this.#pruneNow();
     const room = MAX_IN_FLIGHT - this.#inFlight.size;
     if (room <= 0) return events.length > 0;
     const deliveries = await claimDue(db, engine, {
@@ -147,6 +152,19 @@ export class JobRunner {
       this.#inFlight.set(id, attempt);
     }
     return events.length > 0 || deliveries.length > 0;
+  }
+
+  /** Old history goes once an hour (and at start); a failure is only logged: it is tried again next time. */
+  async #pruneNow(): Promise<void> {
+    const { db, clock, config, log } = this.#options;
+    const now = clock.epochMs();
+    if (now - this.#prunedAt < PRUNE_EVERY_MS) return;
+    this.#prunedAt = now;
+    try {
+      await pruneHistory(db, new Date(now - config.historyDays * 86_400_000));
+    } catch (err) {
+      log.error({ err }, 'pruning webhook history failed');
+    }
   }
 
   async #renew(): Promise<void> {

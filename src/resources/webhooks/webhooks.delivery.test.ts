@@ -4,6 +4,7 @@ import { jobCtx } from '../../ctx.js';
 import { ctxBaseFromConfig } from '../../ctx-base.js';
 import { systemClock } from '../../clock.js';
 import { JobRunner } from '../../jobs/runner.js';
+import { pruneHistory } from '../../jobs/prune.js';
 import { objectId } from '../../db/ids.js';
 import { useTestSite } from '../../../test/test-site.js';
 import { WebhookReceiver, eventually, pause, verifySignature } from '../../../test/webhook-receiver.js';
@@ -255,5 +256,57 @@ describe('several runners on one database', () => {
       .execute();
     await eventually(() => receiver.on(hook.path).length === 1, 10_000, 'the abandoned event');
     expect(receiver.on(hook.path)[0]!.json).toEqual({ left: 'behind' });
+  });
+});
+
+describe('history', () => {
+  it('prunes finished deliveries and the events only they referred to, once past the retention', async () => {
+    const hook = await subscribe('test.prune');
+    const old = new Date('2020-01-01T00:00:00.000Z');
+    const recent = new Date();
+    const event = (at: Date) => ({
+      id: objectId(),
+      event: 'test.prune',
+      resource_type: null,
+      resource_id: null,
+      payload: '{}',
+      status: 'done' as const,
+      attempts: 0,
+      available_at: at,
+      lease_owner: null,
+      lease_expires_at: null,
+      created_at: at,
+    });
+    const delivery = (outboxId: string, at: Date, status: 'delivered' | 'pending') => ({
+      id: objectId(),
+      webhook_id: hook.id,
+      outbox_id: outboxId,
+      event: 'test.prune',
+      event_at: at,
+      status,
+      attempts: 1,
+      // Pending ones are not due for a long time: the runner leaves them alone.
+      available_at: new Date('2100-01-01T00:00:00.000Z'),
+      lease_owner: null,
+      lease_expires_at: null,
+      response_status: 200,
+      error: null,
+      latency_ms: 1,
+      response_excerpt: null,
+      created_at: at,
+      updated_at: at,
+      delivered_at: at,
+    });
+    const [gone, kept, lonely] = [event(old), event(old), event(old)];
+    await t.db.insertInto('outbox').values([gone, kept, lonely]).execute();
+    const oldDelivery = delivery(gone.id, old, 'delivered');
+    const recentDelivery = delivery(kept.id, recent, 'delivered');
+    const waiting = delivery(lonely.id, old, 'pending');
+    await t.db.insertInto('webhook_deliveries').values([oldDelivery, recentDelivery, waiting]).execute();
+    await pruneHistory(t.db, new Date('2021-01-01T00:00:00.000Z'));
+    const deliveries = (await t.db.selectFrom('webhook_deliveries').select('id').where('webhook_id', '=', hook.id).execute()).map((row) => row.id);
+    expect(deliveries.sort()).toEqual([recentDelivery.id, waiting.id].sort());
+    const events = (await t.db.selectFrom('outbox').select('id').where('id', 'in', [gone.id, kept.id, lonely.id]).execute()).map((row) => row.id);
+    expect(events.sort()).toEqual([kept.id, lonely.id].sort());
   });
 });
