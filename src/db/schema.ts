@@ -3,12 +3,13 @@ import type { StaffTables } from './schema-staff.js';
 import type { EventTables, WebhookTables } from './schema-events.js';
 import type { MemberTables } from './schema-members.js';
 import type { ClientTables } from './schema-client.js';
+import type { PostMemberTables } from './schema-posts-members.js';
 
 /**
  * Row types, one interface per table; column names are the JSON field names of the wire format.
  * Each group of tables lives with the migration that creates it and is joined here.
  */
-export interface Database extends FoundationTables, PostTables, StaffTables, EventTables, WebhookTables, MemberTables, ClientTables {}
+export interface Database extends FoundationTables, PostTables, StaffTables, EventTables, WebhookTables, MemberTables, ClientTables, PostMemberTables {}
 
 export interface FoundationTables {
   settings: SettingRow;
@@ -143,3 +144,4 @@ export type * from './schema-staff.js';
 export type * from './schema-members.js';
 export type * from './schema-client.js';
 export type * from './schema-events.js';
+export type * from './schema-posts-members.js';

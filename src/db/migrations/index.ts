@@ -11,6 +11,7 @@ import { defaultTheme } from './0009-default-theme.js';
 import { clientResources } from './0010-client-resources.js';
 import { postsSearch } from './0011-posts-search.js';
 import { webhooks } from './0012-webhooks.js';
+import { postsMembers } from './0013-posts-members.js';
 
 /**
  * Every migration in order. Names sort in the order they must run; Kysely's migrator refuses to run
@@ -29,4 +30,5 @@ export const MIGRATIONS: [name: string, factory: MigrationFactory][] = [
   ['0010-client-resources', clientResources],
   ['0011-posts-search', postsSearch],
   ['0012-webhooks', webhooks],
+  ['0013-posts-members', postsMembers],
 ];

@@ -1,4 +1,5 @@
 import type { Ctx, WriteCtx } from '../../ctx.js';
+import type { Db } from '../../db/connect.js';
 import { errors } from '../../errors.js';
 import { objectId } from '../../db/ids.js';
 import { insertTag } from '../tags/tags.service.js';
@@ -49,14 +50,21 @@ async function bulkUpdate(ctx: Ctx, type: PostType, bulk: BulkInput, where: Post
         throw errors.incorrectUsage('Invalid visibility value.');
       }
       if (meta.visibility === 'tiers' && !Array.isArray(meta.tiers)) throw errors.incorrectUsage('Invalid tiers value.');
-      return update(ctx, type, where, null, { visibility: meta.visibility });
+      return update(ctx, type, where, null, { visibility: meta.visibility }, meta.visibility === 'tiers' ? (meta.tiers as unknown[]) : undefined);
     }
     default:
       throw unsupported();
   }
 }
 
-async function update(ctx: Ctx, type: PostType, where: PostWhere, status: string | null, values: Record<string, unknown>): Promise<BulkStats> {
+async function update(
+  ctx: Ctx,
+  type: PostType,
+  where: PostWhere,
+  status: string | null,
+  values: Record<string, unknown>,
+  tiers?: unknown[],
+): Promise<BulkStats> {
   return ctx.write(async ({ db: trx }) => {
     const ids = await postIdsMatching(trx, { type, where, ...(status ? { statuses: [status] } : {}) });
     for (let i = 0; i < ids.length; i += 500) {
@@ -64,6 +72,7 @@ async function update(ctx: Ctx, type: PostType, where: PostWhere, status: string
       await trx.updateTable('posts').set(values).where('id', 'in', chunk).execute();
       // Unscheduled e-mail-only posts stop being e-mail-only, as in Ghost.
       if (status === 'scheduled') await trx.updateTable('posts_meta').set({ email_only: false }).where('post_id', 'in', chunk).execute();
+      if (tiers) await replaceTiers(trx, chunk, tiers);
     }
     return { successful: ids.length, unsuccessful: 0 };
   });
@@ -95,4 +104,22 @@ async function addTags(ctx: Ctx, type: PostType, where: PostWhere, tags: unknown
         .execute();
     return { successful: ids.length, unsuccessful: 0 };
   });
+}
+
+/**
+ * The bulk `access` action's tiers, as Ghost's `#updatePosts` writes them: every post's links dropped, then
+ * each entry with a string `id` linked (no free-tier filter, unlike a single post's edit). An id naming no
+ * tier is skipped rather than left to break the foreign key.
+ */
+async function replaceTiers(db: Db, postIds: readonly string[], tiers: unknown[]): Promise<void> {
+  await db.deleteFrom('posts_products').where('post_id', 'in', postIds).execute();
+  const named = tiers.map((tier) => (tier as { id?: unknown } | null)?.id).filter((id): id is string => typeof id === 'string');
+  const known = new Set(named.length ? (await db.selectFrom('products').select('id').where('id', 'in', named).execute()).map((row) => row.id) : []);
+  const ids = named.filter((id) => known.has(id));
+  const rows = postIds.flatMap((post_id) => ids.map((product_id, sort_order) => ({ id: objectId(), post_id, product_id, sort_order })));
+  for (let i = 0; i < rows.length; i += 500)
+    await db
+      .insertInto('posts_products')
+      .values(rows.slice(i, i + 500))
+      .execute();
 }

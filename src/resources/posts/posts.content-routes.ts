@@ -17,6 +17,7 @@ function contentFormats(requested: readonly string[] | null): Set<Format> {
 
 const view = (ctx: Ctx, include: readonly string[], formats: readonly string[] | null): AdminView => ({
   siteUrl: ctx.site.url,
+  engine: ctx.engine,
   include,
   formats: contentFormats(formats),
 });

@@ -9,11 +9,12 @@ import { checkPostColumns } from './posts.rules.js';
 import { recordRevision } from './posts.revisions.js';
 import { recordAdded } from './posts.events.js';
 import { findAnyPost } from './posts.queries.js';
+import { tierIdsOfPost } from './posts.tiers.js';
 import type { PostType } from './posts.schemas.js';
 import { authorOfWrite, snapshot, uniqueSlug, type WriteResult } from './posts.service.js';
 
 /**
- * `POST /posts/:id/copy/`: a draft titled `<title> (Copy)` with the same content, tags, authors and SEO
+ * `POST /posts/:id/copy/`: a draft titled `<title> (Copy)` with the same content, tags, authors, tiers and SEO
  * fields (not its e-mail settings, canonical URL or dates).
  */
 export async function copyPost(ctx: Ctx, type: PostType, id: string): Promise<WriteResult> {
@@ -49,6 +50,12 @@ export async function copyPost(ctx: Ctx, type: PostType, id: string): Promise<Wr
     await trx.insertInto('posts').values(row).execute();
     await writeTags(trx, newId, await tagIdsOf(trx, id), true);
     await writeAuthors(trx, newId, await authorIdsOf(trx, id), true);
+    const tierIds = await tierIdsOfPost(trx, id);
+    if (tierIds.length)
+      await trx
+        .insertInto('posts_products')
+        .values(tierIds.map((product_id, sort_order) => ({ id: objectId(), post_id: newId, product_id, sort_order })))
+        .execute();
     if (meta) {
       const { id: _metaId, post_id: _postId, email_subject: _subject, email_only: _emailOnly, ...copied } = meta;
       if (Object.values(copied).some(Boolean)) {

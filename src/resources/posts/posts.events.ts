@@ -29,7 +29,12 @@ async function listened(w: WriteCtx, type: PostType): Promise<boolean> {
 async function snapshot(w: WriteCtx, id: string): Promise<Snapshot | null> {
   const row = await findAnyPost(w.db, id);
   if (!row) return null;
-  const [post] = await adminPosts(w.db, [row], { siteUrl: w.site.url, include: ['tags', 'authors'], formats: new Set(['mobiledoc', 'html', 'plaintext']) });
+  const [post] = await adminPosts(w.db, [row], {
+    siteUrl: w.site.url,
+    engine: w.engine,
+    include: ['tags', 'authors'],
+    formats: new Set(['mobiledoc', 'html', 'plaintext']),
+  });
   return post ?? null;
 }
 

@@ -58,6 +58,8 @@ export interface PostChanges {
   meta: Partial<Pick<PostMetaRow, MetaField>>;
   tags?: TagRef[];
   authors?: AuthorRef[];
+  /** Tier ids named by `tiers` (only ids count, as in Ghost's model). */
+  tiers?: string[];
   /** Edit: the `updated_at` the client last saw (null skips the collision check). */
   updatedAt?: string | null;
   /** `?source=html`: the html to convert. */
@@ -65,6 +67,19 @@ export interface PostChanges {
 }
 
 const NOT_NULLABLE: ReadonlySet<string> = new Set(['title', 'slug', 'featured', 'status', 'visibility', 'show_title_and_feature_image', 'email_only']);
+
+/**
+ * Tier ids named in a post body, as Ghost's model reduces them: only `id` is kept (a bare string or a
+ * `{slug}`/`{name}` entry names nothing and is dropped), repeats collapse.
+ */
+function tierIdsOf(tiers: readonly unknown[]): string[] {
+  const ids: string[] = [];
+  for (const tier of tiers) {
+    const id = tier && typeof tier === 'object' ? (tier as { id?: unknown }).id : undefined;
+    if (typeof id === 'string' && id && !ids.includes(id)) ids.push(id);
+  }
+  return ids;
+}
 
 /** Seconds precision, as Ghost stores dates. */
 const toDate = (value: string) => new Date(Math.floor(new Date(value).getTime() / 1000) * 1000);
@@ -100,6 +115,7 @@ export function postChanges(type: PostType, input: PostInput): PostChanges {
       return { ...(id !== undefined ? { id } : {}), ...(name !== undefined ? { name } : {}), ...(slug !== undefined ? { slug } : {}) };
     });
   }
+  if (input.tiers) changes.tiers = tierIdsOf(input.tiers);
   if (input.authors) changes.authors = input.authors.map((author) => (typeof author === 'string' ? { email: author } : author));
   return changes;
 }

@@ -12,6 +12,9 @@ import type { PostRecord } from './posts.queries.js';
 import type { Format } from './posts.schemas.js';
 import { gateForAnonymous } from './posts.gating.js';
 import { shownVisibility } from './posts.model.js';
+import { tiersForPost, type PostTiers } from './posts.tiers.js';
+import { presentEmail, type PostMailing } from './posts.email.js';
+import { presentAdminNewsletter } from '../newsletters/newsletters.present.js';
 
 /** Everything a presenter needs besides the record: looked up once per response, never per post. */
 export interface PresentContext {
@@ -22,6 +25,10 @@ export interface PresentContext {
   publishedTags: ReadonlySet<string>;
   publishedAuthors: ReadonlySet<string>;
   roles?: ReadonlyMap<string, RoleRow[]>;
+  /** Loaded when `tiers` is included. */
+  tiers?: PostTiers;
+  /** Loaded when `email` or `newsletter` is included. */
+  mailing?: PostMailing;
 }
 
 export interface ContentPresentContext extends PresentContext {
@@ -147,9 +154,14 @@ export function presentAdminPost(record: PostRecord, ctx: PresentContext, revisi
     if (name === 'tags' && record.tags) out.tags = tagsFor(record, ctx, true);
     if (name === 'authors' && record.authors) out.authors = authorsFor(record, ctx, true);
     if (name === 'post_revisions' && record.revisions) out.post_revisions = revisionsFor(record.revisions, ctx, revisionAuthors);
-    // Tiers arrive with the members issue; until then a post lists none.
-    if (name === 'tiers') out.tiers = [];
+    if (name === 'tiers' && ctx.tiers) out.tiers = tiersForPost(row.visibility, row.id, ctx.tiers);
   }
+  // Ghost embeds an email or newsletter the post has after the other relations, and a missing one (null)
+  // at the very end (observed key order).
+  const email = isPost && ctx.include.includes('email') ? ctx.mailing?.emails.get(row.id) : undefined;
+  const newsletter = isPost && ctx.include.includes('newsletter') && row.newsletter_id ? ctx.mailing?.newsletters.get(row.newsletter_id) : undefined;
+  if (email) out.email = presentEmail(email);
+  if (newsletter) out.newsletter = presentAdminNewsletter(newsletter, ctx.siteUrl);
   const count = countsFor(ctx.include);
   if (count) out.count = count;
   if (out.authors) out.primary_author = (out.authors as unknown[])[0] ?? null;
@@ -165,8 +177,8 @@ export function presentAdminPost(record: PostRecord, ctx: PresentContext, revisi
   out.feature_image_caption = meta?.feature_image_caption || null;
   if (isPost) {
     out.email_only = meta?.email_only ?? false;
-    if (ctx.include.includes('email')) out.email = null;
-    if (ctx.include.includes('newsletter')) out.newsletter = null;
+    if (ctx.include.includes('email') && !email) out.email = null;
+    if (ctx.include.includes('newsletter') && !newsletter) out.newsletter = null;
     if (ctx.include.includes('sentiment')) out.sentiment = 0;
   }
   return out;
@@ -203,7 +215,7 @@ export function presentContentPost(record: PostRecord, ctx: ContentPresentContex
   for (const name of ctx.include) {
     if (name === 'tags' && record.tags) out.tags = tagsFor(record, ctx, false);
     if (name === 'authors' && record.authors) out.authors = authorsFor(record, ctx, false);
-    if (name === 'tiers') out.tiers = [];
+    if (name === 'tiers' && ctx.tiers) out.tiers = tiersForPost(row.visibility, row.id, ctx.tiers);
   }
   if (out.authors) out.primary_author = (out.authors as unknown[])[0] ?? null;
   if (out.tags) out.primary_tag = record.tags![0]?.visibility === 'public' ? (out.tags as unknown[])[0] : null;

@@ -6,6 +6,9 @@ import { readSettings } from '../../settings/settings.js';
 import { loadRecords, type PostRecord } from './posts.queries.js';
 import { presentAdminPost, presentContentPost, type PresentContext } from './posts.present.js';
 import type { Format } from './posts.schemas.js';
+import type { Engine } from '../../db/engine.js';
+import { loadPostTiers } from './posts.tiers.js';
+import { loadPostMailing } from './posts.email.js';
 
 const unique = <T>(values: T[]) => [...new Set(values)];
 
@@ -19,6 +22,7 @@ async function urlSets(db: Db, records: PostRecord[], extraUsers: string[] = [])
 
 export interface AdminView {
   siteUrl: string;
+  engine: Engine;
   include: readonly string[];
   formats: ReadonlySet<Format>;
 }
@@ -35,12 +39,28 @@ export async function adminPosts(db: Db, rows: PostRow[], view: AdminView) {
     ? unique(records.flatMap((record) => record.revisions?.map((revision) => revision.author_id).filter((id): id is string => !!id) ?? []))
     : [];
   const authorIds = unique(records.flatMap((record) => record.authors?.map((user) => user.id) ?? []));
-  const [sets, roles, revisionAuthors] = await Promise.all([
+  const [sets, roles, revisionAuthors, tiers, mailing] = await Promise.all([
     urlSets(db, records, revisionAuthorIds),
     include.includes('authors.roles') ? rolesOfUsers(db, authorIds) : Promise.resolve(undefined),
     revisionAuthorIds.length ? db.selectFrom('users').selectAll().where('id', 'in', revisionAuthorIds).execute() : Promise.resolve([] as UserRow[]),
+    include.includes('tiers')
+      ? loadPostTiers(
+          db,
+          view.engine,
+          rows.map((row) => row.id),
+        )
+      : undefined,
+    include.includes('email') || include.includes('newsletter') ? loadPostMailing(db, rows) : undefined,
   ]);
-  const ctx: PresentContext = { siteUrl: view.siteUrl, formats: view.formats, include, ...sets, ...(roles ? { roles } : {}) };
+  const ctx: PresentContext = {
+    siteUrl: view.siteUrl,
+    formats: view.formats,
+    include,
+    ...sets,
+    ...(roles ? { roles } : {}),
+    ...(tiers ? { tiers } : {}),
+    ...(mailing ? { mailing } : {}),
+  };
   const byId = new Map(revisionAuthors.map((user) => [user.id, user]));
   return records.map((record) => presentAdminPost(record, ctx, byId));
 }
@@ -50,9 +70,16 @@ const CONTENT_SETTINGS = ['timezone', 'outbound_link_tagging', 'comments_enabled
 /** Content API posts or pages; every one is published, so each embedded tag and author has a published post. */
 export async function contentPosts(db: Db, rows: PostRow[], view: AdminView) {
   const include = view.include;
-  const [records, settings] = await Promise.all([
+  const [records, settings, tiers] = await Promise.all([
     loadRecords(db, rows, { tags: include.includes('tags'), authors: include.includes('authors'), revisions: false }),
     readSettings(db, CONTENT_SETTINGS),
+    include.includes('tiers')
+      ? loadPostTiers(
+          db,
+          view.engine,
+          rows.map((row) => row.id),
+        )
+      : undefined,
   ]);
   const publishedTags = new Set(records.flatMap((record) => record.tags?.map((tag) => tag.id) ?? []));
   const publishedAuthors = new Set(records.flatMap((record) => record.authors?.map((user) => user.id) ?? []));
@@ -63,6 +90,7 @@ export async function contentPosts(db: Db, rows: PostRow[], view: AdminView) {
       include,
       publishedTags,
       publishedAuthors,
+      ...(tiers ? { tiers } : {}),
       timezone: settings.get('timezone') || 'Etc/UTC',
       tagLinks: settings.get('outbound_link_tagging') !== 'false',
       commentsEnabled: (settings.get('comments_enabled') ?? 'off') !== 'off',

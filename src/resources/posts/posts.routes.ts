@@ -35,6 +35,7 @@ export function postsAdminRoutes(app: FastifyInstance, type: PostType) {
   // plus whatever the request adds.
   const view = (ctx: Ctx, query: Query, formats: Format[]): AdminView => ({
     siteUrl: ctx.site.url,
+    engine: ctx.engine,
     include: parseInclude(query.include, ADMIN_INCLUDES[type], ADMIN_DEFAULT_INCLUDES[type]),
     formats: new Set<Format>(['lexical', ...formats]),
   });
@@ -45,8 +46,9 @@ export function postsAdminRoutes(app: FastifyInstance, type: PostType) {
     forceRerender: flag(query.force_rerender),
     saveRevision: flag(query.save_revision),
     convertToLexical: flag(query.convert_to_lexical),
-    ...(typeof query.newsletter === 'string' ? { newsletter: query.newsletter } : {}),
-    ...(typeof query.email_segment === 'string' ? { emailSegment: query.email_segment } : {}),
+    // Pages have no e-mail options: Ghost drops them from a page's edit.
+    ...(type === 'post' && typeof query.newsletter === 'string' ? { newsletter: query.newsletter } : {}),
+    ...(type === 'post' && typeof query.email_segment === 'string' ? { emailSegment: query.email_segment } : {}),
   });
   const respond = async (ctx: Ctx, id: string, query: Query) => {
     const row = await findPost(ctx.db, { id }, { type });

@@ -6,7 +6,6 @@ import { errors } from '../../errors.js';
 import { objectId, uuid } from '../../db/ids.js';
 import { isoDate } from '../../content/dates.js';
 import { generateSlug } from '../../content/slugs.js';
-import { parseNql } from '../../filter/nql.js';
 import { checkPostPermission, type UnsafeAttrs } from './posts.permissions.js';
 import { postChanges, type PostChanges } from './posts.input.js';
 import {
@@ -29,6 +28,9 @@ import { htmlToStorage, lexicalFromStorage, mobiledocFromStorage, toStorageUrl }
 import { readingTimeOffThread } from '../../content/off-thread.js';
 import { beforeChange, recordAdded, recordDeleted, recordEdited } from './posts.events.js';
 import type { PostInput, PostType } from './posts.schemas.js';
+import { writePostTiers } from './posts.tiers.js';
+import { publishWithNewsletter, sendsEmailNow } from './posts.publish.js';
+import { checkEmailSegment, postHasEmail, recordPostEmail } from './posts.email.js';
 
 export interface WriteOptions {
   source: 'html' | null;
@@ -84,13 +86,8 @@ function toStorage(changes: PostChanges, siteUrl: string): void {
 /** Steps shared by add and edit before the transaction: input, e-mail segment, html conversion. */
 async function prepare(ctx: Ctx, type: PostType, input: PostInput, mode: 'add' | 'edit', options: WriteOptions) {
   const changes = postChanges(type, input);
-  if (mode === 'edit' && options.newsletter && options.emailSegment && options.emailSegment !== 'all') {
-    try {
-      parseNql(options.emailSegment);
-    } catch (err) {
-      throw errors.badRequest({ message: "The email segment parameter doesn't contain a valid filter", context: (err as Error).message });
-    }
-  }
+  // Ghost's posts service checks the segment before anything else, only when both options are given.
+  if (mode === 'edit' && options.newsletter && options.emailSegment && options.emailSegment !== 'all') checkEmailSegment(ctx.engine, options.emailSegment);
   if (options.source === 'html' && changes.html) {
     changes.post.lexical = await lexicalFromHtml(changes.html);
     changes.post.mobiledoc = null;
@@ -136,6 +133,7 @@ export async function addPost(ctx: Ctx, type: PostType, input: PostInput, option
     await trx.insertInto('posts').values(row).execute();
     if (changes.tags) await writeTags(trx, row.id, await resolveTags(w, changes.tags), true);
     await writeAuthors(trx, row.id, authorIds, true);
+    if (changes.tiers) await writePostTiers(trx, row.id, changes.tiers);
     await writeMeta(trx, row.id, null, changes);
     if (!row.mobiledoc)
       await recordRevision(
@@ -265,7 +263,8 @@ export async function editPost(ctx: Ctx, type: PostType, id: string, input: Post
     const before = await beforeChange(w, type, id);
 
     const content = prepared && stillFits(prepared, existing) ? prepared : await editedContent(w, existing, changes, options);
-    const next = await buildEditedRow(w, existing, existingMeta, changes, content, options);
+    const next = await buildEditedRow(w, existing, existingMeta, changes, content);
+    const newsletter = await publishWithNewsletter(w, existing, next, options);
     const changedColumns = (Object.keys(next) as (keyof PostRow)[]).filter((key) => !equalValue(next[key], existing[key]));
     const existingTags = await tagIdsOf(trx, id);
     const tagIds = changes.tags ? await resolveTags(w, changes.tags) : existingTags;
@@ -296,14 +295,24 @@ export async function editPost(ctx: Ctx, type: PostType, id: string, input: Post
     }
     if (tagsChanged) await writeTags(trx, id, tagIds);
     if (authorsChanged) await writeAuthors(trx, id, authorIds);
+    // Ghost's relation plugin rewrites the tiers whenever the body names them; it is not counted as a change.
+    if (changes.tiers) await writePostTiers(trx, id, changes.tiers);
     const metaChanged = await writeMeta(trx, id, existingMeta, changes);
+    const meta = { ...existingMeta, ...changes.meta };
+    const wasChangedNow = changedColumns.some((key) => key !== 'reading_time') || tagsChanged || authorsChanged || metaChanged;
+    if (next.newsletter_id && wasChangedNow && sendsEmailNow(existing.status, next.status) && !(await postHasEmail(trx, id))) {
+      await recordPostEmail(
+        w,
+        next,
+        meta,
+        newsletter ?? (await w.db.selectFrom('newsletters').selectAll().where('id', '=', next.newsletter_id).executeTakeFirstOrThrow()),
+      );
+    }
     if (!next.mobiledoc) {
-      const meta = { ...existingMeta, ...changes.meta };
       await recordRevision(trx, snapshot(next, meta, authorId, w.site.url), { previousStatus: existing.status, force: !!options.saveRevision }, w.clock);
     }
-    const wasChanged = changedColumns.some((key) => key !== 'reading_time') || tagsChanged || authorsChanged || metaChanged;
-    if (wasChanged) await recordEdited(w, type, id, before, existing, next);
-    const cacheInvalidate = editInvalidation(w.site.url, existing.status, next, wasChanged);
+    if (wasChangedNow) await recordEdited(w, type, id, before, existing, next);
+    const cacheInvalidate = editInvalidation(w.site.url, existing.status, next, wasChangedNow);
     siteChanged(w, cacheInvalidate);
     return { id, cacheInvalidate };
   });
@@ -371,7 +380,6 @@ async function buildEditedRow(
   existingMeta: PostMetaRow | null,
   changes: PostChanges,
   content: EditedContent,
-  options: WriteOptions,
 ): Promise<PostRow> {
   const { db, actingUserId: userId } = ctx;
   const p = changes.post;
@@ -390,13 +398,10 @@ async function buildEditedRow(
   const publishing = next.status === 'published' || next.status === 'sent';
   if (publishing && !next.published_at) next.published_at = ctx.clock.now();
   if (publishing && next.status !== existing.status) next.published_by = userId;
-  if (next.status === 'draft' && existing.status !== 'draft') {
+  // Back to draft: the e-mail settings are forgotten unless an email already went out.
+  if (next.status === 'draft' && existing.status !== 'draft' && !(await postHasEmail(db, existing.id))) {
     next.email_recipient_filter = 'all';
     next.newsletter_id = null;
-  }
-  if (options.newsletter && !existing.newsletter_id && next.status !== existing.status && ['published', 'scheduled', 'sent'].includes(next.status)) {
-    // Newsletters arrive with the members issue: until then no newsletter is active.
-    throw errors.badRequest("The newsletter parameter doesn't match any active newsletter.");
   }
   if ('slug' in p && (p.slug !== existing.slug || !p.slug)) next.slug = await uniqueSlug(db, p.slug || next.title, existing.id);
   return next;
@@ -425,7 +430,7 @@ function siteChanged(w: WriteCtx, cacheInvalidate: string | null): void {
 /** Removes posts with everything hanging off them. */
 export async function deletePosts(db: Db, ids: readonly string[]): Promise<void> {
   if (ids.length === 0) return;
-  for (const table of ['posts_tags', 'posts_authors', 'posts_meta', 'post_revisions'] as const) {
+  for (const table of ['posts_tags', 'posts_authors', 'posts_meta', 'post_revisions', 'posts_products'] as const) {
     await db.deleteFrom(table).where('post_id', 'in', ids).execute();
   }
   await db.deleteFrom('posts').where('id', 'in', ids).execute();

@@ -73,7 +73,6 @@ describe('Admin posts: add and read', () => {
       visibility: 'public',
       published_at: null,
       tags: [],
-      tiers: [],
       email_segment: 'all',
       excerpt: null,
       email_only: false,
@@ -83,6 +82,8 @@ describe('Admin posts: add and read', () => {
       url: `${SITE_URL}p/${post.uuid}/`,
       count: { clicks: 0, positive_feedback: 0, negative_feedback: 0 },
     });
+    // A public post lists every tier, the free one first (Ghost's posts mapper).
+    expect(post.tiers.map((tier: { slug: string }) => tier.slug)).toEqual(['free', 'default-product']);
     expect(post.uuid).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(post.authors.map((a: { id: string }) => a.id)).toEqual(['1']);
     expect(post.primary_author).toEqual(post.authors[0]);
