@@ -66,6 +66,15 @@ describe('Admin posts: visibility and tiers', () => {
     expect(await t.db.selectFrom('posts_products').select('product_id').where('post_id', '=', tiers.id).execute()).toEqual([{ product_id: paid }]);
   });
 
+  it('a member-filter visibility shows as tiers, listing the tiers its product statements name', async () => {
+    const post = first(await addPost({ slug: 'nql-vis', status: 'published', visibility: 'product:default-product' }), 'posts');
+    expect(post.visibility).toBe('tiers');
+    expect(post.tiers).toEqual([expect.objectContaining({ slug: 'default-product', currency: 'USD' })]);
+    expect(first(await t.content.get('/posts/slug/nql-vis/?include=tiers'), 'posts')).toMatchObject({ visibility: 'tiers', access: false });
+    // A filter admitting free and paid members is stored as `members`.
+    expect(slugsOf(first(await addPost({ visibility: 'status:free,status:-free' }), 'posts'))).toEqual(['free', 'default-product']);
+  });
+
   it('accepts a tiers visibility without tiers (Ghost does) and lists none', async () => {
     expect(slugsOf(first(await addPost({ visibility: 'tiers' }), 'posts'))).toEqual([]);
     expect(slugsOf(first(await addPost({ visibility: 'tiers', tiers: [] }), 'posts'))).toEqual([]);
@@ -104,6 +113,32 @@ describe('Admin posts: visibility and tiers', () => {
     const copy = first(await t.admin.post(`/posts/${post.id}/copy/`), 'posts');
     expect(copy.visibility).toBe('tiers');
     expect(slugsOf(copy)).toEqual(['default-product']);
+  });
+
+  it('a new post takes the site’s default content visibility, and its default tiers (Ghost’s post defaults)', async () => {
+    const set = (settings: { key: string; value: string }[]) => t.admin.put('/settings/', { settings }, t.owner);
+    expect(
+      (
+        await set([
+          { key: 'default_content_visibility', value: 'tiers' },
+          { key: 'default_content_visibility_tiers', value: JSON.stringify([paid, UNKNOWN]) },
+        ])
+      ).statusCode,
+    ).toBe(200);
+    try {
+      const byDefault = first(await addPost({ title: 'Default' }), 'posts');
+      expect(byDefault.visibility).toBe('tiers');
+      expect(slugsOf(byDefault)).toEqual(['default-product']);
+      expect(first(await addPost({ visibility: 'public' }), 'posts').visibility).toBe('public');
+      expect(slugsOf(first(await addPost({ visibility: 'tiers' }), 'posts'))).toEqual(['default-product']);
+      await set([{ key: 'default_content_visibility', value: 'paid' }]);
+      expect(first(await addPost({ title: 'Paid default' }), 'posts').visibility).toBe('paid');
+    } finally {
+      await set([
+        { key: 'default_content_visibility', value: 'public' },
+        { key: 'default_content_visibility_tiers', value: '[]' },
+      ]);
+    }
   });
 
   it('the bulk access action sets the tiers of every matching post', async () => {

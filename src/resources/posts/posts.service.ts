@@ -28,7 +28,7 @@ import { htmlToStorage, lexicalFromStorage, mobiledocFromStorage, toStorageUrl }
 import { readingTimeOffThread } from '../../content/off-thread.js';
 import { beforeChange, recordAdded, recordDeleted, recordEdited } from './posts.events.js';
 import type { PostInput, PostType } from './posts.schemas.js';
-import { writePostTiers } from './posts.tiers.js';
+import { applyDefaultVisibility, writePostTiers } from './posts.tiers.js';
 import { publishWithNewsletter, sendsEmailNow } from './posts.publish.js';
 import { checkEmailSegment, postHasEmail, recordPostEmail } from './posts.email.js';
 
@@ -86,6 +86,7 @@ function toStorage(changes: PostChanges, siteUrl: string): void {
 /** Steps shared by add and edit before the transaction: input, e-mail segment, html conversion. */
 async function prepare(ctx: Ctx, type: PostType, input: PostInput, mode: 'add' | 'edit', options: WriteOptions) {
   const changes = postChanges(type, input);
+  if (mode === 'add') await applyDefaultVisibility(ctx.db, changes);
   // Ghost's posts service checks the segment before anything else, only when both options are given.
   if (mode === 'edit' && options.newsletter && options.emailSegment && options.emailSegment !== 'all') checkEmailSegment(ctx.engine, options.emailSegment);
   if (options.source === 'html' && changes.html) {

@@ -5,6 +5,9 @@ import { errors } from '../../errors.js';
 import { objectId } from '../../db/ids.js';
 import { isoDate } from '../../content/dates.js';
 import { listTiers } from '../tiers/tiers.queries.js';
+import { readSettings } from '../../settings/settings.js';
+import type { PostChanges } from './posts.input.js';
+import { parseNql } from '../../filter/nql.js';
 import { shownVisibility } from './posts.model.js';
 
 /**
@@ -19,6 +22,28 @@ export async function writePostTiers(db: Db, postId: string, tierIds: readonly s
   await db.deleteFrom('posts_products').where('post_id', '=', postId).execute();
   const rows = tierIds.filter((id) => !free.has(id)).map((product_id, sort_order) => ({ id: objectId(), post_id: postId, product_id, sort_order }));
   if (rows.length) await db.insertInto('posts_products').values(rows).execute();
+}
+
+/**
+ * Ghost's post defaults: a new post without a `visibility` takes the site's `default_content_visibility`,
+ * and without `tiers` (when that default is `tiers`) the tiers of `default_content_visibility_tiers`. Ids
+ * there that name no tier any more are skipped, so a stale setting cannot make every new post fail.
+ */
+export async function applyDefaultVisibility(db: Db, changes: PostChanges): Promise<void> {
+  if (changes.post.visibility !== undefined && changes.tiers !== undefined) return;
+  const settings = await readSettings(db, ['default_content_visibility', 'default_content_visibility_tiers']);
+  const visibility = settings.get('default_content_visibility') || 'public';
+  if (changes.post.visibility === undefined) changes.post.visibility = visibility;
+  if (changes.tiers !== undefined || visibility !== 'tiers') return;
+  let ids: unknown;
+  try {
+    ids = JSON.parse(settings.get('default_content_visibility_tiers') || '[]');
+  } catch {
+    ids = [];
+  }
+  const named = Array.isArray(ids) ? ids.filter((id): id is string => typeof id === 'string') : [];
+  const known = named.length ? await db.selectFrom('products').select('id').where('id', 'in', named).execute() : [];
+  changes.tiers = named.filter((id) => known.some((tier) => tier.id === id));
 }
 
 /** Tier ids of a post in their order (copying a post copies them). */
@@ -94,6 +119,22 @@ export function tiersForPost(visibility: string, postId: string, tiers: PostTier
     case 'paid':
       return tiers.all.filter((tier) => tier.type === 'paid').map((tier) => presentPostTier(tier, 'lower'));
     default:
-      return (tiers.own.get(postId) ?? []).filter((tier) => tier.type === 'paid').map((tier) => presentPostTier(tier, 'upper'));
+      if (visibility === 'tiers') return (tiers.own.get(postId) ?? []).filter((tier) => tier.type === 'paid').map((tier) => presentPostTier(tier, 'upper'));
+      return tiersNamedIn(visibility, tiers.all).map((tier) => presentPostTier(tier, 'upper'));
   }
+}
+
+/**
+ * A member-filter visibility (`product:a,product:b`) lists the tiers its `product:` statements name, in
+ * their order, as Ghost's `getProductsFromVisibilityFilter` reads them (a single statement or one `$or`).
+ */
+function tiersNamedIn(filter: string, all: TierRow[]): TierRow[] {
+  let json: Record<string, unknown>;
+  try {
+    json = parseNql(filter);
+  } catch {
+    return [];
+  }
+  const statements = (json.product ? [json] : json.$or) as Record<string, unknown>[] | undefined;
+  return (statements ?? []).map((statement) => all.find((tier) => tier.slug === statement.product)).filter((tier): tier is TierRow => !!tier);
 }
