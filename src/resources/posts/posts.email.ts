@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import validator from 'validator';
 import type { Db } from '../../db/connect.js';
 import type { Engine } from '../../db/engine.js';
 import type { EmailRow, NewsletterRow, PostMetaRow, PostRow } from '../../db/schema.js';
@@ -42,6 +43,25 @@ export async function activeNewsletterBySlug(db: Db, slug: string): Promise<News
   return newsletter;
 }
 
+/**
+ * Ghost's `from` for a self-hosted site: the newsletter's sender (or the site's) name with its sender address
+ * (or the default address); an address that is not a valid e-mail (a site on an IP address) falls back to the
+ * default address alone, without a name.
+ */
+function fromAddress(newsletter: NewsletterRow, siteTitle: string, defaultAddress: string): string {
+  const address = newsletter.sender_email || defaultAddress;
+  if (!validator.isEmail(address)) return defaultAddress;
+  // Ghost escapes quotes in the site title, then again when it writes the name (so a title's are doubled).
+  const name = newsletter.sender_name || siteTitle.replace(/"/g, '\\"');
+  if (!name) return address;
+  // It also drops check-mark characters Gmail rejects in sender names.
+  const cleaned = name
+    .replace(/"/g, '\\"')
+    .replace(/[\u2705\u2713\u2714\u2611\u{1F5F8}]/gu, '')
+    .trim();
+  return `"${cleaned}" <${address}>`;
+}
+
 async function recipientCount(w: WriteCtx, newsletter: NewsletterRow, segment: string): Promise<number> {
   const where = filterWhere(MEMBERS_FILTER, w.engine, recipientFilter(newsletter, segment), MEMBERS_FILTER_RULES);
   let query = w.db.selectFrom('members').select(sql<number>`count(distinct members.id)`.as('n'));
@@ -52,11 +72,10 @@ async function recipientCount(w: WriteCtx, newsletter: NewsletterRow, segment: s
 /**
  * Records the email of a post that has just been published or sent with a newsletter (Ghost's
  * `createEmail`), in the publishing transaction. No mail goes out; the row ends where Ghost's would
- * without a mail provider. `from` is the newsletter's sender address or the site's no-reply address, and
- * `reply_to` stays null as in Ghost (which passes it under a name the model ignores).
+ * without a mail provider. `reply_to` stays null as in Ghost (which passes it under a name the model ignores).
  */
 export async function recordPostEmail(w: WriteCtx, post: PostRow, meta: Partial<PostMetaRow> | null, newsletter: NewsletterRow): Promise<void> {
-  const settings = await readSettings(w.db, ['email_track_opens', 'email_track_clicks']);
+  const settings = await readSettings(w.db, ['email_track_opens', 'email_track_clicks', 'title']);
   const count = await recipientCount(w, newsletter, post.email_recipient_filter);
   const at = w.clock.now();
   const row: EmailRow = {
@@ -72,7 +91,7 @@ export async function recordPostEmail(w: WriteCtx, post: PostRow, meta: Partial<
     opened_count: 0,
     failed_count: 0,
     subject: meta?.email_subject || post.title,
-    from: newsletter.sender_email || `noreply@${new URL(w.site.url).hostname.replace(/^www\./, '')}`,
+    from: fromAddress(newsletter, settings.get('title') ?? '', w.mailer.fromAddress),
     reply_to: null,
     html: null,
     plaintext: null,

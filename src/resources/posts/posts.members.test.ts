@@ -271,6 +271,17 @@ describe('Admin posts: publishing with a newsletter', () => {
     });
   });
 
+  it('the email is from the newsletter’s sender, named after it or the site (Ghost’s answers)', async () => {
+    const added = await t.admin.post('/newsletters/', { newsletters: [{ name: 'Weekly', sender_name: 'Weekly "Q" ✓', sender_email: 'news@example.com' }] });
+    expect(added.statusCode).toBe(201);
+    const weekly = added.json().newsletters[0];
+    const named = await makePost(t, { title: 'W1', lexical: lexicalOf('x') });
+    expect(first(await edit(named, { status: 'published' }, '?newsletter=weekly'), 'posts').email.from).toBe('"Weekly \\"Q\\"" <news@example.com>');
+    await t.admin.put(`/newsletters/${weekly.id}/`, { newsletters: [{ sender_name: null }] });
+    const site = await makePost(t, { title: 'W2', lexical: lexicalOf('x') });
+    expect(first(await edit(site, { status: 'published' }, '?newsletter=weekly'), 'posts').email.from).toBe('"Test Site" <news@example.com>');
+  });
+
   it('an email-only post is sent: status sent, e-mail URL, an email row', async () => {
     const id = await makePost(t, { title: 'Only mail', lexical: lexicalOf('Inbox only'), email_only: true });
     const post = first(await edit(id, { status: 'published' }, '?newsletter=default-newsletter&email_segment=label:vip'), 'posts');
