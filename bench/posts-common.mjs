@@ -21,6 +21,8 @@ export async function startServer({ nodeArgs = [], env: extraEnv = {} } = {}) {
     ...extraEnv,
   };
   const child = spawn(process.execPath, [...nodeArgs, 'dist/main.mjs'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  // A bench that fails half-way must not leave its server running (and holding the caller's stderr open).
+  process.once('exit', () => child.kill('SIGKILL'));
   for (;;) {
     try {
       if ((await fetch(`${base}/ghost/api/admin/site/`)).ok) break;

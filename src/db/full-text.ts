@@ -42,7 +42,10 @@ const fts5: Dialect = {
   query({ all, prefixLast }) {
     const match = all.map((word, i) => `"${word}"${prefixLast && i === all.length - 1 ? '*' : ''}`).join(' ');
     return {
-      from: sql`posts_search s join posts_search_rows r on r.doc = s.rowid join posts p on p.id = r.post_id where posts_search match ${match}`,
+      // CROSS JOIN fixes SQLite's join order: the match first, then each hit's post. Left to itself the
+      // planner walks every published post and runs the match once per post (70 ms for a word found once,
+      // 670 ms for a prefix over 5,000 posts, against 0.1 ms and 8 ms this way).
+      from: sql`posts_search s cross join posts_search_rows r on r.doc = s.rowid cross join posts p on p.id = r.post_id where posts_search match ${match}`,
       // bm25 is lower for better matches; the title weighs most, then the excerpt.
       rank: sql<number>`bm25(posts_search, 10.0, 4.0, 1.0)`,
       order: 'asc',
