@@ -2,6 +2,7 @@ import { createHash, createHmac } from 'node:crypto';
 import type { MemberRow } from '../../db/schema.js';
 import { isoDate } from '../../content/dates.js';
 import { presentLabel } from '../labels/labels.present.js';
+import { presentTierRelation } from '../tiers/tiers.present.js';
 import type { MemberRelations, MemberTier } from './members.queries.js';
 
 export interface MemberView {
@@ -35,25 +36,7 @@ function unsubscribeUrl(siteUrl: string, uuid: string | null, key: string): stri
 
 /** A member's tier: the product row with the link's expiry, as Ghost's member model loads it. */
 function presentMemberTier(tier: MemberTier) {
-  return {
-    id: tier.id,
-    name: tier.name,
-    slug: tier.slug,
-    active: tier.active,
-    welcome_page_url: tier.welcome_page_url,
-    visibility: tier.visibility,
-    trial_days: tier.trial_days,
-    description: tier.description,
-    type: tier.type,
-    currency: tier.currency,
-    monthly_price: tier.monthly_price,
-    yearly_price: tier.yearly_price,
-    created_at: isoDate(tier.created_at),
-    updated_at: isoDate(tier.updated_at),
-    monthly_price_id: tier.monthly_price_id,
-    yearly_price_id: tier.yearly_price_id,
-    expiry_at: isoDate(tier.expiry_at),
-  };
+  return { ...presentTierRelation(tier, tier.currency), expiry_at: isoDate(tier.expiry_at) };
 }
 
 /**

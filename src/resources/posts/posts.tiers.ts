@@ -3,8 +3,8 @@ import type { Engine } from '../../db/engine.js';
 import type { TierRow } from '../../db/schema.js';
 import { errors } from '../../errors.js';
 import { objectId } from '../../db/ids.js';
-import { isoDate } from '../../content/dates.js';
 import { listTiers } from '../tiers/tiers.queries.js';
+import { presentTierRelation } from '../tiers/tiers.present.js';
 import { readSettings } from '../../settings/settings.js';
 import type { PostChanges } from './posts.input.js';
 import { parseNql } from '../../filter/nql.js';
@@ -87,21 +87,12 @@ export async function loadPostTiers(db: Db, engine: Engine, postIds: readonly st
  */
 function presentPostTier(tier: TierRow, currencyCase: 'lower' | 'upper') {
   const currency = tier.type === 'paid' && tier.currency ? tier.currency[currencyCase === 'lower' ? 'toLowerCase' : 'toUpperCase']() : null;
+  // A free tier has no prices, and no Stripe prices exist here.
+  const paid = tier.type === 'paid';
   return {
-    id: tier.id,
-    name: tier.name,
-    slug: tier.slug,
-    active: tier.active,
-    welcome_page_url: tier.welcome_page_url,
-    visibility: tier.visibility,
-    trial_days: tier.trial_days,
-    description: tier.description,
-    type: tier.type,
-    currency,
-    monthly_price: tier.type === 'paid' ? tier.monthly_price : null,
-    yearly_price: tier.type === 'paid' ? tier.yearly_price : null,
-    created_at: isoDate(tier.created_at),
-    updated_at: isoDate(tier.updated_at),
+    ...presentTierRelation(tier, currency),
+    monthly_price: paid ? tier.monthly_price : null,
+    yearly_price: paid ? tier.yearly_price : null,
     monthly_price_id: null,
     yearly_price_id: null,
   };
