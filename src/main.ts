@@ -63,7 +63,7 @@ async function main() {
   await migrate(connection, config);
   const secretsKey = resolveSecretsKey(config);
   const secrets = secretBox(secretsKey.key);
-  const metrics = config.metricsPort === null ? undefined : createMetrics();
+  const metrics = config.metricsPort === null ? undefined : createMetrics(connection.db);
   const readiness: Readiness = { accepting: true };
   const format = config.logFormat ?? (process.stdout.isTTY ? 'pretty' : 'json');
   app = await buildApp({

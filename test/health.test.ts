@@ -4,7 +4,7 @@ import { createMetrics, serveMetrics } from '../src/http/metrics.js';
 import { buildApp } from '../src/app.js';
 import { ADMIN } from './support.js';
 
-const t = useTestSite({ setup: 'owner' });
+const t = useTestSite();
 
 describe('health', () => {
   it('answers liveness and readiness outside the API roots, without credentials', async () => {
@@ -40,9 +40,11 @@ describe('health', () => {
   });
 
   it('counts requests by route pattern and status on the metrics port when enabled', async () => {
-    const metrics = createMetrics();
+    const metrics = createMetrics(t.connection.db);
     const app = await buildApp({ config: t.config, connection: t.connection, metrics });
     await app.inject({ url: `${ADMIN}/site/` });
+    // A write records its events for the job runner, which this app does not run: they wait in the queue.
+    expect((await t.admin.post('/tags/', { tags: [{ name: 'Queued' }] })).statusCode).toBe(201);
     await app.inject({ url: `${ADMIN}/posts/0123456789abcdef01234567/` });
     const server = await serveMetrics(metrics, 0, '127.0.0.1');
     try {
@@ -56,6 +58,8 @@ describe('health', () => {
       expect(text).toMatch(/quire_http_request_duration_seconds_bucket\{le="0.005",method="GET",route="\/ghost\/api\/admin\/site\/",status="200"\}/);
       expect(text).toContain('nodejs_eventloop_lag_seconds');
       expect(text).toContain('quire_worker_queue_length');
+      expect(text).toMatch(/quire_jobs_pending\{queue="events"\} [1-9]/);
+      expect(text).toContain('quire_jobs_pending{queue="webhook_deliveries"} 0');
       expect((await fetch(`http://127.0.0.1:${port}/other`)).status).toBe(404);
     } finally {
       server.close();

@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { workerPoolStats } from '../workers/pool.js';
+import type { Db } from '../db/connect.js';
 
 /**
  * Prometheus metrics (prom-client), only when `METRICS_PORT` is set, and then on that port alone: never on
@@ -14,7 +15,7 @@ export interface Metrics {
   instrument(app: FastifyInstance): void;
 }
 
-export function createMetrics(): Metrics {
+export function createMetrics(db: Db): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: 20 });
   const labelNames = ['method', 'route', 'status'] as const;
@@ -38,6 +39,18 @@ export function createMetrics(): Metrics {
   pool('quire_worker_threads', 'Worker threads running', () => workerPoolStats().threads);
   pool('quire_worker_queue_length', 'Tasks waiting for a worker thread', () => workerPoolStats().queued);
   pool('quire_worker_utilization_ratio', 'Share of the worker pool capacity used since start', () => workerPoolStats().utilization);
+  // Read from the database at each scrape: the queue is shared by every instance, so each reports all of it.
+  new Gauge({
+    name: 'quire_jobs_pending',
+    help: 'Background work waiting in the database: events not yet fanned out, webhook deliveries not yet made',
+    labelNames: ['queue'],
+    registers: [registry],
+    async collect() {
+      const [events, deliveries] = await Promise.all([pendingCount(db, 'outbox'), pendingCount(db, 'webhook_deliveries')]);
+      this.set({ queue: 'events' }, events);
+      this.set({ queue: 'webhook_deliveries' }, deliveries);
+    },
+  });
 
   return {
     registry,
@@ -68,4 +81,13 @@ export async function serveMetrics(metrics: Metrics, port: number, host: string)
     server.listen(port, host, () => resolve());
   });
   return server;
+}
+
+async function pendingCount(db: Db, table: 'outbox' | 'webhook_deliveries'): Promise<number> {
+  const row = await db
+    .selectFrom(table)
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('status', '=', 'pending')
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
 }
