@@ -41,6 +41,21 @@ describe('the audit trail', () => {
     expect(byEvent.added!.created_at).toMatch(/\.000Z$/);
   });
 
+  it('records members and the labels a member write creates', async () => {
+    const add = await t.admin.post('/members/', { members: [{ email: 'audited@example.com', name: 'Audited Member', labels: ['Audited Label'] }] });
+    expect(add.statusCode).toBe(201);
+    const member = add.json().members[0];
+    await t.admin.del(`/members/${member.id}/`);
+    const memberActions = await actionsOf(`filter=resource_id:'${member.id}'`);
+    expect(memberActions.map((a) => [a.resource_type, a.event]).sort()).toEqual([
+      ['member', 'added'],
+      ['member', 'deleted'],
+    ]);
+    expect(memberActions.find((a) => a.event === 'added')!.context).toBe('{"primary_name":"Audited Member"}');
+    const labelActions = await actionsOf(`filter=resource_id:'${member.labels[0].id}'`);
+    expect(labelActions).toMatchObject([{ resource_type: 'label', event: 'added', context: '{"primary_name":"Audited Label"}' }]);
+  });
+
   it('names an integration as the actor of its writes, and posts carry their type', async () => {
     const as = t.integration();
     const post = (await t.admin.post('/pages/', { pages: [{ title: 'Audited Page' }] }, as)).json().pages[0];
