@@ -72,10 +72,25 @@ const dimensionOf = (name: string): Dimension => {
 
 /**
  * Makes the sized copy once and stores it under the request's own key, from the untouched `_o` original when
- * there is one. The store replaces a file whole, so two first requests at once both write a complete copy and
- * a reader never sees half of one. Rejects with `MissingFileError` when the image does not exist.
+ * there is one. Several instances may each make it at the same moment; the store replaces a file whole (a
+ * rename on disk, one PUT on S3), so each writes a complete copy. Rejects with `MissingFileError` when the
+ * image does not exist.
  */
-export async function ensureSize(storage: Storage, request: SizedRequest): Promise<void> {
+export function ensureSize(storage: Storage, request: SizedRequest): Promise<void> {
+  // Requests for a size not made yet share one making of it: the first visitors of a new post's images come
+  // together, and each resizing on its own would multiply the work and write the same object several times
+  // (a reader could then see an object store's half-written copy).
+  let making = sizesBeingMade.get(request.key);
+  if (!making) {
+    making = makeSize(storage, request).finally(() => sizesBeingMade.delete(request.key));
+    sizesBeingMade.set(request.key, making);
+  }
+  return making;
+}
+
+const sizesBeingMade = new Map<string, Promise<void>>();
+
+async function makeSize(storage: Storage, request: SizedRequest): Promise<void> {
   if (await storage.exists(request.key)) return;
   const source = (await storage.exists(originalKey(request.original))) ? originalKey(request.original) : request.original;
   const input = await readAll(storage, source);
