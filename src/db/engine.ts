@@ -17,6 +17,11 @@ export interface Engine {
    * (SQLite, whose writes are serialised anyway) a claim is a conditional UPDATE per row.
    */
   readonly skipLocked: boolean;
+  /**
+   * The largest statement the server accepts, in bytes, when it has a bound below the request-body limit
+   * (MySQL/MariaDB's `max_allowed_packet`, 16 MB by default on MariaDB); null when it has none.
+   */
+  readonly statementLimit: RawBuilder<{ bytes: number | string }> | null;
 }
 
 /**
@@ -72,6 +77,7 @@ export const ENGINES: Record<Engine['kind'], Engine> = {
     text: SQLITE_TEXT,
     unknownColumnCode: 'SQLITE_ERROR',
     skipLocked: false,
+    statementLimit: null,
     types: { timestamp: 'timestamp', boolean: 'boolean', longText: 'text', text: 'text', fullText: 'fts5' },
   },
   postgres: {
@@ -79,6 +85,7 @@ export const ENGINES: Record<Engine['kind'], Engine> = {
     text: POSTGRES_TEXT,
     unknownColumnCode: '42703',
     skipLocked: true,
+    statementLimit: null,
     types: { timestamp: 'timestamptz', boolean: 'boolean', longText: 'text', text: 'text', fullText: 'tsvector' },
   },
   mysql: {
@@ -86,6 +93,7 @@ export const ENGINES: Record<Engine['kind'], Engine> = {
     text: MYSQL_TEXT,
     unknownColumnCode: 'ER_BAD_FIELD_ERROR',
     skipLocked: true,
+    statementLimit: sql<{ bytes: number | string }>`select @@max_allowed_packet as bytes`,
     types: { timestamp: 'datetime(3)', boolean: 'boolean', longText: sql`longtext`, text: 'text', fullText: 'innodb' },
   },
 };

@@ -24,6 +24,7 @@ import { checkFeatureImageAlt, checkPostColumns, checkSchedule, checkStatusChang
 import { recordRevision } from './posts.revisions.js';
 import { findAnyPost, postSlugTaken } from './posts.queries.js';
 import { ownerUserId } from '../users/users.queries.js';
+import { statementLimit } from '../../db/statement-limit.js';
 import { htmlToStorage, lexicalFromStorage, mobiledocFromStorage, toStorageUrl } from '../../content/ghost-url.js';
 import { readingTimeOffThread } from '../../content/off-thread.js';
 import { beforeChange, recordAdded, recordDeleted, recordEdited } from './posts.events.js';
@@ -130,6 +131,7 @@ export async function addPost(ctx: Ctx, type: PostType, input: PostInput, option
     const row = await buildNewRow(w, type, changes, content);
     const alt = changes.meta.feature_image_alt;
     checkPostColumns(row);
+    await checkStatementSize(w, row);
     checkFeatureImageAlt(alt, row.mobiledoc ? 'posts_meta' : 'post_revisions');
     await trx.insertInto('posts').values(row).execute();
     if (changes.tags) await writeTags(trx, row.id, await resolveTags(w, changes.tags), true);
@@ -147,6 +149,22 @@ export async function addPost(ctx: Ctx, type: PostType, input: PostInput, option
     const cacheInvalidate = row.status === 'published' ? '/*' : null;
     siteChanged(w, cacheInvalidate);
     return { id: row.id, cacheInvalidate };
+  });
+}
+
+/**
+ * Refuses a post the database cannot take in one statement (MySQL/MariaDB's `max_allowed_packet`) before
+ * sending it: the server would drop the connection and the request would end in an opaque 500. The driver
+ * escapes values into the statement (quotes in lexical JSON double up), hence the allowance.
+ */
+async function checkStatementSize(w: WriteCtx, row: Partial<Pick<PostRow, 'lexical' | 'mobiledoc' | 'html' | 'plaintext'>>): Promise<void> {
+  const limit = await statementLimit(w.db, w.engine);
+  if (limit === null) return;
+  const bytes = [row.lexical, row.mobiledoc, row.html, row.plaintext].reduce((sum, text) => sum + Buffer.byteLength(text ?? ''), 0);
+  if (bytes * 1.25 + 64 * 1024 <= limit) return;
+  const mb = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MB`;
+  throw errors.tooLarge({
+    context: `The post's content is ${mb(bytes)} once rendered; the database takes at most ${mb(limit)} in one statement (max_allowed_packet).`,
   });
 }
 
@@ -285,6 +303,8 @@ export async function editPost(ctx: Ctx, type: PostType, id: string, input: Post
       });
     }
     checkPostColumns(next);
+    // Only changed columns are sent: a title edit of a large post is a small statement.
+    await checkStatementSize(w, Object.fromEntries(changedColumns.map((key) => [key, next[key]])));
     checkFeatureImageAlt(changes.meta.feature_image_alt, 'posts_meta');
 
     if (changedColumns.length > 0) {
