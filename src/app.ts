@@ -15,7 +15,7 @@ import { actorOf } from './auth/actor.js';
 import { assertPermission } from './auth/permissions.js';
 import { ctxHook } from './http/request-ctx.js';
 import { ctxBaseFromConfig } from './ctx-base.js';
-import { siteOf } from './ctx.js';
+import { jobCtx, siteOf } from './ctx.js';
 import type { Clock } from './clock.js';
 import { adminCorsOrigin } from './http/cors.js';
 import { OneLinePerRequest } from './http/request-log.js';
@@ -64,6 +64,7 @@ import type { Mailer } from './mail/mailer.js';
 import type { SecretBox } from './auth/secret-box.js';
 import type { Storage } from './storage/storage.js';
 import { JobRunner } from './jobs/runner.js';
+import { publishDuePosts } from './resources/posts/posts.schedule.js';
 
 export interface AppDeps {
   config: Config;
@@ -116,7 +117,14 @@ export async function buildApp({
   const base = ctxBaseFromConfig(config, connection, app.log, { mailer, secrets, storage, clock });
   app.decorateRequest('ctx', null as never);
   if (runJobs) {
-    const runner = new JobRunner({ db: base.db, engine: base.engine, clock: base.clock, config: config.jobs, log: app.log });
+    const runner = new JobRunner({
+      db: base.db,
+      engine: base.engine,
+      clock: base.clock,
+      config: config.jobs,
+      log: app.log,
+      publishDue: (now) => publishDuePosts(jobCtx(base), now),
+    });
     base.onEventsCommitted = () => runner.nudge();
     app.addHook('onReady', async () => runner.start());
     app.addHook('onClose', async () => runner.stop());

@@ -27,13 +27,19 @@ export interface JobRunnerOptions {
   owner?: string;
   /** How long a claim holds before another instance may take the row over (renewed while the work runs). */
   leaseMs?: number;
+  /**
+   * Publishes the scheduled posts and pages due by `now`, each exactly once across instances (the posts
+   * resource's conditional update; passed in by app.ts, as jobs/ imports no resource). Returns how many.
+   */
+  publishDue?: (now: Date) => Promise<number>;
 }
 
 /**
  * The job runner: claims due rows from the database with a lease, so that several instances share the work
  * and each row is handled by one of them; a row whose instance died is taken over when its lease expires.
- * Today it serves webhooks: outbox rows are fanned out into deliveries, deliveries are attempted, each
- * webhook's in event order. Nothing here runs on a request's path.
+ * It publishes scheduled posts when they fall due (at start too, so none is missed while no instance ran),
+ * fans outbox rows out into deliveries and attempts them, each webhook's in event order. Nothing here runs
+ * on a request's path.
  */
 export class JobRunner {
   readonly owner: string;
@@ -47,6 +53,7 @@ export class JobRunner {
   #nudged = false;
   #renewTimer: NodeJS.Timeout | null = null;
   #prunedAt = 0;
+  #publishedAt = 0;
 
   constructor(options: JobRunnerOptions) {
     this.#options = options;
@@ -114,6 +121,8 @@ export class JobRunner {
   async #round(): Promise<boolean> {
     const { db, engine, clock, config } = this.#options;
     const now = () => new Date(clock.epochMs());
+    // First, so that the events of a publish are fanned out in the same round.
+    const published = await this.#publishNow();
     const events = await claimDue(db, engine, { table: 'outbox', owner: this.owner, now: now(), leaseMs: this.#leaseMs, limit: FAN_OUT_BATCH });
     // In the order claimed (oldest first): deliveries inherit the events' order.
     for (const id of events) {
@@ -128,7 +137,7 @@ export class JobRunner {
     }
     await this.#pruneNow();
     const room = MAX_IN_FLIGHT - this.#inFlight.size;
-    if (room <= 0) return events.length > 0;
+    if (room <= 0) return events.length > 0 || published > 0;
     const deliveries = await claimDue(db, engine, {
       table: 'webhook_deliveries',
       owner: this.owner,
@@ -151,7 +160,24 @@ export class JobRunner {
         });
       this.#inFlight.set(id, attempt);
     }
-    return events.length > 0 || deliveries.length > 0;
+    return events.length > 0 || deliveries.length > 0 || published > 0;
+  }
+
+  /**
+   * Scheduled posts are looked for once per poll interval, not on every round a write's nudge starts:
+   * a post is due at a time, not after a write. A failure is only logged and tried again next time.
+   */
+  async #publishNow(): Promise<number> {
+    const { publishDue, clock, config, log } = this.#options;
+    const now = clock.epochMs();
+    if (!publishDue || now - this.#publishedAt < config.pollMs) return 0;
+    this.#publishedAt = now;
+    try {
+      return await publishDue(new Date(now));
+    } catch (err) {
+      log.error({ err }, 'publishing scheduled posts failed');
+      return 0;
+    }
   }
 
   /** Old history goes once an hour (and at start); a failure is only logged: it is tried again next time. */

@@ -444,7 +444,7 @@ export async function destroyPost(ctx: Ctx, type: PostType, id: string): Promise
 }
 
 /** Ghost fires `site.changed` for every answer that invalidates the whole site's cache. */
-function siteChanged(w: WriteCtx, cacheInvalidate: string | null): void {
+export function siteChanged(w: WriteCtx, cacheInvalidate: string | null): void {
   if (cacheInvalidate === '/*') w.events.record('site.changed', {});
 }
 

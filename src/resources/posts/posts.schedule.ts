@@ -1,0 +1,71 @@
+import type { Ctx } from '../../ctx.js';
+import type { PostRow } from '../../db/schema.js';
+import { findAnyPost } from './posts.queries.js';
+import { beforeChange, recordEdited } from './posts.events.js';
+import { siteChanged, snapshot } from './posts.service.js';
+import { ownerUserId } from '../users/users.queries.js';
+import { recordRevision } from './posts.revisions.js';
+import type { PostType } from './posts.schemas.js';
+
+/** Scheduled posts published per pass of the job runner; the next pass takes the rest at once. */
+const DUE_BATCH = 50;
+
+/**
+ * Publishes one scheduled post or page whose time has come, as a manual publish does: status `published`,
+ * `published_by` the acting user (the Owner for the job runner, as Ghost's internal context), the same
+ * events (`post.published`, `post.edited`, `site.changed`) in the same transaction.
+ *
+ * Exactly once across instances: the first statement is an UPDATE that matches the row only while it is
+ * still `scheduled` and due. It takes the row's lock; an instance racing for the same post waits for it,
+ * then finds the row published and matches nothing (PostgreSQL and InnoDB re-check an UPDATE's condition
+ * against the committed row; SQLite runs one writer at a time). Returns the row as it was, or null when
+ * another instance (or an edit) got there first.
+ */
+export async function publishScheduled(ctx: Ctx, id: string, dueBy: Date): Promise<PostRow | null> {
+  return ctx.write(async (w) => {
+    const claimed = await w.db
+      .updateTable('posts')
+      .set((eb) => ({ id: eb.ref('id') }))
+      .where('id', '=', id)
+      .where('status', '=', 'scheduled')
+      .where('published_at', '<=', dueBy)
+      .executeTakeFirst();
+    if (Number(claimed.numUpdatedRows) !== 1) return null;
+    const existing = (await findAnyPost(w.db, id))!;
+    const type = existing.type as PostType;
+    const before = await beforeChange(w, type, id);
+    const at = w.clock.now();
+    const change = { status: 'published', published_by: w.actingUserId, updated_at: at, updated_by: w.actingUserId };
+    await w.db.updateTable('posts').set(change).where('id', '=', id).execute();
+    if (!existing.mobiledoc) {
+      // The publish revision a manual publish records (lexical posts only, as there), the runner's by the Owner.
+      const meta = (await w.db.selectFrom('posts_meta').selectAll().where('post_id', '=', id).executeTakeFirst()) ?? {};
+      const current = snapshot({ ...existing, ...change }, meta, w.actor?.user?.id ?? (await ownerUserId(w.db)), w.site.url);
+      await recordRevision(w.db, current, { previousStatus: existing.status, force: false }, w.clock);
+    }
+    await recordEdited(w, type, id, before, existing, { ...existing, ...change });
+    siteChanged(w, '/*');
+    return existing;
+  });
+}
+
+/**
+ * One pass of the job runner: publishes every scheduled post and page due by `now`, oldest first (so
+ * posts that fell due while no instance ran go at start). Returns how many this instance published.
+ */
+export async function publishDuePosts(ctx: Ctx, now: Date): Promise<number> {
+  const due = await ctx.db
+    .selectFrom('posts')
+    .select('id')
+    // `type` leads the (type, status, published_at) index.
+    .where('type', 'in', ['post', 'page'])
+    .where('status', '=', 'scheduled')
+    .where('published_at', '<=', now)
+    .orderBy('published_at')
+    .orderBy('id')
+    .limit(DUE_BATCH)
+    .execute();
+  let published = 0;
+  for (const { id } of due) if (await publishScheduled(ctx, id, now)) published++;
+  return published;
+}
