@@ -50,6 +50,7 @@ import { mediaRoutes } from './resources/media/media.routes.js';
 import { filesRoutes } from './resources/files/files.routes.js';
 import { themesRoutes } from './resources/themes/themes.routes.js';
 import { webhooksRoutes } from './resources/webhooks/webhooks.routes.js';
+import { schedulesRoutes } from './resources/schedules/schedules.routes.js';
 import { publicFilesRoutes } from './resources/public-files/public-files.routes.js';
 import { registerMultipart } from './http/upload.js';
 import { slugsRoutes } from './resources/slugs/slugs.routes.js';
@@ -179,6 +180,7 @@ export async function buildApp({
       filesRoutes(admin);
       themesRoutes(admin);
       webhooksRoutes(admin, { allowPrivate: config.jobs.webhookAllowPrivate });
+      schedulesRoutes(admin);
       slugsRoutes(admin);
       snippetsRoutes(admin);
       searchIndexAdminRoutes(admin);

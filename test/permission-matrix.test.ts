@@ -52,6 +52,7 @@ const LETTERS: Record<string, string> = {
 };
 const NO_PERMISSION = (message?: string): Expect => ({ status: 403, type: 'NoPermissionError', message });
 const STAFF_TOKEN_BLOCKED: Expect = { status: 403, type: 'NoPermissionError', message: 'Staff tokens are not allowed to access this endpoint' };
+const URL_TOKEN_ONLY: Expect = { status: 401, type: 'UnauthorizedError', message: 'Invalid token: No token found in URL' };
 const NOT_IMPLEMENTED: Expect = { status: 501, type: 'NotImplementedError' };
 
 let fresh = 0;
@@ -286,6 +287,17 @@ const ROWS: Row[] = [
     allowed: 'O A I',
     status: 204,
     integration: 'listed',
+  },
+  // Ghost's scheduler callback takes its token from `?token=` only: a session or an Authorization header is no
+  // credential there. The roles by URL token are in src/resources/schedules/schedules.test.ts.
+  {
+    method: 'PUT',
+    path: '/schedules/posts/:id/',
+    prepare: async () => ({ path: `/schedules/posts/${objectId()}/` }),
+    allowed: 'O A E SE I',
+    status: 404,
+    integration: 'listed',
+    exceptions: { session: URL_TOKEN_ONLY, staff: URL_TOKEN_ONLY, integration: URL_TOKEN_ONLY },
   },
   // Quire's own: whoever may edit a webhook may read and repeat its deliveries.
   {

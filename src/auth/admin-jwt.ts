@@ -36,9 +36,10 @@ function invalid(reason: string) {
 
 /**
  * Verifies a decoded admin token against the key's hex secret with the checks, order and messages of
- * jsonwebtoken 8.5.1 as Ghost configures it: HS256 only, signature, nbf, exp, aud, then iat within 5 minutes.
+ * jsonwebtoken 8.5.1 as Ghost configures it: HS256 only, signature, nbf, exp, aud, then iat within 5 minutes
+ * (not for URL tokens: `maxAge: false`).
  */
-export function verifyAdminToken(token: DecodedToken, hexSecret: string, audience: RegExp, nowMs = Date.now()): void {
+export function verifyAdminToken(token: DecodedToken, hexSecret: string, audience: RegExp, nowMs = Date.now(), { maxAge = true } = {}): void {
   if (token.header.alg !== 'HS256') throw invalid('invalid algorithm');
   if (!token.signature) throw invalid('jwt signature is required');
   const expected = createHmac('sha256', Buffer.from(hexSecret, 'hex')).update(token.signingInput).digest();
@@ -59,6 +60,8 @@ export function verifyAdminToken(token: DecodedToken, hexSecret: string, audienc
   if (!audiences.some((aud) => typeof aud === 'string' && audience.test(aud))) {
     throw invalid(`jwt audience invalid. expected: ${audience.toString()}`);
   }
+  // Ghost's scheduler signs tokens without `iat`, valid from 10 minutes before the publish to 6 hours after.
+  if (!maxAge) return;
   if (typeof payload.iat !== 'number') throw invalid('iat required when maxAge is specified');
   if (clock >= payload.iat + MAX_AGE_SECONDS) throw invalid('maxAge exceeded');
   // Beyond Ghost: an `iat` in the future (typically milliseconds instead of seconds) would never reach

@@ -69,8 +69,14 @@ export interface StaffLookup {
 
 export function adminAuthHook({ db, site, clock }: CtxBase, staff: StaffLookup) {
   return async function authenticateAdmin(request: FastifyRequest, _reply: FastifyReply) {
-    if (request.routeOptions.config.auth === 'public') return;
-    if (request.headers.authorization !== undefined) {
+    const { auth } = request.routeOptions.config;
+    if (auth === 'public') return;
+    if (auth === 'url-token') {
+      // Ghost's URL-token routes read only `?token=`: no header, no session.
+      const token = (request.query as Record<string, unknown>).token;
+      if (typeof token !== 'string' || !token) throw errors.unauthorized({ message: 'Invalid token: No token found in URL', code: 'INVALID_JWT' });
+      request.actor = await actorFromJwt(db, staff, token, adminAudience(request), clock.epochMs(), false);
+    } else if (request.headers.authorization !== undefined) {
       request.actor = await actorFromToken(db, staff, request.headers.authorization, adminAudience(request), clock.epochMs());
     } else if (request.headers.cookie !== undefined) {
       request.actor = await actorFromSession(db, staff, request, site.url, clock.now());
@@ -101,6 +107,10 @@ async function actorFromToken(db: Db, staff: StaffLookup, header: string, audien
   if (!scheme || !/^(ghost|service)$/i.test(scheme) || !token) {
     throw errors.unauthorized({ message: 'Authorization header format is "Authorization: Ghost [token]"', code: 'INVALID_AUTH_HEADER' });
   }
+  return actorFromJwt(db, staff, token, audience, nowMs, true);
+}
+
+async function actorFromJwt(db: Db, staff: StaffLookup, token: string, audience: RegExp, nowMs: number, maxAge: boolean): Promise<Actor> {
   const decoded = decodeToken(token);
   if (!decoded) throw errors.badRequest({ message: 'Invalid token', code: 'INVALID_JWT' });
   const kid = decoded.header.kid;
@@ -108,7 +118,7 @@ async function actorFromToken(db: Db, staff: StaffLookup, header: string, audien
   const apiKey = typeof kid === 'string' ? await db.selectFrom('api_keys').selectAll().where('id', '=', kid).executeTakeFirst() : undefined;
   if (!apiKey) throw errors.unauthorized({ message: 'Unknown Admin API Key', code: 'UNKNOWN_ADMIN_API_KEY' });
   if (apiKey.type !== 'admin') throw errors.unauthorized({ message: 'Invalid API Key type', code: 'INVALID_API_KEY_TYPE' });
-  verifyAdminToken(decoded, apiKey.secret, audience, nowMs);
+  verifyAdminToken(decoded, apiKey.secret, audience, nowMs, { maxAge });
 
   if (apiKey.user_id) {
     const user = await staff.findUserById(db, apiKey.user_id);

@@ -15,8 +15,11 @@ declare module 'fastify' {
     frame?: Frame;
     /** Permission row checked before the handler (`integration.browse`, …). */
     permission?: Permission;
-    /** `public` routes skip admin authentication. */
-    auth?: 'public' | 'required';
+    /**
+     * `public` routes skip admin authentication; `url-token` routes (Ghost's scheduler callback) take an
+     * admin-key JWT from `?token=` only, without the 5-minute age limit.
+     */
+    auth?: 'public' | 'required' | 'url-token';
   }
   interface FastifyRequest {
     /** Set once authentication passed and the controller (validation onwards) runs. */

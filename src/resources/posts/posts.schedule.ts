@@ -1,4 +1,5 @@
 import type { Ctx } from '../../ctx.js';
+import { errors } from '../../errors.js';
 import type { PostRow } from '../../db/schema.js';
 import { findAnyPost } from './posts.queries.js';
 import { beforeChange, recordEdited } from './posts.events.js';
@@ -18,17 +19,18 @@ const DUE_BATCH = 50;
  * Exactly once across instances: the first statement is an UPDATE that matches the row only while it is
  * still `scheduled` and due. It takes the row's lock; an instance racing for the same post waits for it,
  * then finds the row published and matches nothing (PostgreSQL and InnoDB re-check an UPDATE's condition
- * against the committed row; SQLite runs one writer at a time). Returns the row as it was, or null when
- * another instance (or an edit) got there first.
+ * against the committed row; SQLite runs one writer at a time). `dueBy` null publishes whatever the time
+ * (the scheduler endpoint checks it itself). Returns the row as it was, or null when another instance (or
+ * an edit) got there first.
  */
-export async function publishScheduled(ctx: Ctx, id: string, dueBy: Date): Promise<PostRow | null> {
+export async function publishScheduled(ctx: Ctx, id: string, dueBy: Date | null): Promise<PostRow | null> {
   return ctx.write(async (w) => {
     const claimed = await w.db
       .updateTable('posts')
       .set((eb) => ({ id: eb.ref('id') }))
       .where('id', '=', id)
       .where('status', '=', 'scheduled')
-      .where('published_at', '<=', dueBy)
+      .$if(dueBy !== null, (qb) => qb.where('published_at', '<=', dueBy))
       .executeTakeFirst();
     if (Number(claimed.numUpdatedRows) !== 1) return null;
     const existing = (await findAnyPost(w.db, id))!;
@@ -68,4 +70,23 @@ export async function publishDuePosts(ctx: Ctx, now: Date): Promise<number> {
   let published = 0;
   for (const { id } of due) if (await publishScheduled(ctx, id, now)) published++;
   return published;
+}
+
+/** Ghost's `times.publishAPostBySchedulerToleranceInMinutes`. */
+const SCHEDULER_TOLERANCE_MINUTES = 2;
+
+/**
+ * `PUT /schedules/:resource/:id/`, Ghost's scheduler callback: publishes the scheduled post now when its
+ * time is within two minutes (whole minutes, truncated, as moment's `diff` counts), earlier only never,
+ * later only with `force`. A post the job runner already published is no longer scheduled: 404, as Ghost
+ * answers a post that is not scheduled.
+ */
+export async function publishOnSchedulerCall(ctx: Ctx, type: PostType, id: string, force: boolean): Promise<void> {
+  const notFound = () => errors.notFound(type === 'post' ? 'Post not found.' : 'Page not found.');
+  const row = await findAnyPost(ctx.db, id);
+  if (!row || row.type !== type || row.status !== 'scheduled' || !row.published_at) throw notFound();
+  const minutes = Math.trunc((row.published_at.getTime() - ctx.clock.epochMs()) / 60_000);
+  if (minutes > SCHEDULER_TOLERANCE_MINUTES) throw errors.notFound('Job not found.');
+  if (minutes < -SCHEDULER_TOLERANCE_MINUTES && !force) throw errors.notFound('Use the force flag to publish a post in the past.');
+  if (!(await publishScheduled(ctx, id, null))) throw notFound();
 }
