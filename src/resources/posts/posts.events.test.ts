@@ -131,6 +131,38 @@ describe('post events', () => {
     await unsubscribe(hooks);
   });
 
+  it("fires post.tag.attached and post.tag.detached once per tag, in Ghost's order, with the post as payload", async () => {
+    const hooks = await subscribeAll(['post.tag.attached', 'post.tag.detached', 'page.tag.attached']);
+    const seen = new Set<string>();
+    /** Post and site events recorded since the last call, in order (tag.* of the tags a write creates left out). */
+    const sequence = async () => {
+      const rows = await t.db.selectFrom('outbox').select(['id', 'event']).orderBy('created_at').orderBy('id').execute();
+      const fresh = rows.filter((row) => !seen.has(row.id));
+      for (const row of rows) seen.add(row.id);
+      return fresh.map((row) => row.event).filter((event) => !event.startsWith('tag.'));
+    };
+    await sequence();
+    const post = (await t.admin.post('/posts/', { posts: [{ title: 'Tagged', status: 'published', tags: ['Alpha', 'Beta'] }] })).json().posts[0];
+    expect(await sequence()).toEqual(['post.added', 'post.tag.attached', 'post.tag.attached', 'post.published', 'site.changed']);
+    await eventually(() => hooks.count('post.tag.attached') === 2, 10_000, 'two attached');
+    const attached = hooks.got('post.tag.attached')[0]!.post!;
+    expect(attached.current).toMatchObject({ id: post.id, title: 'Tagged' });
+    expect((attached.current.tags as { name: string }[]).map((tag) => tag.name)).toEqual(['Alpha', 'Beta']);
+    expect(attached.previous).toEqual({});
+
+    await t.admin.put(`/posts/${post.id}/`, { posts: [{ tags: ['Beta', 'Gamma'], updated_at: post.updated_at }] });
+    expect(await sequence()).toEqual(['post.tag.detached', 'post.tag.attached', 'post.published.edited', 'post.edited', 'site.changed']);
+    await eventually(() => hooks.count('post.tag.detached') === 1 && hooks.count('post.tag.attached') === 3, 10_000, 'the edit');
+    const detached = hooks.got('post.tag.detached')[0]!.post!;
+    expect((detached.current.tags as { name: string }[]).map((tag) => tag.name)).toEqual(['Beta', 'Gamma']);
+    expect((detached.previous.tags as { name: string }[]).map((tag) => tag.name)).toEqual(['Alpha', 'Beta']);
+
+    await t.admin.post('/pages/', { pages: [{ title: 'Tagged page', tags: ['Alpha'] }] });
+    await eventually(() => hooks.count('page.tag.attached') === 1, 10_000, 'page.tag.attached');
+    expect(hooks.got('page.tag.attached')[0]!.page!.current.title).toBe('Tagged page');
+    await unsubscribe(hooks);
+  });
+
   it('announces a copy as added, a draft', async () => {
     const hooks = await subscribeAll(['post.added']);
     const source = (await t.admin.post('/posts/', { posts: [{ title: 'Original', status: 'published' }] })).json().posts[0];

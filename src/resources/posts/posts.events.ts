@@ -9,12 +9,26 @@ import type { PostType } from './posts.schemas.js';
  * Ghost's post and page webhook events, recorded in the write's transaction (`ctx.write`): the payload is
  * `{post: {current, previous}}` (or `page`) with the post serialised as the Admin API reads it, with the
  * formats mobiledoc, html and plaintext and its tags and authors (reference/webhooks-and-events.md §4).
- * Not built yet: `*.tag.attached` / `*.tag.detached`, and events of bulk edits and bulk deletes.
+ * `*.tag.attached` / `*.tag.detached` carry the post too (Ghost emits them on the post model, once per tag),
+ * with the same `current` and `previous` as the save's other events. Not built yet: events of bulk edits and
+ * bulk deletes.
  */
 
 type Snapshot = Record<string, unknown>;
 
-const SUFFIXES = ['added', 'edited', 'deleted', 'published', 'published.edited', 'unpublished', 'scheduled', 'unscheduled', 'rescheduled'] as const;
+const SUFFIXES = [
+  'added',
+  'edited',
+  'deleted',
+  'published',
+  'published.edited',
+  'unpublished',
+  'scheduled',
+  'unscheduled',
+  'rescheduled',
+  'tag.attached',
+  'tag.detached',
+] as const;
 
 /**
  * Whether any webhook listens to this type's events. Serialising a post twice per write costs queries
@@ -47,11 +61,23 @@ function record(w: WriteCtx, type: PostType, id: string, suffix: (typeof SUFFIXE
   w.events.record(`${type}.${suffix}`, { [type]: { current, previous } }, { type, id });
 }
 
-/** After an insert: `added`, then `published` or `scheduled` by the new status. */
+/** Ids of the tags in a snapshot (`tags` is always included). */
+const tagIds = (post: Snapshot) => ((post.tags as { id: string }[] | undefined) ?? []).map((tag) => tag.id);
+
+/** One `tag.attached` per tag `current` has and `before` had not (every tag on an insert). */
+function recordTagsAttached(w: WriteCtx, type: PostType, id: string, current: Snapshot, previous: Snapshot, before: string[]): void {
+  for (const tag of tagIds(current)) if (!before.includes(tag)) record(w, type, id, 'tag.attached', current, previous);
+}
+
+/**
+ * After an insert: `added`, one `tag.attached` per tag, then `published` or `scheduled` by the new status
+ * (the order Ghost's webhooks arrive in, reference/webhooks-and-events.md §1).
+ */
 export async function recordAdded(w: WriteCtx, type: PostType, row: Pick<PostRow, 'id' | 'status'>): Promise<void> {
   if (!(await listened(w, type))) return;
   const current = (await snapshot(w, row.id))!;
   record(w, type, row.id, 'added', current, {});
+  recordTagsAttached(w, type, row.id, current, {}, []);
   if (row.status === 'published') record(w, type, row.id, 'published', current, {});
   if (row.status === 'scheduled') record(w, type, row.id, 'scheduled', current, {});
 }
@@ -63,11 +89,17 @@ export async function beforeChange(w: WriteCtx, type: PostType, id: string): Pro
 
 type StatusOf = Pick<PostRow, 'status' | 'published_at'>;
 
-/** After an update: the status event Ghost's model fires for the transition, then `edited`. */
+/**
+ * After an update: the tags detached and attached (Ghost writes relations before the row, so their events
+ * come first), the status event Ghost's model fires for the transition, then `edited`.
+ */
 export async function recordEdited(w: WriteCtx, type: PostType, id: string, before: Snapshot | null, was: StatusOf, is: StatusOf): Promise<void> {
   if (!before) return;
   const current = (await snapshot(w, id))!;
   const previous = changedKeys(before, current);
+  const kept = tagIds(current);
+  for (const tag of tagIds(before)) if (!kept.includes(tag)) record(w, type, id, 'tag.detached', current, previous);
+  recordTagsAttached(w, type, id, current, previous, tagIds(before));
   const changing = was.status !== is.status;
   if (is.status === 'published' && changing) record(w, type, id, 'published', current, previous);
   else if (was.status === 'published' && changing) record(w, type, id, 'unpublished', current, previous);
