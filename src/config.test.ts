@@ -107,6 +107,13 @@ describe('configuration', () => {
     expect(() => parseConfig(source)).toThrow(message);
   });
 
+  it('holds job leases 30 s by default, longer with a long webhook timeout, never shorter than the timeout', () => {
+    expect(parseConfig({}).jobs.leaseMs).toBe(30_000);
+    expect(parseConfig({ WEBHOOK_TIMEOUT_MS: '20000' }).jobs.leaseMs).toBe(60_000);
+    expect(parseConfig({ JOBS_LEASE_MS: '5000' }).jobs.leaseMs).toBe(5000);
+    expect(() => parseConfig({ JOBS_LEASE_MS: '2000' })).toThrow('JOBS_LEASE_MS: must be longer than WEBHOOK_TIMEOUT_MS (2000)');
+  });
+
   it('reads a JSON config file, the environment winning', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'quire-config-'));
     writeFileSync(path.join(dir, 'config.json'), JSON.stringify({ PORT: 3000, SITE_URL: 'https://file.example' }));

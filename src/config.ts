@@ -65,6 +65,11 @@ export interface JobsConfig {
   readonly webhookAllowPrivate: boolean;
   /** Days finished deliveries (and the events they sent) are kept for the delivery history. */
   readonly historyDays: number;
+  /**
+   * How long a claim holds before another instance may take the work over: how soon the work of an instance
+   * that died (SIGKILL, a lost machine) is picked up. Renewed at a third of it while the work runs.
+   */
+  readonly leaseMs: number;
 }
 
 export interface S3Config {
@@ -125,6 +130,7 @@ const SETTINGS = [
   'WEBHOOK_RETRY_BASE_MS',
   'WEBHOOK_ALLOW_PRIVATE',
   'WEBHOOK_HISTORY_DAYS',
+  'JOBS_LEASE_MS',
 ] as const;
 
 /**
@@ -188,14 +194,19 @@ export function parseConfig(source: Source, cwd = process.cwd()): Config {
   const metricsHost = source.METRICS_HOST?.trim() || '127.0.0.1';
   const shutdownGraceMs = parseCount('SHUTDOWN_GRACE_MS', (source.SHUTDOWN_GRACE_MS ?? '10000').trim(), 0, 3_600_000);
   const fullTextSearch = parseBoolean('FULL_TEXT_SEARCH', source.FULL_TEXT_SEARCH ?? 'false');
+  const webhookTimeoutMs = parseCount('WEBHOOK_TIMEOUT_MS', (source.WEBHOOK_TIMEOUT_MS ?? '2000').trim(), 100, 120_000);
+  // By default a lease outlives the slowest webhook request by far.
+  const leaseMs = parseCount('JOBS_LEASE_MS', (source.JOBS_LEASE_MS ?? String(Math.max(30_000, webhookTimeoutMs * 3))).trim(), 1000, 3_600_000);
+  if (leaseMs <= webhookTimeoutMs) throw new ConfigError(`JOBS_LEASE_MS: must be longer than WEBHOOK_TIMEOUT_MS (${webhookTimeoutMs})`);
   const jobs = Object.freeze({
     enabled: parseBoolean('JOBS_ENABLED', source.JOBS_ENABLED ?? 'true'),
     pollMs: parseCount('JOBS_POLL_MS', (source.JOBS_POLL_MS ?? '1000').trim(), 10, 600_000),
-    webhookTimeoutMs: parseCount('WEBHOOK_TIMEOUT_MS', (source.WEBHOOK_TIMEOUT_MS ?? '2000').trim(), 100, 120_000),
+    webhookTimeoutMs,
     webhookMaxAttempts: parseCount('WEBHOOK_MAX_ATTEMPTS', (source.WEBHOOK_MAX_ATTEMPTS ?? '10').trim(), 1, 100),
     webhookRetryBaseMs: parseCount('WEBHOOK_RETRY_BASE_MS', (source.WEBHOOK_RETRY_BASE_MS ?? '5000').trim(), 1, 3_600_000),
     webhookAllowPrivate: parseBoolean('WEBHOOK_ALLOW_PRIVATE', source.WEBHOOK_ALLOW_PRIVATE ?? 'false'),
     historyDays: parseCount('WEBHOOK_HISTORY_DAYS', (source.WEBHOOK_HISTORY_DAYS ?? '30').trim(), 1, 3650),
+    leaseMs,
   });
   return Object.freeze({
     port,

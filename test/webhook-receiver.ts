@@ -9,8 +9,8 @@ export interface Received {
   json: Record<string, unknown>;
 }
 
-/** What the receiver answers a request on `path`: a status, a redirect, or `hang` (never answer). */
-export type Answer = number | 'hang' | { status: number; location: string };
+/** What the receiver answers a request on `path`: a status, a redirect, a status after a delay (a slow receiver), or `hang` (never answer). */
+export type Answer = number | 'hang' | { status: number; location: string } | { status: number; delayMs: number };
 
 /**
  * A real HTTP receiver on loopback (port 0) for webhook tests. Each path answers by its script: a list of
@@ -42,6 +42,12 @@ export class WebhookReceiver {
         if (answer === 'hang') {
           this.#hanging.add(response);
           response.on('close', () => this.#hanging.delete(response));
+          return;
+        }
+        if (typeof answer === 'object' && 'delayMs' in answer) {
+          setTimeout(() => {
+            if (!response.destroyed) response.writeHead(answer.status, { 'content-type': 'text/plain' }).end(`answer ${answer.status}`);
+          }, answer.delayMs);
           return;
         }
         if (typeof answer === 'object') {

@@ -58,8 +58,8 @@ export class JobRunner {
   constructor(options: JobRunnerOptions) {
     this.#options = options;
     this.owner = options.owner ?? `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
-    // A lease outlives the slowest request by far, and is renewed at a third of its length.
-    this.#leaseMs = options.leaseMs ?? Math.max(30_000, options.config.webhookTimeoutMs * 3);
+    // Renewed at a third of its length while the work runs.
+    this.#leaseMs = options.leaseMs ?? options.config.leaseMs;
   }
 
   start(): void {
