@@ -7,10 +7,13 @@ import type { JobsConfig } from '../config.js';
 import { claimDue, releaseLease, releaseLeases, renewLeases } from './lease.js';
 import { fanOut, firstInLine } from './webhook-fanout.js';
 import { attemptDelivery } from './webhook-delivery.js';
+import { claimFollowing } from './webhook-batch.js';
 import { pruneHistory } from './prune.js';
 
 /** Deliveries one instance has in flight at once. */
 const MAX_IN_FLIGHT = 8;
+/** Deliveries of one webhook sent one after the other from one claim (in event order). */
+const DELIVERY_BATCH = 20;
 /** Outbox rows fanned out per round. */
 const FAN_OUT_BATCH = 50;
 /** How often an instance prunes old history. */
@@ -46,6 +49,8 @@ export class JobRunner {
   readonly #options: JobRunnerOptions;
   readonly #leaseMs: number;
   readonly #inFlight = new Map<string, Promise<void>>();
+  /** Every delivery this instance holds a lease on: those being sent and those waiting in a batch. */
+  readonly #held = new Set<string>();
   #running: Promise<void> | null = null;
   #stopping = false;
   #wake: (() => void) | null = null;
@@ -119,7 +124,7 @@ export class JobRunner {
 
   /** One round: fan out due events, start due deliveries. True when it found work (look again at once). */
   async #round(): Promise<boolean> {
-    const { db, engine, clock, config } = this.#options;
+    const { db, engine, clock } = this.#options;
     const now = () => new Date(clock.epochMs());
     // First, so that the events of a publish are fanned out in the same round.
     const published = await this.#publishNow();
@@ -147,18 +152,19 @@ export class JobRunner {
       extra: firstInLine,
     });
     for (const id of deliveries) {
-      const attempt = attemptDelivery({ db, config, now: () => clock.epochMs() }, this.owner, id)
-        .catch(async (err: unknown) => {
-          this.#options.log.error({ err, delivery: id }, 'webhook delivery failed');
-          // Tried again next round rather than after the lease runs out (it holds back the webhook's later events).
-          await releaseLease(db, 'webhook_deliveries', this.owner, id).catch(() => undefined);
-        })
-        .finally(() => {
-          this.#inFlight.delete(id);
-          // The webhook's next delivery may be due now.
-          this.nudge();
-        });
-      this.#inFlight.set(id, attempt);
+      // Failing to take the followers only costs speed: the first goes alone.
+      const following = await claimFollowing(db, this.owner, id, now(), this.#leaseMs, DELIVERY_BATCH - 1).catch((err: unknown) => {
+        this.#options.log.error({ err, delivery: id }, 'claiming the deliveries that follow failed');
+        return [];
+      });
+      const batch = [id, ...following];
+      for (const held of batch) this.#held.add(held);
+      const sending = this.#sendInOrder(batch).finally(() => {
+        this.#inFlight.delete(id);
+        // The webhook's next delivery may be due now.
+        this.nudge();
+      });
+      this.#inFlight.set(id, sending);
     }
     return events.length > 0 || deliveries.length > 0 || published > 0;
   }
@@ -180,6 +186,34 @@ export class JobRunner {
     }
   }
 
+  /**
+   * Sends a claimed batch of one webhook's deliveries one after the other. Once one is not delivered (to be
+   * retried, or lost) the rest are given back unsent: they wait behind it, in order. So are they when the
+   * runner stops, rather than holding shutdown for the whole batch.
+   */
+  async #sendInOrder(batch: readonly string[]): Promise<void> {
+    const { db, config, clock, log } = this.#options;
+    let sent = 0;
+    try {
+      for (const id of batch) {
+        if (this.#stopping && sent > 0) break;
+        const result = await attemptDelivery({ db, config, now: () => clock.epochMs() }, this.owner, id);
+        sent++;
+        this.#held.delete(id);
+        // A final failure does not hold the webhook's later events back (Ghost would have sent them anyway).
+        if (result !== 'delivered' && result !== 'failed') break;
+      }
+    } catch (err) {
+      log.error({ err, delivery: batch[sent] }, 'webhook delivery failed');
+    } finally {
+      // Tried again next round rather than after the lease runs out (they hold back the webhook's later events).
+      for (const id of batch.slice(sent)) {
+        this.#held.delete(id);
+        await releaseLease(db, 'webhook_deliveries', this.owner, id).catch(() => undefined);
+      }
+    }
+  }
+
   /** Old history goes once an hour (and at start); a failure is only logged: it is tried again next time. */
   async #pruneNow(): Promise<void> {
     const { db, clock, config, log } = this.#options;
@@ -194,10 +228,10 @@ export class JobRunner {
   }
 
   async #renew(): Promise<void> {
-    if (this.#inFlight.size === 0) return;
+    if (this.#held.size === 0) return;
     const { db, clock } = this.#options;
     try {
-      await renewLeases(db, 'webhook_deliveries', this.owner, [...this.#inFlight.keys()], new Date(clock.epochMs() + this.#leaseMs));
+      await renewLeases(db, 'webhook_deliveries', this.owner, [...this.#held], new Date(clock.epochMs() + this.#leaseMs));
     } catch (err) {
       this.#options.log.error({ err }, 'renewing job leases failed');
     }

@@ -44,7 +44,10 @@ export interface DeliveryDeps {
  * `owner` still holds the lease (a result that arrives after the lease was lost is dropped: the instance
  * that took the row over sends again). Also keeps the webhook's `last_triggered_*` as Ghost does.
  */
-export async function attemptDelivery(deps: DeliveryDeps, owner: string, deliveryId: string): Promise<void> {
+/** Where a delivery stands after an attempt: `lost` when the lease was no longer ours (nothing recorded). */
+export type AttemptResult = 'delivered' | 'failed' | 'retry' | 'gone' | 'lost';
+
+export async function attemptDelivery(deps: DeliveryDeps, owner: string, deliveryId: string): Promise<AttemptResult> {
   const { db, config } = deps;
   const row = await db
     .selectFrom('webhook_deliveries as d')
@@ -54,7 +57,7 @@ export async function attemptDelivery(deps: DeliveryDeps, owner: string, deliver
     .where('d.id', '=', deliveryId)
     .where('d.lease_owner', '=', owner)
     .executeTakeFirst();
-  if (!row) return;
+  if (!row) return 'lost';
   const result = await postWebhook({
     url: row.target_url,
     body: row.payload,
@@ -68,13 +71,13 @@ export async function attemptDelivery(deps: DeliveryDeps, owner: string, deliver
   // The webhook's own timestamps are kept at whole seconds, as every timestamp Ghost shows.
   const wholeSecond = new Date(Math.floor(at.getTime() / 1000) * 1000);
   const attempts = row.attempts + 1;
-  await db.transaction().execute(async (trx) => {
+  return db.transaction().execute(async (trx): Promise<AttemptResult> => {
     const mine = await trx.selectFrom('webhook_deliveries').select('id').where('id', '=', deliveryId).where('lease_owner', '=', owner).executeTakeFirst();
-    if (!mine) return;
+    if (!mine) return 'lost';
     if (outcome.kind === 'gone') {
       await trx.deleteFrom('webhook_deliveries').where('webhook_id', '=', row.webhook_id).execute();
       await trx.deleteFrom('webhooks').where('id', '=', row.webhook_id).execute();
-      return;
+      return 'gone';
     }
     const exhausted = outcome.kind === 'retry' && attempts >= config.webhookMaxAttempts;
     const status = outcome.kind === 'delivered' ? 'delivered' : outcome.kind === 'failed' || exhausted ? 'failed' : 'pending';
@@ -105,5 +108,6 @@ export async function attemptDelivery(deps: DeliveryDeps, owner: string, deliver
       })
       .where('id', '=', row.webhook_id)
       .execute();
+    return status === 'pending' ? 'retry' : status;
   });
 }

@@ -146,6 +146,21 @@ describe('delivery', () => {
     expect(receiver.on(hook.path).map((r) => r.json.i)).toEqual([1, 1, 2, 3, 4, 5]);
   });
 
+  it('keeps event order when a delivery sent in a run of one claim fails: the rest wait behind its retry', async () => {
+    const hook = await subscribe('test.run');
+    receiver.script(hook.path, [...Array<number>(10).fill(200), 500, 200]);
+    const numbers = Array.from({ length: 40 }, (_, i) => i + 1);
+    await recordEvents(
+      'test.run',
+      numbers.map((i) => ({ i })),
+    );
+    await eventually(() => receiver.on(hook.path).length === 41, 20_000, 'forty-one requests');
+    expect(receiver.on(hook.path).map((r) => r.json.i)).toEqual([...numbers.slice(0, 11), ...numbers.slice(10)]);
+    const rows = await t.db.selectFrom('webhook_deliveries').select(['status', 'attempts']).where('webhook_id', '=', hook.id).execute();
+    expect(rows.map((row) => row.status)).toEqual(Array(40).fill('delivered'));
+    expect(rows.reduce((sum, row) => sum + row.attempts, 0)).toBe(41);
+  });
+
   it('does not hold up API answers while a receiver hangs', async () => {
     const hook = await subscribe('site.changed');
     receiver.script(hook.path, ['hang']);
