@@ -5,7 +5,7 @@ import type { Engine } from '../db/engine.js';
 import type { Clock } from '../clock.js';
 import type { JobsConfig } from '../config.js';
 import { claimDue, releaseLease, releaseLeases, renewLeases } from './lease.js';
-import { fanOut, firstInLine } from './webhook-fanout.js';
+import { fanOut, fanOutAll, firstInLine } from './webhook-fanout.js';
 import { attemptDelivery } from './webhook-delivery.js';
 import { claimFollowing } from './webhook-batch.js';
 import { pruneHistory } from './prune.js';
@@ -129,17 +129,7 @@ export class JobRunner {
     // First, so that the events of a publish are fanned out in the same round.
     const published = await this.#publishNow();
     const events = await claimDue(db, engine, { table: 'outbox', owner: this.owner, now: now(), leaseMs: this.#leaseMs, limit: FAN_OUT_BATCH });
-    // In the order claimed (oldest first): deliveries inherit the events' order.
-    for (const id of events) {
-      try {
-        await fanOut(db, engine, this.owner, id, now());
-      } catch (err) {
-        // A webhook deleted while the event was fanned out fails the insert (foreign key). Given back at once,
-        // the row is fanned out again next round, instead of holding back every later delivery for a lease.
-        this.#options.log.error({ err, outbox: id }, 'fanning out an event failed; it is retried');
-        await releaseLease(db, 'outbox', this.owner, id);
-      }
-    }
+    await this.#fanOut(events, now());
     await this.#pruneNow();
     const room = MAX_IN_FLIGHT - this.#inFlight.size;
     if (room <= 0) return events.length > 0 || published > 0;
@@ -186,6 +176,28 @@ export class JobRunner {
     }
   }
 
+  /** Fans the claimed events out in one transaction; when that fails, one by one, so that one bad row holds back no other. */
+  async #fanOut(events: readonly string[], now: Date): Promise<void> {
+    const { db, engine, log } = this.#options;
+    try {
+      await fanOutAll(db, engine, this.owner, events, now);
+      return;
+    } catch {
+      // Rolled back whole; the loop below finds which row fails, and says so.
+    }
+    // In the order claimed (oldest first): deliveries inherit the events' order.
+    for (const id of events) {
+      try {
+        await fanOut(db, engine, this.owner, id, now);
+      } catch (err) {
+        // A webhook deleted while the event was fanned out fails the insert (foreign key). Given back at once,
+        // the row is fanned out again next round, instead of holding back every later delivery for a lease.
+        log.error({ err, outbox: id }, 'fanning out an event failed; it is retried');
+        await releaseLease(db, 'outbox', this.owner, id);
+      }
+    }
+  }
+
   /**
    * Sends a claimed batch of one webhook's deliveries one after the other. Once one is not delivered (to be
    * retried, or lost) the rest are given back unsent: they wait behind it, in order. So are they when the
@@ -194,10 +206,11 @@ export class JobRunner {
   async #sendInOrder(batch: readonly string[]): Promise<void> {
     const { db, config, clock, log } = this.#options;
     let sent = 0;
+    const kept = {};
     try {
       for (const id of batch) {
         if (this.#stopping && sent > 0) break;
-        const result = await attemptDelivery({ db, config, now: () => clock.epochMs() }, this.owner, id);
+        const result = await attemptDelivery({ db, config, now: () => clock.epochMs() }, this.owner, id, kept);
         sent++;
         this.#held.delete(id);
         // A final failure does not hold the webhook's later events back (Ghost would have sent them anyway).

@@ -39,15 +39,23 @@ export interface DeliveryDeps {
   now: () => number;
 }
 
-/**
- * Makes one attempt of a delivery the caller has leased, then records it, in one transaction and only while
- * `owner` still holds the lease (a result that arrives after the lease was lost is dropped: the instance
- * that took the row over sends again). Also keeps the webhook's `last_triggered_*` as Ghost does.
- */
 /** Where a delivery stands after an attempt: `lost` when the lease was no longer ours (nothing recorded). */
 export type AttemptResult = 'delivered' | 'failed' | 'retry' | 'gone' | 'lost';
 
-export async function attemptDelivery(deps: DeliveryDeps, owner: string, deliveryId: string): Promise<AttemptResult> {
+/**
+ * What this run of deliveries last wrote to its webhook's `last_triggered_*`: the same values in the same
+ * second are not written again, so that a delivery usually costs one UPDATE (the row would not change).
+ */
+export interface WebhookBookkeeping {
+  last?: string;
+}
+
+/**
+ * Makes one attempt of a delivery the caller has leased, then records it (with the webhook's bookkeeping, in
+ * one transaction) only while `owner` still holds the lease (a result that arrives after the lease was lost is dropped: the instance
+ * that took the row over sends again). Also keeps the webhook's `last_triggered_*` as Ghost does.
+ */
+export async function attemptDelivery(deps: DeliveryDeps, owner: string, deliveryId: string, kept: WebhookBookkeeping = {}): Promise<AttemptResult> {
   const { db, config } = deps;
   const row = await db
     .selectFrom('webhook_deliveries as d')
@@ -71,17 +79,12 @@ export async function attemptDelivery(deps: DeliveryDeps, owner: string, deliver
   // The webhook's own timestamps are kept at whole seconds, as every timestamp Ghost shows.
   const wholeSecond = new Date(Math.floor(at.getTime() / 1000) * 1000);
   const attempts = row.attempts + 1;
-  return db.transaction().execute(async (trx): Promise<AttemptResult> => {
-    const mine = await trx.selectFrom('webhook_deliveries').select('id').where('id', '=', deliveryId).where('lease_owner', '=', owner).executeTakeFirst();
-    if (!mine) return 'lost';
-    if (outcome.kind === 'gone') {
-      await trx.deleteFrom('webhook_deliveries').where('webhook_id', '=', row.webhook_id).execute();
-      await trx.deleteFrom('webhooks').where('id', '=', row.webhook_id).execute();
-      return 'gone';
-    }
-    const exhausted = outcome.kind === 'retry' && attempts >= config.webhookMaxAttempts;
-    const status = outcome.kind === 'delivered' ? 'delivered' : outcome.kind === 'failed' || exhausted ? 'failed' : 'pending';
-    await trx
+  const exhausted = outcome.kind === 'retry' && attempts >= config.webhookMaxAttempts;
+  const status = outcome.kind === 'delivered' ? 'delivered' : outcome.kind === 'failed' || exhausted ? 'failed' : 'pending';
+  const settled: AttemptResult = status === 'pending' ? 'retry' : status;
+  // Recorded only while `owner` still holds the lease.
+  const record = (trx: Db) =>
+    trx
       .updateTable('webhook_deliveries')
       .set({
         status,
@@ -90,24 +93,38 @@ export async function attemptDelivery(deps: DeliveryDeps, owner: string, deliver
         lease_owner: null,
         lease_expires_at: null,
         response_status: result.kind === 'answered' ? result.status : null,
-        error: outcome.kind === 'delivered' ? null : outcome.error,
+        error: 'error' in outcome ? outcome.error : null,
         latency_ms: result.latencyMs,
         response_excerpt: result.kind === 'answered' ? result.excerpt : null,
         updated_at: at,
         delivered_at: status === 'delivered' ? at : null,
       })
       .where('id', '=', deliveryId)
-      .execute();
-    await trx
-      .updateTable('webhooks')
-      .set({
-        last_triggered_at: wholeSecond,
-        last_triggered_status: outcome.status === null ? null : String(outcome.status),
-        last_triggered_error: outcome.kind === 'delivered' ? null : outcome.error.slice(0, ERROR_COLUMN),
-        updated_at: wholeSecond,
-      })
-      .where('id', '=', row.webhook_id)
-      .execute();
-    return status === 'pending' ? 'retry' : status;
+      .where('lease_owner', '=', owner)
+      .executeTakeFirst();
+  const triggered =
+    outcome.kind === 'gone'
+      ? null
+      : {
+          last_triggered_at: wholeSecond,
+          last_triggered_status: outcome.status === null ? null : String(outcome.status),
+          last_triggered_error: outcome.kind === 'delivered' ? null : outcome.error.slice(0, ERROR_COLUMN),
+          updated_at: wholeSecond,
+        };
+  const key = JSON.stringify([row.webhook_id, triggered]);
+  if (triggered && kept.last === key) return Number((await record(db)).numUpdatedRows) === 1 ? settled : 'lost';
+  const recorded = await db.transaction().execute(async (trx): Promise<AttemptResult> => {
+    if (!triggered) {
+      const mine = await trx.selectFrom('webhook_deliveries').select('id').where('id', '=', deliveryId).where('lease_owner', '=', owner).executeTakeFirst();
+      if (!mine) return 'lost';
+      await trx.deleteFrom('webhook_deliveries').where('webhook_id', '=', row.webhook_id).execute();
+      await trx.deleteFrom('webhooks').where('id', '=', row.webhook_id).execute();
+      return 'gone';
+    }
+    if (Number((await record(trx)).numUpdatedRows) !== 1) return 'lost';
+    await trx.updateTable('webhooks').set(triggered).where('id', '=', row.webhook_id).execute();
+    return settled;
   });
+  if (recorded === settled) kept.last = key;
+  return recorded;
 }

@@ -29,30 +29,65 @@ export async function fanOut(db: Db, engine: Engine, owner: string, outboxId: st
     if (hooks.length === 0) return 0;
     await trx
       .insertInto('webhook_deliveries')
-      .values(
-        hooks.map((hook) => ({
-          id: objectId(),
-          webhook_id: hook.id,
-          outbox_id: outboxId,
-          event: row.event,
-          event_at: row.created_at,
-          status: 'pending' as const,
-          attempts: 0,
-          available_at: now,
-          lease_owner: null,
-          lease_expires_at: null,
-          response_status: null,
-          error: null,
-          latency_ms: null,
-          response_excerpt: null,
-          created_at: now,
-          updated_at: now,
-          delivered_at: null,
-        })),
-      )
+      .values(hooks.map((hook) => newDelivery(hook.id, { id: outboxId, ...row }, now)))
       .execute();
     return hooks.length;
   });
+}
+
+/**
+ * `fanOut` for all the rows one claim took, in one transaction: one statement of each kind instead of one
+ * transaction per event, which is what kept fan-out behind at a hundred events a second. All or nothing:
+ * when a row's lease was lost meanwhile, or an insert fails (a webhook deleted meanwhile), it throws and
+ * the caller fans the rows out one by one.
+ */
+export async function fanOutAll(db: Db, engine: Engine, owner: string, outboxIds: readonly string[], now: Date): Promise<void> {
+  if (outboxIds.length === 0) return;
+  await db.transaction().execute(async (trx) => {
+    const done = await trx
+      .updateTable('outbox')
+      .set({ status: 'done', lease_owner: null, lease_expires_at: null })
+      .where('id', 'in', outboxIds)
+      .where('lease_owner', '=', owner)
+      .where('status', '=', 'pending')
+      .executeTakeFirst();
+    if (Number(done.numUpdatedRows) !== outboxIds.length) throw new Error('an outbox lease was lost during fan-out');
+    const rows = await trx.selectFrom('outbox').select(['id', 'event', 'created_at']).where('id', 'in', outboxIds).execute();
+    const names = [...new Set(rows.map((row) => row.event))];
+    const hooks = await trx
+      .selectFrom('webhooks')
+      .select(['id', 'event'])
+      .where(engine.text.binary(sql.ref('event')), 'in', names)
+      .orderBy('id')
+      .execute();
+    const deliveries = rows.flatMap((row) =>
+      // Matched exactly (case-sensitive), as Ghost's database match does.
+      hooks.filter((hook) => hook.event === row.event).map((hook) => newDelivery(hook.id, row, now)),
+    );
+    if (deliveries.length > 0) await trx.insertInto('webhook_deliveries').values(deliveries).execute();
+  });
+}
+
+function newDelivery(webhookId: string, row: { id: string; event: string; created_at: Date }, now: Date) {
+  return {
+    id: objectId(),
+    webhook_id: webhookId,
+    outbox_id: row.id,
+    event: row.event,
+    event_at: row.created_at,
+    status: 'pending' as const,
+    attempts: 0,
+    available_at: now,
+    lease_owner: null,
+    lease_expires_at: null,
+    response_status: null,
+    error: null,
+    latency_ms: null,
+    response_excerpt: null,
+    created_at: now,
+    updated_at: now,
+    delivered_at: null,
+  };
 }
 
 /**
