@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
+import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
 import { buildApp } from '../../app.js';
 import { connect, type Connection } from '../../db/connect.js';
 import { useTestSite, withTestSite } from '../../../test/test-site.js';
@@ -98,6 +99,24 @@ describe('scheduled publishing', () => {
   });
 });
 
+/** Counts one instance's publishes: its UPDATEs of `posts` that set `status` (only a won claim gets there). */
+class PublishCounter implements KyselyPlugin {
+  count = 0;
+  transformQuery({ node }: PluginTransformQueryArgs): RootOperationNode {
+    const update = node as { kind: string; table?: { table?: { identifier?: { name?: string } } }; updates?: { column: { column: { name: string } } }[] };
+    if (
+      update.kind === 'UpdateQueryNode' &&
+      update.table?.table?.identifier?.name === 'posts' &&
+      update.updates?.some((u) => u.column.column.name === 'status')
+    )
+      this.count++;
+    return node;
+  }
+  async transformResult({ result }: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+    return result;
+  }
+}
+
 describe('several instances', () => {
   // Three instances where the engine locks rows (a server database); SQLite is one process's file: one.
   const INSTANCES = process.env.TEST_DATABASE_URL ? 3 : 1;
@@ -124,11 +143,12 @@ describe('several instances', () => {
         }
         const connections: Connection[] = [];
         const apps: FastifyInstance[] = [];
+        const counters = Array.from({ length: INSTANCES }, () => new PublishCounter());
         try {
           for (let i = 0; i < INSTANCES; i++) {
             const connection = connect(site.config.databaseUrl, { poolSize: 4 });
             connections.push(connection);
-            const app = await buildApp({ config: site.config, connection, runJobs: true });
+            const app = await buildApp({ config: site.config, connection: { ...connection, db: connection.db.withPlugin(counters[i]!) }, runJobs: true });
             await app.ready();
             apps.push(app);
           }
@@ -139,6 +159,9 @@ describe('several instances', () => {
           for (const app of apps) await app.close();
           for (const connection of connections) await connection.close();
         }
+        // Each post published by exactly one instance; how they shared the work varies from run to run.
+        console.log(`scheduled publishing: ${counters.map((c) => c.count).join(' + ')} posts published by ${INSTANCES} instance(s)`);
+        expect(counters.reduce((sum, c) => sum + c.count, 0)).toBe(POSTS);
         const arrived = receiver.on(path).map((r) => (r.json as any).post.current.id as string);
         expect(arrived).toHaveLength(POSTS);
         expect(new Set(arrived)).toEqual(new Set(ids));
