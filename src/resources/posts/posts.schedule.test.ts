@@ -52,6 +52,20 @@ describe('scheduled publishing', () => {
     expect((await t.db.selectFrom('posts').select('published_by').where('id', '=', post.id).executeTakeFirstOrThrow()).published_by).toBe('1');
   });
 
+  it('records the newsletter e-mail of a post scheduled with one when it goes out', async () => {
+    const draft = (await t.admin.post('/posts/', { posts: [{ title: 'Mailed later' }] })).json().posts[0];
+    const res = await t.admin.put(`/posts/${draft.id}/?newsletter=default-newsletter`, {
+      posts: [{ status: 'scheduled', published_at: inMs(1000), updated_at: draft.updated_at }],
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().posts[0].email).toBeNull();
+    await eventually(async () => (await statusOf(draft.id)) === 'published', 15_000, 'published');
+    const read = (await t.admin.get(`/posts/${draft.id}/`)).json().posts[0];
+    expect(read.newsletter).toMatchObject({ slug: 'default-newsletter' });
+    // No member is a recipient on this site: Ghost's row ends `submitted` then too.
+    expect(read.email).toMatchObject({ status: 'submitted', email_count: 0, subject: 'Mailed later' });
+  });
+
   it('publishes pages too', async () => {
     const published = await subscribe('page.published');
     const page = await schedule('Page soon', inMs(500), 'pages');

@@ -6,6 +6,7 @@ import { beforeChange, recordEdited } from './posts.events.js';
 import { siteChanged, snapshot } from './posts.service.js';
 import { ownerUserId } from '../users/users.queries.js';
 import { recordRevision } from './posts.revisions.js';
+import { postHasEmail, recordPostEmail } from './posts.email.js';
 import type { PostType } from './posts.schemas.js';
 
 /** Scheduled posts published per pass of the job runner; the next pass takes the rest at once. */
@@ -45,7 +46,14 @@ export async function publishScheduled(ctx: Ctx, id: string, dueBy: Date | null)
       const current = snapshot({ ...existing, ...change }, meta, w.actor?.user?.id ?? (await ownerUserId(w.db)), w.site.url);
       await recordRevision(w.db, current, { previousStatus: existing.status, force: false }, w.clock);
     }
-    await recordEdited(w, type, id, before, existing, { ...existing, ...change });
+    // A post scheduled with a newsletter is mailed when it goes out, as a manual publish is.
+    const published = { ...existing, ...change };
+    if (existing.newsletter_id && !(await postHasEmail(w.db, id))) {
+      const newsletter = await w.db.selectFrom('newsletters').selectAll().where('id', '=', existing.newsletter_id).executeTakeFirstOrThrow();
+      const meta = (await w.db.selectFrom('posts_meta').selectAll().where('post_id', '=', id).executeTakeFirst()) ?? null;
+      await recordPostEmail(w, published, meta, newsletter);
+    }
+    await recordEdited(w, type, id, before, existing, published);
     siteChanged(w, '/*');
     return existing;
   });
