@@ -3,6 +3,7 @@ import type { Ctx } from '../../ctx.js';
 import type { Permission } from '../../auth/permissions.js';
 import { fromStorageUrl } from '../../content/ghost-url.js';
 import { authorNames, newestPublished, postExists } from './stats.queries.js';
+import { memberCountHistory } from '../members/members.stats.js';
 
 type Query = Record<string, unknown>;
 type Params = { id: string };
@@ -65,10 +66,14 @@ export function statsRoutes(app: FastifyInstance) {
   const empty = () => ({ stats: [] });
   const emptyWithMeta = () => ({ stats: [], meta: {} });
 
-  get('member_count', 'memberCountHistory', MEMBERS, (ctx) => ({
-    stats: [{ date: today(ctx), paid: 0, free: 0, comped: 0, paid_subscribed: 0, paid_canceled: 0 }],
-    meta: { totals: { paid: 0, free: 0, comped: 0 } },
-  }));
+  // From the members table, by the rule of `/members/stats/count/` (each member from the day it was created,
+  // with its status now); without Stripe nobody subscribes or cancels a paid plan. No member: today at zero.
+  get('member_count', 'memberCountHistory', MEMBERS, async (ctx) => {
+    const { data } = await memberCountHistory(ctx.db);
+    const days = data.length > 0 ? data : [{ date: today(ctx), paid: 0, free: 0, comped: 0 }];
+    const { paid, free, comped } = days[days.length - 1]!;
+    return { stats: days.map((day) => ({ ...day, paid_subscribed: 0, paid_canceled: 0 })), meta: { totals: { paid, free, comped } } };
+  });
   get('mrr', 'mrr', MEMBERS, (ctx) => ({ stats: [{ date: today(ctx), mrr: 0, currency: 'usd' }], meta: { totals: [{ currency: 'usd', mrr: 0 }] } }));
   get('subscriptions', 'subscriptions', MEMBERS, () => ({ stats: [], meta: { cadences: [], tiers: [], totals: [] } }));
 

@@ -21,6 +21,18 @@ describe('member and revenue stats', () => {
     }
   });
 
+  it('count members by status from the members table', async () => {
+    for (const [email, extra] of [
+      ['stat-free@example.com', {}],
+      ['stat-comped@example.com', { tiers: [{ slug: 'default-product' }] }],
+    ] as const) {
+      expect((await t.admin.post('/members/', { members: [{ email, ...extra }] })).statusCode).toBe(201);
+    }
+    const { stats, meta } = (await t.admin.get('/stats/member_count/')).json();
+    expect(meta.totals).toEqual({ paid: 0, free: 1, comped: 1 });
+    expect(stats.at(-1)).toEqual({ date: new Date().toISOString().slice(0, 10), paid: 0, free: 1, comped: 1, paid_subscribed: 0, paid_canceled: 0 });
+  });
+
   it('are for Administrators; Editors get 403 and integrations 501', async () => {
     const editor = await makeStaff(t, 'Editor');
     expect((await t.admin.get('/stats/member_count/', sessionHeaders(await login(t.app, editor.email, editor.password)))).statusCode).toBe(403);
