@@ -6,18 +6,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSqliteDriver } from '../src/db/sqlite-driver.js';
+import { freePort } from './support.js';
 
 // The built server (`npm start` runs dist/main.mjs) as a process: how it fails to start, and how it stops.
 const root = path.resolve(import.meta.dirname, '..');
 let contentDir: string;
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
 
 beforeAll(() => {
   // A build after a source change can take a minute on a busy machine.

@@ -1,10 +1,9 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from './support.js';
+import { createTestDatabase, type TestDatabase, freePort } from './support.js';
 
 // What `npm run setup` and `npm start` run: the bundles in dist/ (built by `npm install`, rebuilt here when a
 // source file is newer), as processes. The suite's other tests import the source; this one would catch a
@@ -13,14 +12,6 @@ const root = path.resolve(import.meta.dirname, '..');
 let database: TestDatabase;
 let contentDir: string;
 let env: NodeJS.ProcessEnv;
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
 
 beforeAll(async () => {
   execFileSync(process.execPath, ['scripts/build-if-stale.mjs'], { cwd: root, stdio: 'inherit' });

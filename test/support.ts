@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
@@ -173,3 +174,12 @@ export function ghostError(res: LightMyRequestResponse) {
   if (!Array.isArray(body.errors) || body.errors.length !== 1) throw new Error(`not a Ghost error body: ${res.body}`);
   return body.errors[0]!;
 }
+
+/** A TCP port free on loopback right now, for a server the test starts as a process. */
+export const freePort = () =>
+  new Promise<number>((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });

@@ -1,11 +1,10 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { connect } from '../src/db/connect.js';
-import { OWNER, createTestDatabase, type TestDatabase } from './support.js';
+import { OWNER, createTestDatabase, type TestDatabase, freePort } from './support.js';
 import { WebhookReceiver, eventually } from './webhook-receiver.js';
 
 // SIGKILL in the middle of delivering 100 events to a slow receiver, then a fresh start on the same database:
@@ -28,14 +27,6 @@ afterAll(async () => {
   await database?.drop();
   rmSync(contentDir, { recursive: true, force: true });
 });
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
 
 /** The built server on a free port, on the test database; resolves once it answers. */
 async function startServer(): Promise<{ child: ChildProcess; base: string; exited: Promise<unknown> }> {

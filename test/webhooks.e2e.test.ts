@@ -1,11 +1,10 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { OWNER } from './support.js';
+import { OWNER, freePort } from './support.js';
 import { WebhookReceiver, eventually } from './webhook-receiver.js';
 
 // The built server (dist/main.mjs) runs the job runner itself, and on SIGTERM finishes the delivery in
@@ -23,14 +22,6 @@ afterAll(async () => {
   await receiver.stop();
   rmSync(contentDir, { recursive: true, force: true });
 });
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
 
 it('delivers from the server process and releases its leases on SIGTERM', async () => {
   const port = await freePort();
