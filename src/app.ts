@@ -66,6 +66,8 @@ import type { SecretBox } from './auth/secret-box.js';
 import type { Storage } from './storage/storage.js';
 import { JobRunner } from './jobs/runner.js';
 import { publishDuePosts } from './resources/posts/posts.schedule.js';
+import { membersUploadRoutes } from './resources/members/members.upload.routes.js';
+import { MEMBERS_IMPORT_JOB, membersImportJob } from './resources/members/members.import-job.js';
 
 export interface AppDeps {
   config: Config;
@@ -125,6 +127,7 @@ export async function buildApp({
       config: config.jobs,
       log: app.log,
       publishDue: (now) => publishDuePosts(jobCtx(base), now),
+      jobs: { [MEMBERS_IMPORT_JOB]: membersImportJob(base) },
     });
     base.onEventsCommitted = () => runner.nudge();
     app.addHook('onReady', async () => runner.start());
@@ -167,6 +170,7 @@ export async function buildApp({
       tiersAdminRoutes(admin);
       newslettersAdminRoutes(admin);
       offersAdminRoutes(admin);
+      membersUploadRoutes(admin, { inlineRows: config.membersImportInlineRows });
       membersAdminRoutes(admin);
       postsAdminRoutes(admin, 'post');
       postsAdminRoutes(admin, 'page');

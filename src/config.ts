@@ -46,6 +46,8 @@ export interface Config {
   readonly workerThreads: number | null;
   /** Serve Quire's full-text search, `GET /ghost/api/content/search/` (not part of Ghost's API; off unless asked for). */
   readonly fullTextSearch: boolean;
+  /** Members CSV files of up to this many rows are imported during the request (201); larger ones by a background job (202). Ghost's is 500. */
+  readonly membersImportInlineRows: number;
   /** Webhook delivery and the job runner (`jobs/`). */
   readonly jobs: JobsConfig;
 }
@@ -194,6 +196,7 @@ export function parseConfig(source: Source, cwd = process.cwd()): Config {
   const metricsHost = source.METRICS_HOST?.trim() || '127.0.0.1';
   const shutdownGraceMs = parseCount('SHUTDOWN_GRACE_MS', (source.SHUTDOWN_GRACE_MS ?? '10000').trim(), 0, 3_600_000);
   const fullTextSearch = parseBoolean('FULL_TEXT_SEARCH', source.FULL_TEXT_SEARCH ?? 'false');
+  const membersImportInlineRows = parseCount('MEMBERS_IMPORT_INLINE_ROWS', (source.MEMBERS_IMPORT_INLINE_ROWS ?? '500').trim(), 0, 1_000_000);
   const webhookTimeoutMs = parseCount('WEBHOOK_TIMEOUT_MS', (source.WEBHOOK_TIMEOUT_MS ?? '2000').trim(), 100, 120_000);
   // By default a lease outlives the slowest webhook request by far.
   const leaseMs = parseCount('JOBS_LEASE_MS', (source.JOBS_LEASE_MS ?? String(Math.max(30_000, webhookTimeoutMs * 3))).trim(), 1000, 3_600_000);
@@ -227,6 +230,7 @@ export function parseConfig(source: Source, cwd = process.cwd()): Config {
     metricsHost,
     shutdownGraceMs,
     fullTextSearch,
+    membersImportInlineRows,
     jobs,
   });
 }

@@ -117,7 +117,7 @@ export class TestSite implements TestApp {
     post: (url: string, body?: unknown, as?: Caller) => this.admin.request('POST', url, body, as),
     put: (url: string, body?: unknown, as?: Caller) => this.admin.request('PUT', url, body, as),
     /** A multipart upload (`POST`, or `PUT` for the media thumbnail): text fields and files. */
-    upload: async (url: string, parts: Record<string, string | FilePart>, as?: Caller, method: 'POST' | 'PUT' = 'POST') => {
+    upload: async (url: string, parts: Record<string, string | string[] | FilePart>, as?: Caller, method: 'POST' | 'PUT' = 'POST') => {
       const { payload, headers } = await multipartBody(parts);
       return this.app.inject({ method, url: `${ADMIN}${url}`, headers: { ...(as ?? this.#defaultCaller()), ...headers }, payload });
     },

@@ -7,10 +7,11 @@ export interface FilePart {
 }
 
 /** A multipart/form-data body as browsers and the SDKs send it, for `inject`. */
-export async function multipartBody(parts: Record<string, string | FilePart>): Promise<{ payload: Buffer; headers: Record<string, string> }> {
+export async function multipartBody(parts: Record<string, string | string[] | FilePart>): Promise<{ payload: Buffer; headers: Record<string, string> }> {
   const form = new FormData();
   for (const [field, value] of Object.entries(parts)) {
     if (typeof value === 'string') form.append(field, value);
+    else if (Array.isArray(value)) for (const each of value) form.append(field, each);
     else form.append(field, new Blob([typeof value.data === 'string' ? value.data : new Uint8Array(value.data)], { type: value.type }), value.name);
   }
   const request = new Request('http://localhost/', { method: 'POST', body: form });

@@ -4,12 +4,14 @@ import type { EventTables, WebhookTables } from './schema-events.js';
 import type { MemberTables } from './schema-members.js';
 import type { ClientTables } from './schema-client.js';
 import type { PostMemberTables } from './schema-posts-members.js';
+import type { JobTables } from './schema-jobs.js';
 
 /**
  * Row types, one interface per table; column names are the JSON field names of the wire format.
  * Each group of tables lives with the migration that creates it and is joined here.
  */
-export interface Database extends FoundationTables, PostTables, StaffTables, EventTables, WebhookTables, MemberTables, ClientTables, PostMemberTables {}
+export interface Database
+  extends FoundationTables, PostTables, StaffTables, EventTables, WebhookTables, MemberTables, ClientTables, PostMemberTables, JobTables {}
 
 export interface FoundationTables {
   settings: SettingRow;

@@ -20,7 +20,10 @@ export interface UploadedFile {
 
 export interface Upload {
   files: Partial<Record<string, UploadedFile>>;
+  /** Each text field's last value. */
   fields: Partial<Record<string, string>>;
+  /** Every text field in the order sent, repeated names included (`labels`, `mapping[Email]`). */
+  entries: [name: string, value: string][];
 }
 
 /** Multipart bodies for the upload routes; `maxBytes` bounds each file while it streams in. */
@@ -37,7 +40,7 @@ export async function registerMultipart(app: FastifyInstance, maxBytes: number) 
  * multer's `single('file')` refuses it. The temporary files are removed when `use` ends, however it ends.
  */
 export async function withUpload<T>(request: FastifyRequest, fileFields: readonly string[], use: (upload: Upload) => Promise<T>): Promise<T> {
-  if (!request.isMultipart()) return use({ files: {}, fields: {} });
+  if (!request.isMultipart()) return use({ files: {}, fields: {}, entries: [] });
   const folder = await mkdtemp(path.join(tmpdir(), 'quire-upload-'));
   try {
     return await use(await receive(request, fileFields, folder));
@@ -47,11 +50,14 @@ export async function withUpload<T>(request: FastifyRequest, fileFields: readonl
 }
 
 async function receive(request: FastifyRequest, fileFields: readonly string[], folder: string): Promise<Upload> {
-  const upload: Upload = { files: {}, fields: {} };
+  const upload: Upload = { files: {}, fields: {}, entries: [] };
   try {
     for await (const part of request.parts()) {
       if (part.type === 'field') {
-        if (typeof part.value === 'string') upload.fields[part.fieldname] = part.value;
+        if (typeof part.value === 'string') {
+          upload.fields[part.fieldname] = part.value;
+          upload.entries.push([part.fieldname, part.value]);
+        }
         continue;
       }
       if (!fileFields.includes(part.fieldname) || upload.files[part.fieldname]) {

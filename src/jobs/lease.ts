@@ -3,7 +3,7 @@ import type { Db } from '../db/connect.js';
 import type { Engine } from '../db/engine.js';
 
 /** Tables of work the runner claims: each row has `status`, `available_at`, `lease_owner`, `lease_expires_at`. */
-export type LeasedTable = 'outbox' | 'webhook_deliveries';
+export type LeasedTable = 'outbox' | 'webhook_deliveries' | 'jobs';
 
 export interface ClaimRequest {
   table: LeasedTable;
@@ -11,7 +11,7 @@ export interface ClaimRequest {
   now: Date;
   leaseMs: number;
   limit: number;
-  /** A further condition on the candidates (deliveries: only the first pending one of each webhook). */
+  /** A further condition on the candidates (deliveries: only the first pending one of each webhook; jobs: of a kind this runner knows). */
   extra?: RawBuilder<SqlBool>;
 }
 
@@ -25,7 +25,7 @@ export interface ClaimRequest {
  */
 export async function claimDue(db: Db, engine: Engine, request: ClaimRequest): Promise<string[]> {
   const { owner, now, leaseMs, limit, extra } = request;
-  // Both tables have the columns used here; typed as one of them for the query builder.
+  // Every leased table has the columns used here; typed as one of them for the query builder.
   const table = request.table as 'outbox';
   const lease = { lease_owner: owner, lease_expires_at: new Date(now.getTime() + leaseMs) };
   const due = sql<SqlBool>`${sql.ref(`${table}.status`)} = 'pending' and ${sql.ref(`${table}.available_at`)} <= ${now} and (${sql.ref(

@@ -1,5 +1,6 @@
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
+import { sql, type SqlBool } from 'kysely';
 import type { Db } from '../db/connect.js';
 import type { Engine } from '../db/engine.js';
 import type { Clock } from '../clock.js';
@@ -9,6 +10,7 @@ import { fanOut, fanOutAll, firstInLine } from './webhook-fanout.js';
 import { attemptDelivery } from './webhook-delivery.js';
 import { claimFollowing } from './webhook-batch.js';
 import { pruneHistory } from './prune.js';
+import { runJob, type JobHandlers } from './jobs.js';
 
 /** Deliveries one instance has in flight at once. */
 const MAX_IN_FLIGHT = 8;
@@ -16,6 +18,8 @@ const MAX_IN_FLIGHT = 8;
 const DELIVERY_BATCH = 20;
 /** Outbox rows fanned out per round. */
 const FAN_OUT_BATCH = 50;
+/** Background jobs (imports) one instance runs at once: each is long and heavy, and others may share the load. */
+const MAX_JOBS_IN_FLIGHT = 1;
 /** How often an instance prunes old history. */
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
 
@@ -35,14 +39,19 @@ export interface JobRunnerOptions {
    * resource's conditional update; passed in by app.ts, as jobs/ imports no resource). Returns how many.
    */
   publishDue?: (now: Date) => Promise<number>;
+  /**
+   * Handlers of background jobs (the `jobs` table) by kind, supplied by the resources through app.ts; a job of
+   * a kind not listed is left for an instance that knows it.
+   */
+  jobs?: JobHandlers;
 }
 
 /**
  * The job runner: claims due rows from the database with a lease, so that several instances share the work
  * and each row is handled by one of them; a row whose instance died is taken over when its lease expires.
  * It publishes scheduled posts when they fall due (at start too, so none is missed while no instance ran),
- * fans outbox rows out into deliveries and attempts them, each webhook's in event order. Nothing here runs
- * on a request's path.
+ * fans outbox rows out into deliveries and attempts them, each webhook's in event order, and runs background
+ * jobs (large imports) with the handler of their kind. Nothing here runs on a request's path.
  */
 export class JobRunner {
   readonly owner: string;
@@ -51,6 +60,8 @@ export class JobRunner {
   readonly #inFlight = new Map<string, Promise<void>>();
   /** Every delivery this instance holds a lease on: those being sent and those waiting in a batch. */
   readonly #held = new Set<string>();
+  /** Background jobs running here, by id (their leases are renewed with the deliveries'). */
+  readonly #jobs = new Map<string, Promise<void>>();
   #running: Promise<void> | null = null;
   #stopping = false;
   #wake: (() => void) | null = null;
@@ -87,12 +98,13 @@ export class JobRunner {
     this.#stopping = true;
     this.#wake?.();
     await this.#running;
-    await Promise.allSettled(this.#inFlight.values());
+    await Promise.allSettled([...this.#inFlight.values(), ...this.#jobs.values()]);
     if (this.#renewTimer) clearInterval(this.#renewTimer);
     this.#running = null;
     const { db } = this.#options;
     await releaseLeases(db, 'outbox', this.owner);
     await releaseLeases(db, 'webhook_deliveries', this.owner);
+    await releaseLeases(db, 'jobs', this.owner);
   }
 
   async #loop(): Promise<void> {
@@ -131,8 +143,9 @@ export class JobRunner {
     const events = await claimDue(db, engine, { table: 'outbox', owner: this.owner, now: now(), leaseMs: this.#leaseMs, limit: FAN_OUT_BATCH });
     await this.#fanOut(events, now());
     await this.#pruneNow();
+    const jobs = await this.#startJobs(now());
     const room = MAX_IN_FLIGHT - this.#inFlight.size;
-    if (room <= 0) return events.length > 0 || published > 0;
+    if (room <= 0) return events.length > 0 || published > 0 || jobs > 0;
     const deliveries = await claimDue(db, engine, {
       table: 'webhook_deliveries',
       owner: this.owner,
@@ -156,7 +169,33 @@ export class JobRunner {
       });
       this.#inFlight.set(id, sending);
     }
-    return events.length > 0 || deliveries.length > 0 || published > 0;
+    return events.length > 0 || deliveries.length > 0 || published > 0 || jobs > 0;
+  }
+
+  /** Claims due background jobs of the kinds this runner knows, while it has room, and runs them beside the rounds. */
+  async #startJobs(now: Date): Promise<number> {
+    const { db, engine, clock, log, jobs: handlers } = this.#options;
+    const kinds = Object.keys(handlers ?? {});
+    const room = MAX_JOBS_IN_FLIGHT - this.#jobs.size;
+    if (!handlers || kinds.length === 0 || room <= 0) return 0;
+    const claimed = await claimDue(db, engine, {
+      table: 'jobs',
+      owner: this.owner,
+      now,
+      leaseMs: this.#leaseMs,
+      limit: room,
+      extra: sql<SqlBool>`${sql.ref('jobs.kind')} in (${sql.join(kinds)})`,
+    });
+    for (const id of claimed) {
+      const running = runJob({ db, owner: this.owner, now: () => clock.now(), handlers, log }, id)
+        .catch((err: unknown) => log.error({ err, job: id }, 'background job could not be recorded'))
+        .finally(() => {
+          this.#jobs.delete(id);
+          this.nudge();
+        });
+      this.#jobs.set(id, running);
+    }
+    return claimed.length;
   }
 
   /**
@@ -241,10 +280,11 @@ export class JobRunner {
   }
 
   async #renew(): Promise<void> {
-    if (this.#held.size === 0) return;
     const { db, clock } = this.#options;
+    const until = new Date(clock.epochMs() + this.#leaseMs);
     try {
-      await renewLeases(db, 'webhook_deliveries', this.owner, [...this.#held], new Date(clock.epochMs() + this.#leaseMs));
+      await renewLeases(db, 'webhook_deliveries', this.owner, [...this.#held], until);
+      await renewLeases(db, 'jobs', this.owner, [...this.#jobs.keys()], until);
     } catch (err) {
       this.#options.log.error({ err }, 'renewing job leases failed');
     }

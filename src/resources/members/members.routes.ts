@@ -64,7 +64,6 @@ const text = (value: unknown) => (typeof value === 'string' && value !== '' ? va
 export const MEMBER_PATHS_NOT_BUILT = [
   ['PUT', 'members/bulk/'],
   ['GET', 'members/events/'],
-  ['GET', 'members/upload/'],
   ['GET', 'members/stripe_connect/'],
 ] as const;
 

@@ -1,0 +1,155 @@
+import type { Db } from '../db/connect.js';
+import type { JobRow } from '../db/schema-jobs.js';
+import { objectId } from '../db/ids.js';
+
+/** Claims of one job before it is given up: a job whose every run kills its instance must not loop for ever. */
+export const MAX_JOB_ATTEMPTS = 3;
+
+/** A job as its handler sees it while it runs on this instance. */
+export interface RunningJob {
+  readonly id: string;
+  readonly kind: string;
+  /** What `enqueueJob` was given. */
+  readonly payload: unknown;
+  /** 1 on the first run; more when an instance died running it and this one took it over. */
+  readonly attempts: number;
+  /** Records how far the job got (readable by the API at once); best effort, outside any transaction. */
+  progress(value: unknown): Promise<void>;
+  /**
+   * Marks the job done with `result` through `db`, the handler's own transaction: the work and its being done
+   * commit together, so a job taken over after a crash never does its work twice. Throws `LostLeaseError`
+   * (rolling the work back) when another instance holds the job now.
+   */
+  complete(db: Db, result: unknown): Promise<void>;
+}
+
+/**
+ * Runs one kind of job. What it returns is the job's result, unless it called `complete` itself; what it
+ * throws fails the job with that message (the error is the result: a job is not tried again after a failure
+ * of its own, only after its instance died).
+ */
+export type JobHandler = (job: RunningJob) => Promise<unknown>;
+
+/** The handlers this runner knows, by kind (passed in by app.ts: jobs/ imports no resource). */
+export type JobHandlers = Readonly<Record<string, JobHandler>>;
+
+export class LostLeaseError extends Error {
+  override name = 'LostLeaseError';
+}
+
+export interface NewJob {
+  kind: string;
+  payload: unknown;
+  createdBy: string | null;
+  now: Date;
+}
+
+/** Adds a job, due at once; `db` may be a transaction (the job exists only if the write that asked for it commits). */
+export async function enqueueJob(db: Db, job: NewJob): Promise<string> {
+  const id = objectId();
+  await db
+    .insertInto('jobs')
+    .values({
+      id,
+      kind: job.kind,
+      status: 'pending',
+      payload: JSON.stringify(job.payload),
+      progress: null,
+      result: null,
+      error: null,
+      attempts: 0,
+      available_at: job.now,
+      lease_owner: null,
+      lease_expires_at: null,
+      created_by: job.createdBy,
+      created_at: job.now,
+      updated_at: job.now,
+      finished_at: null,
+    })
+    .execute();
+  return id;
+}
+
+export function findJob(db: Db, id: string): Promise<JobRow | undefined> {
+  return db.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** What the API shows of a job's state: `running` is a pending job whose lease still holds. */
+export function jobState(row: JobRow, now: Date): 'pending' | 'running' | 'done' | 'failed' {
+  if (row.status !== 'pending') return row.status;
+  return row.lease_expires_at && row.lease_expires_at > now ? 'running' : 'pending';
+}
+
+const parsed = (text: string | null): unknown => (text === null ? null : JSON.parse(text));
+export const jobPayload = (row: JobRow) => parsed(row.payload);
+export const jobProgress = (row: JobRow) => parsed(row.progress);
+export const jobResult = (row: JobRow) => parsed(row.result);
+
+async function finish(db: Db, id: string, owner: string, now: Date, values: Pick<JobRow, 'status' | 'result' | 'error'>): Promise<boolean> {
+  const updated = await db
+    .updateTable('jobs')
+    .set({ ...values, lease_owner: null, lease_expires_at: null, updated_at: now, finished_at: now })
+    .where('id', '=', id)
+    .where('status', '=', 'pending')
+    .where('lease_owner', '=', owner)
+    .executeTakeFirst();
+  return Number(updated.numUpdatedRows) === 1;
+}
+
+export interface RunContext {
+  db: Db;
+  owner: string;
+  now: () => Date;
+  handlers: JobHandlers;
+  log: { error(obj: object, msg: string): void };
+}
+
+/** Runs a job this instance has just claimed (the claim counted as an attempt) and records how it ended. */
+export async function runJob(run: RunContext, id: string): Promise<void> {
+  const { db, owner, now, handlers, log } = run;
+  const row = await db
+    .updateTable('jobs')
+    .set((eb) => ({ attempts: eb('attempts', '+', 1), updated_at: now() }))
+    .where('id', '=', id)
+    .where('lease_owner', '=', owner)
+    .executeTakeFirst()
+    .then(() => findJob(db, id));
+  if (!row || row.lease_owner !== owner || row.status !== 'pending') return;
+  const handler = handlers[row.kind];
+  if (!handler) return;
+  if (row.attempts > MAX_JOB_ATTEMPTS) {
+    await finish(db, id, owner, now(), { status: 'failed', result: null, error: `given up after ${MAX_JOB_ATTEMPTS} attempts` });
+    return;
+  }
+  let completed = false;
+  const job: RunningJob = {
+    id,
+    kind: row.kind,
+    payload: jobPayload(row),
+    attempts: row.attempts,
+    progress: async (value) => {
+      await db
+        .updateTable('jobs')
+        .set({ progress: JSON.stringify(value), updated_at: now() })
+        .where('id', '=', id)
+        .where('lease_owner', '=', owner)
+        .execute();
+    },
+    complete: async (trx, result) => {
+      if (!(await finish(trx, id, owner, now(), { status: 'done', result: JSON.stringify(result ?? null), error: null }))) {
+        throw new LostLeaseError(`job ${id} is no longer leased to ${owner}`);
+      }
+      completed = true;
+    },
+  };
+  try {
+    const result = await handler(job);
+    if (!completed) await finish(db, id, owner, now(), { status: 'done', result: JSON.stringify(result ?? null), error: null });
+  } catch (err) {
+    // Another instance runs it now; what it does decides the outcome.
+    if (err instanceof LostLeaseError) return;
+    log.error({ err, job: id, kind: row.kind }, 'background job failed');
+    const message = err instanceof Error ? err.message : String(err);
+    await finish(db, id, owner, now(), { status: 'failed', result: null, error: message.slice(0, 2000) });
+  }
+}

@@ -1,0 +1,364 @@
+import { sql } from 'kysely';
+import validator from 'validator';
+import type { Ctx, WriteCtx } from '../../ctx.js';
+import type { Db } from '../../db/connect.js';
+import type { LabelRow, MemberRow, TierRow } from '../../db/schema.js';
+import { objectId, uuid } from '../../db/ids.js';
+import { checkColumns, columnRules } from '../../db/column-rules.js';
+import { readSetting } from '../../settings/settings.js';
+import { isoDate } from '../../content/dates.js';
+import { signupNewsletterIds } from './members.queries.js';
+import { resolveLabels, setMemberNewsletters, setMemberTiers } from './members.relations.js';
+import { DEFAULT_MAPPING, parseMembersCsv, preparedCsv, type ImportRow } from './members.csv.js';
+
+/**
+ * Ghost's members CSV import (`MembersCSVImporter`), with one difference of substance: Ghost commits row by
+ * row, so a failure half-way leaves half a file imported; here every good row of a file goes in one
+ * transaction, so a file is imported whole or not at all. Rows Ghost refuses (bad address, unknown tier, …)
+ * are still reported one by one, with Ghost's messages, and skipped. A row whose address is already a member
+ * (or appeared earlier in the file) updates that member as Ghost's importer does: labels added, name and note
+ * replaced when given, unsubscribed when `subscribed_to_emails` is false, comped when `complimentary_plan`.
+ * Imports record no webhook event, as Ghost fires none for them.
+ */
+
+/** The columns the member model checks, with its messages. */
+const MEMBER_COLUMNS = columnRules({
+  table: 'members',
+  columns: {
+    email: { type: 'text', maxLength: 191, nullable: false },
+    name: { type: 'text', maxLength: 191 },
+    note: { type: 'text', maxLength: 2000 },
+  },
+});
+
+const messages = {
+  invalidEmail: 'Invalid Email',
+  freeMemberNotAllowedImportTier: 'You cannot import a free member with a specified tier.',
+  invalidImportTier: (tier: string) => `"${tier}" is not a valid tier.`,
+  stripeNotConnected: 'Cannot link Stripe Customer without a Stripe Connection',
+};
+
+/** Rows written per statement: inside every engine's limit on bound parameters. */
+const CHUNK = 500;
+
+export interface PreparedImport {
+  /** The file in Ghost's own columns, the request's mapping and labels applied (what a background job reads). */
+  csv: string;
+  rows: number;
+  importLabel: string;
+  /** A row names a Stripe customer. */
+  hasStripeData: boolean;
+}
+
+export interface ImportOptions {
+  /** Header → field; null for Ghost's default mapping. */
+  mapping: Readonly<Record<string, string>> | null;
+  /** Labels for every imported member, besides the import's own. */
+  labels: readonly string[];
+}
+
+/** `Import YYYY-MM-DD HH:mm` in the site's time zone: the label every member of one import gets. */
+export async function importLabelName(ctx: Ctx): Promise<string> {
+  const zone = (await readSetting(ctx.db, 'timezone')) || 'Etc/UTC';
+  const at = new Date(ctx.clock.epochMs());
+  let parts: Record<string, string>;
+  try {
+    const format = new Intl.DateTimeFormat('en-US', {
+      timeZone: zone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+    });
+    parts = Object.fromEntries(format.formatToParts(at).map((part) => [part.type, part.value]));
+  } catch {
+    // An unknown zone in settings: UTC, as reads show it.
+    const iso = at.toISOString();
+    parts = { year: iso.slice(0, 4), month: iso.slice(5, 7), day: iso.slice(8, 10), hour: iso.slice(11, 13), minute: iso.slice(14, 16) };
+  }
+  return `Import ${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}`;
+}
+
+/** Reads the uploaded file with the request's mapping and labels into Ghost's prepared form (Ghost's `prepare`). */
+export async function prepareImport(ctx: Ctx, file: NodeJS.ReadableStream, options: ImportOptions): Promise<PreparedImport> {
+  const importLabel = await importLabelName(ctx);
+  const labels = [{ name: importLabel }, ...options.labels.map((name) => ({ name }))];
+  const rows = await parseMembersCsv(file as never, options.mapping ?? DEFAULT_MAPPING, labels);
+  return { csv: preparedCsv(rows), rows: rows.length, importLabel, hasStripeData: rows.some((row) => Boolean(row.stripe_customer_id)) };
+}
+
+export type InvalidRow = ImportRow & { error: string };
+
+/** The `meta` Ghost answers an inline import with (and a finished background job reports as its result). */
+export interface ImportResult {
+  originalImportSize: number;
+  stats: { imported: number; invalid: InvalidRow[] };
+  import_label: ReturnType<typeof presentImportLabel> | null;
+}
+
+/** The import's label as Ghost answers it (its label model read back, in that key order). */
+const presentImportLabel = (label: LabelRow) => ({
+  name: label.name,
+  id: label.id,
+  slug: label.slug,
+  created_at: isoDate(label.created_at),
+  updated_at: isoDate(label.updated_at),
+});
+
+/** What one good row (or several rows of one address) asks for. */
+interface Planned {
+  email: string;
+  name: string | null;
+  note: string | null;
+  subscribed: boolean;
+  createdAt: Date;
+  labels: string[];
+  tier: TierRow | null;
+}
+
+export interface PerformOptions {
+  importLabel: string;
+  originalImportSize: number;
+  /** Told how far the reading got (background jobs record it). */
+  progress?: (value: { stage: 'checking' | 'writing'; rows: number; checked: number }) => Promise<void>;
+  /** Runs last in the import's transaction (a background job marks itself done there). */
+  complete?: (db: Db, result: ImportResult) => Promise<void>;
+}
+
+/** Tiers as the importer finds them: the default paid tier for comped rows, others by name (the last made wins, as in Ghost). */
+function tierFinder(db: Db) {
+  const byName = new Map<string, Promise<TierRow | undefined>>();
+  let fallback: Promise<TierRow | undefined> | undefined;
+  return {
+    named: (name: string) => {
+      if (!byName.has(name)) {
+        byName.set(name, db.selectFrom('products').selectAll().where('name', '=', name).orderBy('created_at', 'desc').orderBy('id', 'desc').executeTakeFirst());
+      }
+      return byName.get(name)!;
+    },
+    default: () =>
+      (fallback ??= db
+        .selectFrom('products')
+        .selectAll()
+        .where('type', '=', 'paid')
+        .where('active', '=', true)
+        .orderBy('created_at')
+        .orderBy('id')
+        .executeTakeFirst()),
+  };
+}
+
+/** A cell as the member model stores it: the parser's booleans become 1 and 0, as in Ghost's database. */
+const text = (value: unknown): string | null =>
+  value === null || value === undefined ? null : typeof value === 'boolean' ? (value ? '1' : '0') : String(value);
+
+/** A row's checks, in the order Ghost's importer meets them; the message of the first that fails, or the plan. */
+async function check(row: ImportRow, tiers: ReturnType<typeof tierFinder>, now: Date): Promise<Planned | string> {
+  // Ghost's validator refuses what is not text (a missing address, a `true` cell) before anything else.
+  if (typeof row.email !== 'string') return 'Validator validates strings only';
+  if (!validator.isEmail(row.email, { legacy: false } as validator.IsEmailOptions)) return messages.invalidEmail;
+  try {
+    checkColumns(MEMBER_COLUMNS, { email: row.email, name: text(row.name), note: text(row.note) });
+  } catch (err) {
+    return (err as Error).message;
+  }
+  const created = row.created_at ? new Date(String(row.created_at)) : now;
+  if (Number.isNaN(created.getTime())) return 'Date format for `created_at` is invalid.';
+  let tier: TierRow | null = null;
+  const importTier = text(row.import_tier);
+  if (importTier) {
+    tier = (await tiers.named(importTier)) ?? null;
+    if (!tier) return messages.invalidImportTier(importTier);
+  }
+  // Stripe is never connected here: a Stripe customer cannot be linked.
+  if (row.stripe_customer_id) return messages.stripeNotConnected;
+  if (row.complimentary_plan === true) tier ??= (await tiers.default()) ?? null;
+  else if (importTier) return messages.freeMemberNotAllowedImportTier;
+  const labels = row.labels.map((label) => String(label.name).trim()).filter((name) => name !== '');
+  return {
+    email: row.email,
+    name: text(row.name),
+    note: text(row.note),
+    subscribed: row.subscribed !== false,
+    // Members dated in the future would not show in the admin list (Ghost moves them to now).
+    createdAt: created > now ? now : created,
+    labels,
+    tier: row.complimentary_plan === true ? tier : null,
+  };
+}
+
+/** A later row of the same address, applied as Ghost's importer updates the member the earlier one made. */
+function merge(earlier: Planned, later: Planned): Planned {
+  return {
+    ...earlier,
+    name: later.name || earlier.name,
+    note: later.note || earlier.note,
+    // Subscribed again only if it still is; a `false` unsubscribes.
+    subscribed: earlier.subscribed && later.subscribed,
+    labels: [...earlier.labels, ...later.labels],
+    tier: later.tier ?? earlier.tier,
+  };
+}
+
+/**
+ * Imports a prepared file (Ghost's `perform`): checks every row, then writes every good one in one
+ * transaction. Returns what Ghost's answer says: how many rows went in, and each refused row with its error.
+ */
+export async function performImport(ctx: Ctx, csv: string, options: PerformOptions): Promise<ImportResult> {
+  const rows = await parseMembersCsv(csv, DEFAULT_MAPPING, []);
+  const tiers = tierFinder(ctx.db);
+  const now = ctx.clock.now();
+  const invalid: InvalidRow[] = [];
+  const planned = new Map<string, Planned>();
+  let imported = 0;
+  for (const [index, row] of rows.entries()) {
+    if (index % 1000 === 0) await options.progress?.({ stage: 'checking', rows: rows.length, checked: index });
+    const plan = await check(row, tiers, now);
+    if (typeof plan === 'string') {
+      invalid.push({ ...row, error: plan });
+      continue;
+    }
+    imported++;
+    const key = plan.email.toLowerCase();
+    const earlier = planned.get(key);
+    planned.set(key, earlier ? merge(earlier, plan) : plan);
+  }
+  await options.progress?.({ stage: 'writing', rows: rows.length, checked: rows.length });
+  return ctx.write(async (w) => {
+    let importLabel: LabelRow | null = null;
+    if (planned.size > 0) {
+      const labels = await labelsByName(
+        w,
+        [...planned.values()].flatMap((plan) => plan.labels),
+      );
+      const newsletters = (await signupNewsletterIds(w.db)).map((row) => row.id);
+      const plans = [...planned.values()];
+      for (let i = 0; i < plans.length; i += CHUNK) await writeChunk(w, plans.slice(i, i + CHUNK), labels, newsletters);
+      importLabel = labels.get(options.importLabel.toLowerCase()) ?? null;
+    }
+    const result: ImportResult = {
+      originalImportSize: options.originalImportSize,
+      stats: { imported, invalid },
+      import_label: imported > 0 && importLabel ? presentImportLabel(importLabel) : null,
+    };
+    await options.complete?.(w.db, result);
+    return result;
+  });
+}
+
+/** Every label the file names, found or made once, by lower-cased name (labels match without case). */
+async function labelsByName(w: WriteCtx, names: readonly string[]): Promise<Map<string, LabelRow>> {
+  const out = new Map<string, LabelRow>();
+  for (const name of new Set(names)) {
+    if (out.has(name.toLowerCase())) continue;
+    const [label] = await resolveLabels(w, [name]);
+    if (label) out.set(name.toLowerCase(), label);
+  }
+  return out;
+}
+
+const labelIds = (plan: Planned, labels: Map<string, LabelRow>) => [...new Set(plan.labels.map((name) => labels.get(name.toLowerCase())!.id))];
+
+/** Writes one chunk: new members in a few multi-row statements, existing ones updated one by one. */
+async function writeChunk(w: WriteCtx, plans: Planned[], labels: Map<string, LabelRow>, signupNewsletters: string[]): Promise<void> {
+  const existing = await w.db
+    .selectFrom('members')
+    .select(['id', 'email'])
+    .where(
+      w.engine.text.lower(sql.ref('email')),
+      'in',
+      plans.map((plan) => plan.email.toLowerCase()),
+    )
+    .execute();
+  const existingIds = new Map(existing.map((row) => [row.email.toLowerCase(), row.id]));
+  const fresh: { row: MemberRow; plan: Planned }[] = [];
+  for (const plan of plans) {
+    const id = existingIds.get(plan.email.toLowerCase());
+    if (id) await updateExisting(w, id, plan, labels);
+    else fresh.push({ row: newMember(w, plan), plan });
+  }
+  if (fresh.length === 0) return;
+  await w.db
+    .insertInto('members')
+    .values(fresh.map((item) => item.row))
+    .execute();
+  const memberLabels = fresh.flatMap(({ row, plan }) =>
+    labelIds(plan, labels).map((label_id, sort_order) => ({ id: objectId(), member_id: row.id, label_id, sort_order })),
+  );
+  for (let i = 0; i < memberLabels.length; i += CHUNK)
+    await w.db
+      .insertInto('members_labels')
+      .values(memberLabels.slice(i, i + CHUNK))
+      .execute();
+  const subscriptions = fresh
+    .filter(({ plan }) => plan.subscribed)
+    .flatMap(({ row }) => signupNewsletters.map((newsletter_id) => ({ id: objectId(), member_id: row.id, newsletter_id })));
+  for (let i = 0; i < subscriptions.length; i += CHUNK)
+    await w.db
+      .insertInto('members_newsletters')
+      .values(subscriptions.slice(i, i + CHUNK))
+      .execute();
+  const comped = fresh
+    .filter(({ plan }) => plan.tier)
+    .map(({ row, plan }) => ({ id: objectId(), member_id: row.id, product_id: plan.tier!.id, sort_order: 0, expiry_at: null }));
+  if (comped.length > 0) await w.db.insertInto('members_products').values(comped).execute();
+}
+
+/**
+ * A complimentary paid tier makes the member comped, as giving one through the API does. Ghost's importer
+ * without Stripe links the tier but leaves the status `free` (observed), so its own export then drops the
+ * `complimentary_plan` flag; here the import and the export agree.
+ */
+const compedBy = (tier: TierRow | null) => tier?.type === 'paid';
+
+function newMember(w: WriteCtx, plan: Planned): MemberRow {
+  const at = w.clock.now();
+  return {
+    id: objectId(),
+    uuid: uuid(),
+    transient_id: uuid(),
+    email: plan.email,
+    status: compedBy(plan.tier) ? 'comped' : 'free',
+    name: plan.name,
+    expertise: null,
+    note: plan.note,
+    geolocation: null,
+    enable_comment_notifications: true,
+    email_count: 0,
+    email_opened_count: 0,
+    email_open_rate: null,
+    email_disabled: false,
+    last_seen_at: null,
+    last_commented_at: null,
+    created_at: plan.createdAt,
+    created_by: w.actingUserId,
+    updated_at: at,
+    updated_by: w.actingUserId,
+  };
+}
+
+/** Ghost's importer on an address that is already a member: what the row gives is added or replaced, nothing else. */
+async function updateExisting(w: WriteCtx, id: string, plan: Planned, labels: Map<string, LabelRow>): Promise<void> {
+  const have = await w.db.selectFrom('members_labels').select(['label_id', 'sort_order']).where('member_id', '=', id).execute();
+  const held = new Set(have.map((row) => row.label_id));
+  let next = have.reduce((max, row) => Math.max(max, row.sort_order + 1), 0);
+  const added = labelIds(plan, labels)
+    .filter((label_id) => !held.has(label_id))
+    .map((label_id) => ({ id: objectId(), member_id: id, label_id, sort_order: next++ }));
+  if (added.length > 0) await w.db.insertInto('members_labels').values(added).execute();
+  if (!plan.subscribed) await setMemberNewsletters(w, id, []);
+  if (plan.tier) await setMemberTiers(w, id, [plan.tier]);
+  await w.db
+    .updateTable('members')
+    .set({
+      ...(plan.name ? { name: plan.name } : {}),
+      ...(plan.note ? { note: plan.note } : {}),
+      ...(compedBy(plan.tier) ? { status: 'comped' as const } : {}),
+      updated_at: w.clock.now(),
+      updated_by: w.actingUserId,
+    })
+    .where('id', '=', id)
+    .execute();
+}
