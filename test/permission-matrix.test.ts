@@ -149,6 +149,12 @@ const freshMember = async () => {
   const res = await t.admin.post('/members/', { members: [{ email: `${unique('member')}@example.com` }] });
   return res.json().members[0].id as string;
 };
+/** A members import large enough for the background (the matrix runs no job runner: it stays pending). */
+const freshImportJob = async () => {
+  const rows = Array.from({ length: 501 }, (_, i) => `${unique('queued')}-${i}@example.com`);
+  const res = await t.admin.upload('/members/upload/', { membersfile: { name: 'members.csv', type: 'text/csv', data: ['email', ...rows].join('\n') } });
+  return /upload\/([a-f0-9]{24})\/$/.exec(res.headers.location as string)![1]!;
+};
 const freshSnippet = async () => {
   const res = await t.admin.post('/snippets/', { snippets: [{ name: unique('snippet'), mobiledoc: '{}' }] });
   return res.json().snippets[0].id as string;
@@ -636,6 +642,29 @@ const ROWS: Row[] = [
     status: 204,
     integration: 'listed',
     refused: NO_PERMISSION('Permission error, cannot delete member.'),
+  },
+  {
+    method: 'GET',
+    path: '/members/upload/',
+    allowed: 'O A SE I',
+    status: 200,
+    integration: 'listed',
+  },
+  {
+    method: 'POST',
+    path: '/members/upload/',
+    upload: async () => ({ membersfile: { name: 'members.csv', type: 'text/csv', data: `email\n${unique('csv-member')}@example.com\n` } }),
+    allowed: 'O A SE I',
+    status: 201,
+    integration: 'listed',
+  },
+  {
+    method: 'GET',
+    path: '/members/upload/:id/',
+    prepare: async () => ({ path: `/members/upload/${await freshImportJob()}/` }),
+    allowed: 'O A SE I',
+    status: 200,
+    integration: 'listed',
   },
   {
     method: 'DELETE',
