@@ -4,12 +4,14 @@ import type { EventTables, WebhookTables } from './schema-events.js';
 import type { MemberTables } from './schema-members.js';
 import type { ClientTables } from './schema-client.js';
 import type { PostMemberTables } from './schema-posts-members.js';
+import type { MemberEventTables } from './schema-member-events.js';
 
 /**
  * Row types, one interface per table; column names are the JSON field names of the wire format.
  * Each group of tables lives with the migration that creates it and is joined here.
  */
-export interface Database extends FoundationTables, PostTables, StaffTables, EventTables, WebhookTables, MemberTables, ClientTables, PostMemberTables {}
+export interface Database
+  extends FoundationTables, PostTables, StaffTables, EventTables, WebhookTables, MemberTables, ClientTables, PostMemberTables, MemberEventTables {}
 
 export interface FoundationTables {
   settings: SettingRow;
@@ -145,3 +147,4 @@ export type * from './schema-members.js';
 export type * from './schema-client.js';
 export type * from './schema-events.js';
 export type * from './schema-posts-members.js';
+export type * from './schema-member-events.js';

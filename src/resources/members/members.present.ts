@@ -17,7 +17,7 @@ export interface MemberView {
 }
 
 /** Gravatar's address for the e-mail, with Ghost's options (a blank image when there is none). */
-function gravatarUrl(email: string): string {
+export function gravatarUrl(email: string): string {
   const hash = createHash('md5').update(email.toLowerCase().trim()).digest('hex');
   return `https://www.gravatar.com/avatar/${hash}?s=250&r=g&d=blank`;
 }

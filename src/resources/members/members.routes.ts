@@ -10,12 +10,15 @@ import { locationOf } from '../../http/location.js';
 import { parseBody } from '../../http/parse-body.js';
 import { readSetting } from '../../settings/settings.js';
 import { MEMBERS_BROWSE } from './members.browse.js';
-import { bulkDeleteMembers } from './members.bulk.js';
+import { bulkDeleteMembers, type BulkSelection } from './members.bulk.js';
+import { bulkEditMembers } from './members.bulk-edit.js';
+import { memberActivityFeed } from './members.activity-feed.js';
+import { parsePageRequest } from '../../browse/pagination.js';
 import { findMember, relationsOfMembers } from './members.queries.js';
 import { presentMember } from './members.present.js';
 import { addMember, deleteMember, editMember } from './members.service.js';
 import { memberCountHistory } from './members.stats.js';
-import { MEMBER_ADD, MEMBER_EDIT, MEMBER_INCLUDES } from './members.schemas.js';
+import { MEMBER_ADD, MEMBER_BULK, MEMBER_EDIT, MEMBER_INCLUDES } from './members.schemas.js';
 
 type Query = Record<string, unknown>;
 type Params = { id: string };
@@ -56,14 +59,13 @@ function assertEmailType(query: Query): void {
 
 const isTrue = (value: unknown) => value === true || value === 'true';
 const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : null);
+const selectionOf = (query: Query): BulkSelection => ({ filter: text(query.filter), search: text(query.search), all: isTrue(query.all) });
 
 /**
  * Ghost endpoints not built here whose paths `/members/:id/` would otherwise take (and answer 422 for the id):
  * `app.ts` routes them, outside the Admin API's hooks, to the unmatched-route answer they had before.
  */
 export const MEMBER_PATHS_NOT_BUILT = [
-  ['PUT', 'members/bulk/'],
-  ['GET', 'members/events/'],
   ['GET', 'members/upload/'],
   ['GET', 'members/stripe_connect/'],
 ] as const;
@@ -79,6 +81,14 @@ export function membersAdminRoutes(app: FastifyInstance) {
     params: { include: MEMBER_INCLUDES, maxLimit: 100 },
     present: (ctx, rows, params) => presentMembers(ctx, rows, params.include, false),
   });
+  app.get<{ Querystring: Query }>('/members/events/', { config: { frame: frame('activityFeed'), permission: 'member.browse' } }, async (request) => {
+    // Checked with Ghost's pattern; the value itself is kept as given (see the feed).
+    if (request.query.limit !== undefined) parsePageRequest({ limit: request.query.limit });
+    return memberActivityFeed(request.ctx, { limit: text(request.query.limit), filter: text(request.query.filter) ?? undefined });
+  });
+  app.put<{ Querystring: Query }>('/members/bulk/', { config: { frame: frame('bulkEdit'), permission: 'member.edit' } }, async (request) => ({
+    bulk: { meta: await bulkEditMembers(request.ctx, selectionOf(request.query), parseBody(request, MEMBER_BULK)) },
+  }));
   app.get('/members/stats/count/', { config: { frame: frame('memberStats'), permission: 'member.browse' } }, async (request) =>
     memberCountHistory(request.ctx.db),
   );
@@ -110,8 +120,7 @@ export function membersAdminRoutes(app: FastifyInstance) {
     return reply.status(204).send();
   });
   app.delete<{ Querystring: Query }>('/members/', { config: { frame: frame('bulkDestroy'), permission: 'member.destroy' } }, async (request) => {
-    const { query } = request;
-    const deleted = await bulkDeleteMembers(request.ctx, { filter: text(query.filter), search: text(query.search), all: isTrue(query.all) });
+    const deleted = await bulkDeleteMembers(request.ctx, selectionOf(request.query));
     // Shaped like the CSV importer's answer, as Ghost shapes it.
     return { meta: { stats: { successful: deleted, unsuccessful: 0 }, unsuccessfulIds: [], errors: [] } };
   });
