@@ -1,6 +1,6 @@
 import type { Ctx } from '../../ctx.js';
 import type { Db } from '../../db/connect.js';
-import type { MemberRow, NewsletterRow } from '../../db/schema.js';
+import type { MemberCreatedEventRow, MemberRow, NewsletterRow } from '../../db/schema.js';
 import { isoDate } from '../../content/dates.js';
 import { errors } from '../../errors.js';
 import { FilterCompiler } from '../../filter/compile.js';
@@ -10,6 +10,7 @@ import { renderCondition } from '../../filter/render.js';
 import type { FieldType, FilterSpec } from '../../filter/spec.js';
 import { presentAdminNewsletter } from '../newsletters/newsletters.present.js';
 import { gravatarUrl } from './members.present.js';
+import { presentAttribution } from './members.activity.js';
 
 /**
  * `GET /members/events/` (Ghost's `members.activityFeed`, its EventRepository's `getEventTimeline`): the
@@ -170,16 +171,7 @@ function presentEvent(ctx: Ctx, type: Kind, row: Row, members: Map<string, Membe
         referrer_url: row.referrer_url,
         source: row.source,
         member,
-        attribution: {
-          id: row.attribution_id,
-          type: row.attribution_type,
-          url: row.attribution_url,
-          // The title of the post, page, tag or author that brought the member: never recorded here.
-          title: null,
-          referrer_source: row.referrer_source,
-          referrer_medium: row.referrer_medium,
-          referrer_url: row.referrer_url,
-        },
+        attribution: presentAttribution(row as unknown as MemberCreatedEventRow),
       },
     };
   }

@@ -1,5 +1,6 @@
 import type { Ctx, WriteCtx } from '../../ctx.js';
-import type { MemberEventSource, MemberRow } from '../../db/schema.js';
+import type { MemberCreatedEventRow, MemberEventSource, MemberRow } from '../../db/schema.js';
+import type { MemberAttribution } from './members.present.js';
 import { objectId } from '../../db/ids.js';
 import { readSetting } from '../../settings/settings.js';
 
@@ -31,11 +32,17 @@ async function referrerOf(w: WriteCtx, source: MemberEventSource): Promise<{ ref
     : { referrer_source: 'Created manually', referrer_medium: 'Ghost Admin' };
 }
 
-/** What a new member gets: its sign-up, its first status and a subscription to each of its newsletters. */
+/** What a new member gets: its first status, a subscription to each of its newsletters and its sign-up. */
 export async function recordMemberCreated(w: WriteCtx, member: Pick<MemberRow, 'id' | 'status' | 'created_at'>, newsletterIds: readonly string[]) {
   const source = memberEventSource(w);
   const at = member.created_at;
   const referrer = await referrerOf(w, source);
+  await w.db
+    .insertInto('members_status_events')
+    .values({ id: objectId(), member_id: member.id, from_status: null, to_status: member.status, created_at: at })
+    .execute();
+  await recordSubscriptions(w, member.id, { added: newsletterIds, removed: [] }, at);
+  // Last, as Ghost records it after the member's other rows (the feed orders same-time events by id).
   await w.db
     .insertInto('members_created_events')
     .values({
@@ -52,17 +59,16 @@ export async function recordMemberCreated(w: WriteCtx, member: Pick<MemberRow, '
       batch_id: objectId(),
     })
     .execute();
-  await w.db
-    .insertInto('members_status_events')
-    .values({ id: objectId(), member_id: member.id, from_status: null, to_status: member.status, created_at: at })
-    .execute();
-  await recordSubscriptions(w, member.id, { added: newsletterIds, removed: [] });
 }
 
 /** One event per newsletter joined (`subscribed: true`) or left. */
-export async function recordSubscriptions(w: WriteCtx, memberId: string, change: { added: readonly string[]; removed: readonly string[] }) {
+export async function recordSubscriptions(
+  w: WriteCtx,
+  memberId: string,
+  change: { added: readonly string[]; removed: readonly string[] },
+  at: Date = w.clock.now(),
+) {
   const source = memberEventSource(w);
-  const at = w.clock.now();
   const rows = [
     ...change.added.map((newsletter_id) => ({ newsletter_id, subscribed: true })),
     ...change.removed.map((newsletter_id) => ({ newsletter_id, subscribed: false })),
@@ -85,4 +91,24 @@ export async function recordMemberChanges(w: WriteCtx, before: Pick<MemberRow, '
       .values({ id: objectId(), member_id: before.id, from_status: before.status, to_status: after.status, created_at: at })
       .execute();
   }
+}
+
+/** The attribution of these members' sign-ups, as read, add and edit show it. */
+export async function attributionsOf(db: Ctx['db'], memberIds: readonly string[]): Promise<Map<string, MemberAttribution>> {
+  if (memberIds.length === 0) return new Map();
+  const rows = await db.selectFrom('members_created_events').selectAll().where('member_id', 'in', memberIds).execute();
+  return new Map(rows.map((row) => [row.member_id, presentAttribution(row)]));
+}
+
+/** Ghost's attribution object; `title` names the post, page, tag or author that brought the member (none here). */
+export function presentAttribution(row: MemberCreatedEventRow): MemberAttribution {
+  return {
+    id: row.attribution_id,
+    type: row.attribution_type,
+    url: row.attribution_url,
+    title: null,
+    referrer_source: row.referrer_source,
+    referrer_medium: row.referrer_medium,
+    referrer_url: row.referrer_url,
+  };
 }

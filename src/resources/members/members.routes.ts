@@ -13,6 +13,7 @@ import { MEMBERS_BROWSE } from './members.browse.js';
 import { bulkDeleteMembers, type BulkSelection } from './members.bulk.js';
 import { bulkEditMembers } from './members.bulk-edit.js';
 import { memberActivityFeed } from './members.activity-feed.js';
+import { attributionsOf } from './members.activity.js';
 import { parsePageRequest } from '../../browse/pagination.js';
 import { findMember, relationsOfMembers } from './members.queries.js';
 import { presentMember } from './members.present.js';
@@ -24,14 +25,16 @@ type Query = Record<string, unknown>;
 type Params = { id: string };
 const frame = (method: string) => ({ docName: 'members', method });
 
-/** Browse shows tiers only when asked; read, add and edit always show them (Ghost's member BREAD service). */
+/**
+ * Browse shows tiers only when asked; read, add and edit always show them, and the member's attribution
+ * (Ghost's member BREAD service).
+ */
 async function presentMembers(ctx: Ctx, rows: MemberRow[], include: readonly string[], alwaysTiers: boolean) {
-  const [relations, validationKey] = await Promise.all([
-    relationsOfMembers(
-      ctx.db,
-      rows.map((row) => row.id),
-    ),
+  const ids = rows.map((row) => row.id);
+  const [relations, validationKey, attributions] = await Promise.all([
+    relationsOfMembers(ctx.db, ids),
     readSetting(ctx.db, 'members_email_auth_secret'),
+    alwaysTiers ? attributionsOf(ctx.db, ids) : undefined,
   ]);
   const view = {
     siteUrl: ctx.site.url,
@@ -39,6 +42,7 @@ async function presentMembers(ctx: Ctx, rows: MemberRow[], include: readonly str
     withTiers: alwaysTiers || include.includes('tiers') || include.includes('products'),
     withEmailRecipients: include.includes('email_recipients'),
     now: ctx.clock.now(),
+    ...(attributions ? { attributions } : {}),
   };
   return rows.map((row) => presentMember(row, relations, view));
 }

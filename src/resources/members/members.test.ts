@@ -68,7 +68,16 @@ describe('Admin members: add, read, edit, delete', () => {
       email_open_rate: null,
       status: 'free',
       last_seen_at: null,
-      attribution: null,
+      // Who made the member: the test integration, through the Admin API.
+      attribution: {
+        id: null,
+        type: null,
+        url: null,
+        title: null,
+        referrer_source: 'Integration: Test Integration',
+        referrer_medium: 'Admin API',
+        referrer_url: null,
+      },
       tiers: [],
       email_suppression: { suppressed: false, info: null },
     });
