@@ -35,6 +35,7 @@ import { labelsAdminRoutes } from './resources/labels/labels.routes.js';
 import { tiersAdminRoutes, tiersContentRoutes } from './resources/tiers/tiers.routes.js';
 import { newslettersAdminRoutes, newslettersContentRoutes } from './resources/newsletters/newsletters.routes.js';
 import { offersAdminRoutes, offersContentRoutes } from './resources/offers/offers.routes.js';
+import { cacheInvalidateHeader } from './http/cache-invalidate.js';
 import { MEMBER_PATHS_NOT_BUILT, membersAdminRoutes } from './resources/members/members.routes.js';
 import { postsAdminRoutes } from './resources/posts/posts.routes.js';
 import { postsContentRoutes } from './resources/posts/posts.content-routes.js';
@@ -150,6 +151,7 @@ export async function buildApp({
       admin.addHook('onRequest', checkVersionMatch);
       admin.addHook('onRequest', adminAuthHook(base, { findUserById, roleNameOfUser }));
       admin.addHook('onRequest', ctxHook(base));
+      admin.addHook('onSend', cacheInvalidateHeader);
       // From here on errors belong to the controller and get Ghost's "cannot <verb> <resource>" message.
       admin.addHook('preValidation', async (request) => {
         request.controllerStarted = true;

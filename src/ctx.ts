@@ -54,6 +54,12 @@ export interface Ctx {
    * a retried one records its own. Called on a ctx that is already writing, `fn` joins that transaction.
    */
   write<T>(fn: (ctx: WriteCtx) => Promise<T>): Promise<T>;
+  /**
+   * Whether a committed write of this ctx recorded `site.changed`: the answer then carries Ghost's
+   * `X-Cache-Invalidate: /*` (set in one place, `http/cache-invalidate.ts`), so the header and the event
+   * never disagree.
+   */
+  siteChanged(): boolean;
 }
 
 /** The ctx inside `write`: `db` is the transaction, and events can be recorded. */
@@ -81,13 +87,27 @@ function actionActor(actor: Actor | null): ActionActor | null {
   return null;
 }
 
-function buildCtx(base: CtxBase, actor: Actor | null): Ctx {
+/** What a request's route declares about its writes. */
+export interface WriteOptions {
+  /**
+   * Ghost's controller `cacheInvalidate: true`: every successful write of this request changes the public
+   * site, so its first write records `site.changed` (a service may record it itself, for a dynamic case).
+   */
+  invalidatesSite?: boolean;
+}
+
+const SITE_CHANGED = 'site.changed';
+
+function buildCtx(base: CtxBase, actor: Actor | null, options: WriteOptions = {}): Ctx {
+  let siteChanged = false;
   const ctx: Ctx = {
     ...base,
     actor,
     actingUserId: actor?.user?.id ?? OWNER_USER_ID,
+    siteChanged: () => siteChanged,
     write: async (fn) => {
       let announced = 0;
+      let announcedSiteChange = false;
       const result = await retryingTransaction(base.db, async (trx) => {
         const recorded: RecordedEvent[] = [];
         const actions = new ActionCollector();
@@ -109,11 +129,16 @@ function buildCtx(base: CtxBase, actor: Actor | null): Ctx {
         } finally {
           open = false;
         }
+        if (options.invalidatesSite && !siteChanged && !recorded.some((event) => event.name === SITE_CHANGED)) {
+          recorded.push({ name: SITE_CHANGED, payload: {} });
+        }
         await actions.write(trx, actionActor(actor), base.clock.now());
         await writeOutbox(trx, recorded, base.clock.now());
         announced = recorded.length;
+        announcedSiteChange = recorded.some((event) => event.name === SITE_CHANGED);
         return result;
       });
+      if (announcedSiteChange) siteChanged = true;
       if (announced > 0) base.onEventsCommitted?.();
       return result;
     },
@@ -122,7 +147,7 @@ function buildCtx(base: CtxBase, actor: Actor | null): Ctx {
 }
 
 /** The ctx of one request, for its caller (null before or without authentication). */
-export const requestCtx = (base: CtxBase, actor: Actor | null): Ctx => buildCtx(base, actor);
+export const requestCtx = (base: CtxBase, actor: Actor | null, options: WriteOptions = {}): Ctx => buildCtx(base, actor, options);
 
 /** The ctx of one background job or CLI command: no caller, writes recorded as the Owner. */
 export const jobCtx = (base: CtxBase): Ctx => buildCtx(base, null);

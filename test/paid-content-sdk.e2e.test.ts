@@ -66,6 +66,15 @@ describe('Paid content through the SDKs', () => {
     const served = await content.offers.read({ id: offer.body.offers[0].id });
     expect(served).toMatchObject({ name: 'SDK deal', type: 'fixed', currency: 'EUR', tier: { id: tierId, name: 'SDK gold' } });
     expect(served).not.toHaveProperty('code');
+    // The Admin SDK (1.14.13, the newest) has no `offers`; the Content SDK reads them and reports Ghost's errors.
+    await expect(content.offers.read({ id: '6b01a0b05973b53791bbe3ff' })).rejects.toMatchObject({ name: 'NotFoundError' });
+    const edited = await raw('PUT', `/offers/${offer.body.offers[0].id}/`, { offers: [{ display_title: 'Deal of the week' }] });
+    expect(edited).toMatchObject({ status: 200, body: { offers: [{ display_title: 'Deal of the week', code: 'sdk-deal' }] } });
+    expect((await content.offers.read({ id: offer.body.offers[0].id })).display_title).toBe('Deal of the week');
+    expect(await raw('PUT', '/offers/6b01a0b05973b53791bbe3ff/', { offers: [{ name: 'Nobody' }] })).toMatchObject({
+      status: 404,
+      body: { errors: [{ type: 'NotFoundError' }] },
+    });
 
     const newsletters = await content.newsletters.browse();
     expect(newsletters.map((n: { slug: string }) => n.slug)).toEqual(['default-newsletter', 'sdk-weekly']);

@@ -674,6 +674,21 @@ const ROWS: Row[] = [
     status: 200,
     integration: 'listed',
   },
+  {
+    method: 'PUT',
+    path: '/members/bulk/?filter=',
+    prepare: async () => ({ path: `/members/bulk/?filter=id:${await freshMember()}`, body: { bulk: { action: 'unsubscribe' } } }),
+    allowed: 'O A SE I',
+    status: 200,
+    integration: 'listed',
+  },
+  {
+    method: 'GET',
+    path: '/members/events/',
+    allowed: 'O A SE I',
+    status: 200,
+    integration: 'listed',
+  },
 
   { method: 'GET', path: '/roles/', allowed: ALL, status: 200, integration: 'listed' },
   { method: 'GET', path: '/roles/?permissions=assign', allowed: ALL, status: 200, integration: 'listed' },

@@ -5,13 +5,14 @@ import type { MemberTables } from './schema-members.js';
 import type { ClientTables } from './schema-client.js';
 import type { PostMemberTables } from './schema-posts-members.js';
 import type { JobTables } from './schema-jobs.js';
+import type { MemberEventTables } from './schema-member-events.js';
 
 /**
  * Row types, one interface per table; column names are the JSON field names of the wire format.
  * Each group of tables lives with the migration that creates it and is joined here.
  */
 export interface Database
-  extends FoundationTables, PostTables, StaffTables, EventTables, WebhookTables, MemberTables, ClientTables, PostMemberTables, JobTables {}
+  extends FoundationTables, PostTables, StaffTables, EventTables, WebhookTables, MemberTables, ClientTables, PostMemberTables, JobTables, MemberEventTables {}
 
 export interface FoundationTables {
   settings: SettingRow;
@@ -147,3 +148,4 @@ export type * from './schema-members.js';
 export type * from './schema-client.js';
 export type * from './schema-events.js';
 export type * from './schema-posts-members.js';
+export type * from './schema-member-events.js';

@@ -20,6 +20,11 @@ declare module 'fastify' {
      * admin-key JWT from `?token=` only, without the 5-minute age limit.
      */
     auth?: 'public' | 'required' | 'url-token';
+    /**
+     * Ghost's controller `cacheInvalidate: true`: a successful write records `site.changed` and the answer
+     * carries `X-Cache-Invalidate: /*` (`ctx.ts`, `http/cache-invalidate.ts`).
+     */
+    invalidatesSite?: boolean;
   }
   interface FastifyRequest {
     /** Set once authentication passed and the controller (validation onwards) runs. */

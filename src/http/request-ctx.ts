@@ -11,6 +11,6 @@ declare module 'fastify' {
 /** Builds `request.ctx`; registered after the scope's authentication hook so it carries the caller. */
 export function ctxHook(base: CtxBase) {
   return async function buildRequestCtx(request: FastifyRequest) {
-    request.ctx = requestCtx(base, request.actor ?? null);
+    request.ctx = requestCtx(base, request.actor ?? null, { invalidatesSite: request.routeOptions.config.invalidatesSite === true });
   };
 }

@@ -13,6 +13,7 @@ import { postsSearch } from './0011-posts-search.js';
 import { webhooks } from './0012-webhooks.js';
 import { postsMembers } from './0013-posts-members.js';
 import { jobs } from './0014-jobs.js';
+import { memberEvents } from './0015-member-events.js';
 
 /**
  * Every migration in order. Names sort in the order they must run; Kysely's migrator refuses to run
@@ -33,4 +34,5 @@ export const MIGRATIONS: [name: string, factory: MigrationFactory][] = [
   ['0012-webhooks', webhooks],
   ['0013-posts-members', postsMembers],
   ['0014-jobs', jobs],
+  ['0015-member-events', memberEvents],
 ];

@@ -58,16 +58,19 @@ export function labelsAdminRoutes(app: FastifyInstance) {
     return { labels: await presentLabels(request.ctx, [row], include(request.query)) };
   });
 
-  app.put<{ Params: Params; Querystring: Query }>('/labels/:id/', { config: { frame: frame('edit'), permission: 'label.edit' } }, async (request, reply) => {
+  app.put<{ Params: Params; Querystring: Query }>('/labels/:id/', { config: { frame: frame('edit'), permission: 'label.edit' } }, async (request) => {
     assertIdParam(request.params.id);
-    const { label, changed } = await editLabel(request.ctx, request.params.id, parseBody(request, LABEL_EDIT));
-    if (changed) reply.header('X-Cache-Invalidate', '/*');
+    const { label } = await editLabel(request.ctx, request.params.id, parseBody(request, LABEL_EDIT));
     return { labels: await presentLabels(request.ctx, [label], include(request.query)) };
   });
 
-  app.delete<{ Params: Params }>('/labels/:id/', { config: { frame: frame('destroy'), permission: 'label.destroy' } }, async (request, reply) => {
-    assertIdParam(request.params.id);
-    await deleteLabel(request.ctx, request.params.id);
-    return reply.status(204).header('X-Cache-Invalidate', '/*').send();
-  });
+  app.delete<{ Params: Params }>(
+    '/labels/:id/',
+    { config: { frame: frame('destroy'), permission: 'label.destroy', invalidatesSite: true } },
+    async (request, reply) => {
+      assertIdParam(request.params.id);
+      await deleteLabel(request.ctx, request.params.id);
+      return reply.status(204).send();
+    },
+  );
 }

@@ -43,9 +43,12 @@ export function addLabel(ctx: Ctx, input: LabelInput & { name: string }): Promis
   return ctx.write((w) => insertLabel(w, input));
 }
 
-/** Edits a label; `changed` is false when the body matched what was stored (no write, no cache purge). */
+/**
+ * Edits a label; `changed` is false when the body matched what was stored (no write, no cache purge). A
+ * change is announced as `site.changed`, with Ghost's `X-Cache-Invalidate: /*` (`http/cache-invalidate.ts`).
+ */
 export async function editLabel(ctx: Ctx, id: string, input: LabelInput): Promise<{ label: LabelRow; changed: boolean }> {
-  return ctx.write(async ({ db, engine, clock, actingUserId }) => {
+  return ctx.write(async ({ db, engine, clock, actingUserId, events }) => {
     const existing = await findLabel(db, { id });
     if (!existing) throw errors.notFound();
     const next = { ...existing };
@@ -55,6 +58,7 @@ export async function editLabel(ctx: Ctx, id: string, input: LabelInput): Promis
     if (next.name === existing.name && next.slug === existing.slug) return { label: existing, changed: false };
     const update = { name: next.name, slug: next.slug, updated_at: clock.now(), updated_by: actingUserId };
     await db.updateTable('labels').set(update).where('id', '=', id).execute();
+    events.record('site.changed', {});
     return { label: { ...next, ...update }, changed: true };
   });
 }

@@ -14,10 +14,23 @@ export interface MemberView {
   withEmailRecipients: boolean;
   /** When the complimentary subscriptions say they started: Ghost's fallback without a product event, now. */
   now: Date;
+  /** Read, add and edit show where each member came from (its sign-up event); browse does not. */
+  attributions?: Map<string, MemberAttribution>;
+}
+
+/** Where a member came from, as its sign-up event records it (Ghost's `attribution`). */
+export interface MemberAttribution {
+  id: string | null;
+  type: string | null;
+  url: string | null;
+  title: string | null;
+  referrer_source: string | null;
+  referrer_medium: string | null;
+  referrer_url: string | null;
 }
 
 /** Gravatar's address for the e-mail, with Ghost's options (a blank image when there is none). */
-function gravatarUrl(email: string): string {
+export function gravatarUrl(email: string): string {
   const hash = createHash('md5').update(email.toLowerCase().trim()).digest('hex');
   return `https://www.gravatar.com/avatar/${hash}?s=250&r=g&d=blank`;
 }
@@ -95,8 +108,8 @@ export function presentMember(member: MemberRow, relations: MemberRelations, vie
     ...(view.withEmailRecipients ? { email_recipients: [] } : {}),
     status: member.status,
     last_seen_at: isoDate(member.last_seen_at),
-    // Ghost reads it from sign-up events, which are not recorded here.
-    attribution: null,
+    // Null for a member without a sign-up event (an imported one).
+    ...(view.attributions ? { attribution: view.attributions.get(member.id) ?? null } : {}),
     unsubscribe_url: unsubscribeUrl(view.siteUrl, member.uuid, view.validationKey),
     ...(view.withTiers ? { tiers: tiers.map(presentMemberTier) } : {}),
     email_suppression: { suppressed: member.email_disabled, info: null },

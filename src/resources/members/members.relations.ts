@@ -97,12 +97,26 @@ export async function setMemberTiers(ctx: WriteCtx, memberId: string, tiers: rea
 /**
  * Sets a member's subscriptions to these newsletters. Subscriptions to archived newsletters are kept, as
  * Ghost keeps them: the member cannot see or change them, and they come back if the newsletter does.
+ * Returns the newsletters joined and left, as Ghost counts them for its subscription events (an archived
+ * newsletter the member already had is neither).
  */
-export async function setMemberNewsletters(ctx: WriteCtx, memberId: string, newsletterIds: readonly string[]): Promise<void> {
+export async function setMemberNewsletters(ctx: WriteCtx, memberId: string, newsletterIds: readonly string[]): Promise<{ added: string[]; removed: string[] }> {
   const archived = ctx.db.selectFrom('newsletters').select('id').where('status', '=', 'archived');
+  const active = await ctx.db
+    .selectFrom('members_newsletters')
+    .select('newsletter_id')
+    .where('member_id', '=', memberId)
+    .where('newsletter_id', 'not in', archived)
+    .execute();
   await ctx.db.deleteFrom('members_newsletters').where('member_id', '=', memberId).where('newsletter_id', 'not in', archived).execute();
   const kept = await ctx.db.selectFrom('members_newsletters').select('newsletter_id').where('member_id', '=', memberId).execute();
   const have = new Set(kept.map((row) => row.newsletter_id));
-  const rows = [...new Set(newsletterIds)].filter((id) => !have.has(id)).map((newsletter_id) => ({ id: objectId(), member_id: memberId, newsletter_id }));
+  const wanted = [...new Set(newsletterIds)];
+  const rows = wanted.filter((id) => !have.has(id)).map((newsletter_id) => ({ id: objectId(), member_id: memberId, newsletter_id }));
   if (rows.length > 0) await ctx.db.insertInto('members_newsletters').values(rows).execute();
+  const before = new Set(active.map((row) => row.newsletter_id));
+  return {
+    added: wanted.filter((id) => !before.has(id) && !have.has(id)),
+    removed: [...before].filter((id) => !wanted.includes(id)),
+  };
 }

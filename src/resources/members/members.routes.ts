@@ -10,25 +10,31 @@ import { locationOf } from '../../http/location.js';
 import { parseBody } from '../../http/parse-body.js';
 import { readSetting } from '../../settings/settings.js';
 import { MEMBERS_BROWSE } from './members.browse.js';
-import { bulkDeleteMembers } from './members.bulk.js';
+import { bulkDeleteMembers, type BulkSelection } from './members.bulk.js';
+import { bulkEditMembers } from './members.bulk-edit.js';
+import { memberActivityFeed } from './members.activity-feed.js';
+import { attributionsOf } from './members.activity.js';
+import { parsePageRequest } from '../../browse/pagination.js';
 import { findMember, relationsOfMembers } from './members.queries.js';
 import { presentMember } from './members.present.js';
 import { addMember, deleteMember, editMember } from './members.service.js';
 import { memberCountHistory } from './members.stats.js';
-import { MEMBER_ADD, MEMBER_EDIT, MEMBER_INCLUDES } from './members.schemas.js';
+import { MEMBER_ADD, MEMBER_BULK, MEMBER_EDIT, MEMBER_INCLUDES } from './members.schemas.js';
 
 type Query = Record<string, unknown>;
 type Params = { id: string };
 const frame = (method: string) => ({ docName: 'members', method });
 
-/** Browse shows tiers only when asked; read, add and edit always show them (Ghost's member BREAD service). */
+/**
+ * Browse shows tiers only when asked; read, add and edit always show them, and the member's attribution
+ * (Ghost's member BREAD service).
+ */
 async function presentMembers(ctx: Ctx, rows: MemberRow[], include: readonly string[], alwaysTiers: boolean) {
-  const [relations, validationKey] = await Promise.all([
-    relationsOfMembers(
-      ctx.db,
-      rows.map((row) => row.id),
-    ),
+  const ids = rows.map((row) => row.id);
+  const [relations, validationKey, attributions] = await Promise.all([
+    relationsOfMembers(ctx.db, ids),
     readSetting(ctx.db, 'members_email_auth_secret'),
+    alwaysTiers ? attributionsOf(ctx.db, ids) : undefined,
   ]);
   const view = {
     siteUrl: ctx.site.url,
@@ -36,6 +42,7 @@ async function presentMembers(ctx: Ctx, rows: MemberRow[], include: readonly str
     withTiers: alwaysTiers || include.includes('tiers') || include.includes('products'),
     withEmailRecipients: include.includes('email_recipients'),
     now: ctx.clock.now(),
+    ...(attributions ? { attributions } : {}),
   };
   return rows.map((row) => presentMember(row, relations, view));
 }
@@ -56,16 +63,13 @@ function assertEmailType(query: Query): void {
 
 const isTrue = (value: unknown) => value === true || value === 'true';
 const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : null);
+const selectionOf = (query: Query): BulkSelection => ({ filter: text(query.filter), search: text(query.search), all: isTrue(query.all) });
 
 /**
  * Ghost endpoints not built here whose paths `/members/:id/` would otherwise take (and answer 422 for the id):
  * `app.ts` routes them, outside the Admin API's hooks, to the unmatched-route answer they had before.
  */
-export const MEMBER_PATHS_NOT_BUILT = [
-  ['PUT', 'members/bulk/'],
-  ['GET', 'members/events/'],
-  ['GET', 'members/stripe_connect/'],
-] as const;
+export const MEMBER_PATHS_NOT_BUILT = [['GET', 'members/stripe_connect/']] as const;
 
 /** Members: Admin API only. No write purges the site cache (Ghost's members controller says so). */
 export function membersAdminRoutes(app: FastifyInstance) {
@@ -78,6 +82,14 @@ export function membersAdminRoutes(app: FastifyInstance) {
     params: { include: MEMBER_INCLUDES, maxLimit: 100 },
     present: (ctx, rows, params) => presentMembers(ctx, rows, params.include, false),
   });
+  app.get<{ Querystring: Query }>('/members/events/', { config: { frame: frame('activityFeed'), permission: 'member.browse' } }, async (request) => {
+    // Checked with Ghost's pattern; the value itself is kept as given (see the feed).
+    if (request.query.limit !== undefined) parsePageRequest({ limit: request.query.limit });
+    return memberActivityFeed(request.ctx, { limit: text(request.query.limit), filter: text(request.query.filter) ?? undefined });
+  });
+  app.put<{ Querystring: Query }>('/members/bulk/', { config: { frame: frame('bulkEdit'), permission: 'member.edit' } }, async (request) => ({
+    bulk: { meta: await bulkEditMembers(request.ctx, selectionOf(request.query), parseBody(request, MEMBER_BULK)) },
+  }));
   app.get('/members/stats/count/', { config: { frame: frame('memberStats'), permission: 'member.browse' } }, async (request) =>
     memberCountHistory(request.ctx.db),
   );
@@ -109,8 +121,7 @@ export function membersAdminRoutes(app: FastifyInstance) {
     return reply.status(204).send();
   });
   app.delete<{ Querystring: Query }>('/members/', { config: { frame: frame('bulkDestroy'), permission: 'member.destroy' } }, async (request) => {
-    const { query } = request;
-    const deleted = await bulkDeleteMembers(request.ctx, { filter: text(query.filter), search: text(query.search), all: isTrue(query.all) });
+    const deleted = await bulkDeleteMembers(request.ctx, selectionOf(request.query));
     // Shaped like the CSV importer's answer, as Ghost shapes it.
     return { meta: { stats: { successful: deleted, unsuccessful: 0 }, unsuccessfulIds: [], errors: [] } };
   });

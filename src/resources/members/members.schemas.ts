@@ -1,5 +1,5 @@
 import { requiring, Type, type Static, type TSchema } from '../../http/schema.js';
-import { schemaBody } from '../../http/parse-body.js';
+import { looseBody, schemaBody, type BodyOf } from '../../http/parse-body.js';
 
 /** Labels, tiers, newsletters: objects naming one of `keys`, or a bare string (a name). */
 function relationItems<P extends Record<string, TSchema>>(base: string, keys: P) {
@@ -44,3 +44,14 @@ export type RelationRef = string | { id?: string; name?: string; slug?: string |
 
 /** `include` on browse and read (`tiers` and `products` are one relation; `email_recipients` is not stored here). */
 export const MEMBER_INCLUDES = ['email_recipients', 'products', 'tiers'] as const;
+
+/** `PUT /members/bulk/`: `{"bulk": {"action", "meta", "newsletter"}}`; Ghost checks the action and its meta itself. */
+export const MEMBER_BULK = looseBody(
+  Type.Object({
+    action: Type.Optional(Type.Unknown()),
+    meta: Type.Optional(Type.Unknown()),
+    newsletter: Type.Optional(Type.Unknown()),
+  }),
+  { key: 'bulk' },
+);
+export type MemberBulkInput = BodyOf<typeof MEMBER_BULK>;

@@ -6,6 +6,8 @@ import { errors } from '../../errors.js';
 import { findMember, findMemberByEmail, signupNewsletterIds } from './members.queries.js';
 import { resolveLabels, resolveNewsletters, resolveTiers, setMemberLabels, setMemberNewsletters, setMemberTiers } from './members.relations.js';
 import type { MemberInput } from './members.schemas.js';
+import { recordMemberChanges, recordMemberCreated, recordSubscriptions } from './members.activity.js';
+import { beforeMemberChange, recordMemberAdded, recordMemberDeleted, recordMemberEdited } from './members.events.js';
 
 /** Ghost checks the address with validator's current rules (`legacy: false`) after the schema. */
 function assertEmail(email: string): void {
@@ -70,7 +72,9 @@ export async function addMember(ctx: Ctx, input: MemberInput & { email: string }
       : input.subscribed === false
         ? []
         : (await signupNewsletterIds(w.db)).map((n) => n.id);
-    await setMemberNewsletters(w, row.id, newsletters);
+    const subscribed = await setMemberNewsletters(w, row.id, newsletters);
+    await recordMemberCreated(w, row, subscribed.added);
+    await recordMemberAdded(w, row.id, { labels: input.labels !== undefined });
     return row.id;
   });
 }
@@ -98,6 +102,7 @@ export async function editMember(ctx: Ctx, id: string, input: MemberInput): Prom
   await ctx.write(async (w) => {
     const existing = await findMember(w.db, id);
     if (!existing) throw errors.notFound(`Could not find Member ${id}`);
+    const before = await beforeMemberChange(w, id);
     const update: Partial<MemberRow> = {};
     if (input.email !== undefined && input.email !== existing.email) {
       assertEmail(input.email);
@@ -114,29 +119,46 @@ export async function editMember(ctx: Ctx, id: string, input: MemberInput): Prom
     }
     if (input.labels) await setMemberLabels(w, id, await resolveLabels(w, input.labels));
     const newsletters = await editedNewsletters(w, id, input);
-    if (newsletters) await setMemberNewsletters(w, id, newsletters);
-    await w.db
-      .updateTable('members')
-      .set({ ...update, updated_at: w.clock.now(), updated_by: w.actingUserId })
-      .where('id', '=', id)
-      .execute();
+    if (newsletters) await recordSubscriptions(w, id, await setMemberNewsletters(w, id, newsletters));
+    // As in Ghost, `updated_at` moves only when a column changes, not for labels or newsletters alone.
+    if ((Object.keys(update) as (keyof MemberRow)[]).some((key) => update[key] !== existing[key])) {
+      await w.db
+        .updateTable('members')
+        .set({ ...update, updated_at: w.clock.now(), updated_by: w.actingUserId })
+        .where('id', '=', id)
+        .execute();
+    }
+    await recordMemberChanges(w, existing, { ...existing, ...update });
+    await recordMemberEdited(w, id, before, { tiers: tiers !== undefined });
   });
 }
 
 /** Deletes a member with its links to labels, tiers and newsletters. */
 export async function deleteMember(ctx: Ctx, id: string): Promise<void> {
-  await ctx.write(async ({ db }) => {
+  await ctx.write(async (w) => {
     // Ghost's lookup fails as an empty bookshelf result, which its error handler turns into the default 404.
-    if (!(await findMember(db, id))) throw errors.notFound();
-    await deleteMembersById(db, [id]);
+    if (!(await findMember(w.db, id))) throw errors.notFound();
+    const before = await beforeMemberChange(w, id);
+    await deleteMembersById(w.db, [id]);
+    await recordMemberDeleted(w, id, before);
   });
 }
 
-/** Deletes these members and their links, in chunks the engines' parameter limits allow. */
+const MEMBER_CHILD_TABLES = [
+  'members_labels',
+  'members_products',
+  'members_newsletters',
+  'members_created_events',
+  'members_subscribe_events',
+  'members_status_events',
+  'members_email_change_events',
+] as const;
+
+/** Deletes these members with their links and activity, in chunks the engines' parameter limits allow. */
 export async function deleteMembersById(db: WriteCtx['db'], ids: readonly string[]): Promise<void> {
   for (let i = 0; i < ids.length; i += 500) {
     const chunk = ids.slice(i, i + 500);
-    for (const table of ['members_labels', 'members_products', 'members_newsletters'] as const) {
+    for (const table of MEMBER_CHILD_TABLES) {
       await db.deleteFrom(table).where('member_id', 'in', chunk).execute();
     }
     await db.deleteFrom('members').where('id', 'in', chunk).execute();

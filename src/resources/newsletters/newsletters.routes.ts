@@ -56,20 +56,23 @@ export function newslettersAdminRoutes(app: FastifyInstance) {
     },
   });
 
-  app.post<{ Querystring: Query }>('/newsletters/', { config: { frame: frame('add'), permission: 'newsletter.add' } }, async (request, reply) => {
-    const optInExisting = request.query.opt_in_existing === 'true';
-    const result = await addNewsletter(request.ctx, parseBody(request, NEWSLETTER_ADD), { optInExisting });
-    reply.status(201).header('Location', locationOf(request, result.newsletter.id)).header('X-Cache-Invalidate', '/*');
-    return respond(request.ctx, result, include(request.query));
-  });
+  app.post<{ Querystring: Query }>(
+    '/newsletters/',
+    { config: { frame: frame('add'), permission: 'newsletter.add', invalidatesSite: true } },
+    async (request, reply) => {
+      const optInExisting = request.query.opt_in_existing === 'true';
+      const result = await addNewsletter(request.ctx, parseBody(request, NEWSLETTER_ADD), { optInExisting });
+      reply.status(201).header('Location', locationOf(request, result.newsletter.id));
+      return respond(request.ctx, result, include(request.query));
+    },
+  );
 
   app.put<{ Params: Params; Querystring: Query }>(
     '/newsletters/:id/',
-    { config: { frame: frame('edit'), permission: 'newsletter.edit' } },
-    async (request, reply) => {
+    { config: { frame: frame('edit'), permission: 'newsletter.edit', invalidatesSite: true } },
+    async (request) => {
       assertIdParam(request.params.id);
       const result = await editNewsletter(request.ctx, request.params.id, parseBody(request, NEWSLETTER_EDIT));
-      reply.header('X-Cache-Invalidate', '/*');
       return respond(request.ctx, result, include(request.query));
     },
   );

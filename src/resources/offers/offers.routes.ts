@@ -28,16 +28,15 @@ export function offersAdminRoutes(app: FastifyInstance) {
     return { offers: [presentAdminOffer(row)] };
   });
 
-  app.post('/offers/', { config: { frame: frame('add'), permission: 'offer.add' } }, async (request, reply) => {
+  app.post('/offers/', { config: { frame: frame('add'), permission: 'offer.add', invalidatesSite: true } }, async (request, reply) => {
     const offer = await addOffer(request.ctx, parseBody(request, OFFER_ADD));
-    reply.header('Location', locationOf(request, offer.id)).header('X-Cache-Invalidate', '/*');
+    reply.header('Location', locationOf(request, offer.id));
     return { offers: [presentAdminOffer(offer)] };
   });
 
-  app.put<{ Params: Params }>('/offers/:id/', { config: { frame: frame('edit'), permission: 'offer.edit' } }, async (request, reply) => {
+  app.put<{ Params: Params }>('/offers/:id/', { config: { frame: frame('edit'), permission: 'offer.edit', invalidatesSite: true } }, async (request) => {
     assertIdParam(request.params.id);
     const offer = await editOffer(request.ctx, request.params.id, parseBody(request, OFFER_EDIT));
-    reply.header('X-Cache-Invalidate', '/*');
     return { offers: [presentAdminOffer(offer)] };
   });
 }

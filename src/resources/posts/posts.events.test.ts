@@ -143,7 +143,8 @@ describe('post events', () => {
     };
     await sequence();
     const post = (await t.admin.post('/posts/', { posts: [{ title: 'Tagged', status: 'published', tags: ['Alpha', 'Beta'] }] })).json().posts[0];
-    expect(await sequence()).toEqual(['post.added', 'post.tag.attached', 'post.tag.attached', 'post.published', 'site.changed']);
+    // Ghost 5.130.6 records the attachments before the insert's own event.
+    expect(await sequence()).toEqual(['post.tag.attached', 'post.tag.attached', 'post.added', 'post.published', 'site.changed']);
     await eventually(() => hooks.count('post.tag.attached') === 2, 10_000, 'two attached');
     const attached = hooks.got('post.tag.attached')[0]!.post!;
     expect(attached.current).toMatchObject({ id: post.id, title: 'Tagged' });

@@ -11,7 +11,9 @@ import type { PostType } from './posts.schemas.js';
  * formats mobiledoc, html and plaintext and its tags and authors (reference/webhooks-and-events.md §4).
  * `*.tag.attached` / `*.tag.detached` carry the post too (Ghost emits them on the post model, once per tag),
  * with the same `current` and `previous` as the save's other events. Not built yet: events of bulk edits and
- * bulk deletes.
+ * bulk deletes. The payload follows what Ghost 5.130.6 sends (compared with it): an edit's model had its
+ * authors' roles and the post's counts loaded, an insert's did not; `previous` keeps the post's own columns
+ * and its tags and authors, only those that changed; a delete's `previous` is the row as the model held it.
  */
 
 type Snapshot = Record<string, unknown>;
@@ -39,22 +41,71 @@ async function listened(w: WriteCtx, type: PostType): Promise<boolean> {
   return !!(await w.db.selectFrom('webhooks').select('id').where('event', 'in', names).limit(1).executeTakeFirst());
 }
 
+/** What Ghost's post model had loaded when it fired: more after an edit than after an insert. */
+const INCLUDES = {
+  inserted: { post: ['tags', 'authors', 'tiers', 'post_revisions'], page: ['tags', 'authors', 'tiers', 'post_revisions'] },
+  updated: {
+    post: ['tags', 'authors', 'authors.roles', 'tiers', 'post_revisions', 'post_revisions.author', 'count.clicks'],
+    page: ['tags', 'authors', 'authors.roles', 'tiers', 'post_revisions', 'post_revisions.author', 'count.signups', 'count.paid_conversions'],
+  },
+} as const;
+
 /** The post as a webhook carries it; null when it does not exist (any more). */
-async function snapshot(w: WriteCtx, id: string): Promise<Snapshot | null> {
+async function snapshot(w: WriteCtx, type: PostType, id: string, loaded: keyof typeof INCLUDES): Promise<Snapshot | null> {
   const row = await findAnyPost(w.db, id);
   if (!row) return null;
   const [post] = await adminPosts(w.db, [row], {
     siteUrl: w.site.url,
     engine: w.engine,
-    include: ['tags', 'authors'],
+    include: INCLUDES[loaded][type],
     formats: new Set(['mobiledoc', 'html', 'plaintext']),
   });
   return post ?? null;
 }
 
-/** The previous values restricted to the keys this save changed, as Ghost sends `previous`. */
+/** The post's own columns as the payload shows them, in the model's order (`previous` of a delete). */
+const COLUMNS = [
+  'id',
+  'uuid',
+  'title',
+  'slug',
+  'mobiledoc',
+  'html',
+  'comment_id',
+  'feature_image',
+  'featured',
+  'status',
+  'visibility',
+  'created_at',
+  'updated_at',
+  'published_at',
+  'custom_excerpt',
+  'codeinjection_head',
+  'codeinjection_foot',
+  'custom_template',
+  'canonical_url',
+  'show_title_and_feature_image',
+];
+
+const ids = (items: unknown) => JSON.stringify(((items as { id: string }[] | undefined) ?? []).map((item) => item.id));
+
+/**
+ * The previous values of what this save changed, as Ghost sends `previous`: the model's changed columns,
+ * and its tags or authors when they were replaced (not when a tag's own fields, such as its URL, moved).
+ */
 function changedKeys(before: Snapshot, after: Snapshot): Snapshot {
-  return Object.fromEntries(Object.entries(before).filter(([key, value]) => JSON.stringify(value) !== JSON.stringify(after[key])));
+  const changed = (key: string) =>
+    key === 'tags' || key === 'authors' ? ids(before[key]) !== ids(after[key]) : JSON.stringify(before[key]) !== JSON.stringify(after[key]);
+  return Object.fromEntries(
+    Object.entries(before).filter(([key]) => (COLUMNS.includes(key) || key === 'plaintext' || key === 'tags' || key === 'authors') && changed(key)),
+  );
+}
+
+/** A deleted post's `previous`: its tags and authors (when it had any), then its columns (no computed fields). */
+function asDeleted(before: Snapshot): Snapshot {
+  const held = (key: string) =>
+    key in before && !(Array.isArray(before[key]) && (before[key] as unknown[]).length === 0 && (key === 'tags' || key === 'authors'));
+  return Object.fromEntries(['tags', 'authors', ...COLUMNS].filter(held).map((key) => [key, before[key]]));
 }
 
 function record(w: WriteCtx, type: PostType, id: string, suffix: (typeof SUFFIXES)[number], current: Snapshot, previous: Snapshot): void {
@@ -70,21 +121,21 @@ function recordTagsAttached(w: WriteCtx, type: PostType, id: string, current: Sn
 }
 
 /**
- * After an insert: `added`, one `tag.attached` per tag, then `published` or `scheduled` by the new status
- * (the order Ghost's webhooks arrive in, reference/webhooks-and-events.md §1).
+ * After an insert: one `tag.attached` per tag, `added`, then `published` or `scheduled` by the new status
+ * (the order Ghost 5.130.6 records them in).
  */
 export async function recordAdded(w: WriteCtx, type: PostType, row: Pick<PostRow, 'id' | 'status'>): Promise<void> {
   if (!(await listened(w, type))) return;
-  const current = (await snapshot(w, row.id))!;
-  record(w, type, row.id, 'added', current, {});
+  const current = (await snapshot(w, type, row.id, 'inserted'))!;
   recordTagsAttached(w, type, row.id, current, {}, []);
+  record(w, type, row.id, 'added', current, {});
   if (row.status === 'published') record(w, type, row.id, 'published', current, {});
   if (row.status === 'scheduled') record(w, type, row.id, 'scheduled', current, {});
 }
 
 /** Taken before an edit or delete changes the row: what `previous` is made from. */
 export async function beforeChange(w: WriteCtx, type: PostType, id: string): Promise<Snapshot | null> {
-  return (await listened(w, type)) ? snapshot(w, id) : null;
+  return (await listened(w, type)) ? snapshot(w, type, id, 'updated') : null;
 }
 
 type StatusOf = Pick<PostRow, 'status' | 'published_at'>;
@@ -95,7 +146,7 @@ type StatusOf = Pick<PostRow, 'status' | 'published_at'>;
  */
 export async function recordEdited(w: WriteCtx, type: PostType, id: string, before: Snapshot | null, was: StatusOf, is: StatusOf): Promise<void> {
   if (!before) return;
-  const current = (await snapshot(w, id))!;
+  const current = (await snapshot(w, type, id, 'updated'))!;
   const previous = changedKeys(before, current);
   const kept = tagIds(current);
   for (const tag of tagIds(before)) if (!kept.includes(tag)) record(w, type, id, 'tag.detached', current, previous);
@@ -111,9 +162,14 @@ export async function recordEdited(w: WriteCtx, type: PostType, id: string, befo
   record(w, type, id, 'edited', current, previous);
 }
 
-/** After a delete: `unpublished` when it was published, then `deleted`; `current` is empty, as in Ghost. */
+/**
+ * After a delete: one `tag.detached` per tag (Ghost detaches them first), `unpublished` when it was
+ * published, then `deleted`; `current` is empty, as in Ghost.
+ */
 export function recordDeleted(w: WriteCtx, type: PostType, id: string, before: Snapshot | null, was: Pick<PostRow, 'status'>): void {
   if (!before) return;
-  if (was.status === 'published') record(w, type, id, 'unpublished', {}, before);
-  record(w, type, id, 'deleted', {}, before);
+  const previous = asDeleted(before);
+  for (const _tag of tagIds(before)) record(w, type, id, 'tag.detached', {}, previous);
+  if (was.status === 'published') record(w, type, id, 'unpublished', {}, previous);
+  record(w, type, id, 'deleted', {}, previous);
 }

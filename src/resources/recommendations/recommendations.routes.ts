@@ -45,32 +45,34 @@ export function recommendationsAdminRoutes(app: FastifyInstance) {
     return { recommendations: [presentRecommendation(row)] };
   });
 
-  app.post('/recommendations/', { config: { frame: frame('add'), permission: 'recommendation.add' } }, async (request, reply) => {
+  app.post('/recommendations/', { config: { frame: frame('add'), permission: 'recommendation.add', invalidatesSite: true } }, async (request, reply) => {
     const row = await addRecommendation(request.ctx, parseBody(request, RECOMMENDATION_ADD));
-    reply.status(201).header('Location', locationOf(request, row.id)).header('X-Cache-Invalidate', '/*');
+    reply.status(201).header('Location', locationOf(request, row.id));
     return { recommendations: [presentRecommendation(row)] };
   });
 
-  app.post('/recommendations/check/', { config: { frame: frame('check'), permission: 'recommendation.add' } }, async (request, reply) => {
+  app.post('/recommendations/check/', { config: { frame: frame('check'), permission: 'recommendation.add', invalidatesSite: true } }, async (request) => {
     const { existing, url } = await checkRecommendation(request.ctx, parseBody(request, RECOMMENDATION_CHECK));
-    reply.header('X-Cache-Invalidate', '/*');
     return { recommendations: [presentRecommendation(existing ?? { url, one_click_subscribe: false })] };
   });
 
-  app.put<{ Params: Params }>('/recommendations/:id/', { config: { frame: frame('edit'), permission: 'recommendation.edit' } }, async (request, reply) => {
-    assertIdParam(request.params.id);
-    const row = await editRecommendation(request.ctx, request.params.id, parseBody(request, RECOMMENDATION_EDIT));
-    reply.header('X-Cache-Invalidate', '/*');
-    return { recommendations: [presentRecommendation(row)] };
-  });
+  app.put<{ Params: Params }>(
+    '/recommendations/:id/',
+    { config: { frame: frame('edit'), permission: 'recommendation.edit', invalidatesSite: true } },
+    async (request) => {
+      assertIdParam(request.params.id);
+      const row = await editRecommendation(request.ctx, request.params.id, parseBody(request, RECOMMENDATION_EDIT));
+      return { recommendations: [presentRecommendation(row)] };
+    },
+  );
 
   app.delete<{ Params: Params }>(
     '/recommendations/:id/',
-    { config: { frame: frame('destroy'), permission: 'recommendation.destroy' } },
+    { config: { frame: frame('destroy'), permission: 'recommendation.destroy', invalidatesSite: true } },
     async (request, reply) => {
       assertIdParam(request.params.id);
       await deleteRecommendation(request.ctx, request.params.id);
-      return reply.status(204).header('X-Cache-Invalidate', '/*').send();
+      return reply.status(204).send();
     },
   );
 

@@ -18,15 +18,14 @@ const TYPES = { posts: 'post', pages: 'page' } as const;
 export function schedulesRoutes(app: FastifyInstance) {
   app.put<{ Params: Params }>(
     '/schedules/:resource/:id/',
-    { config: { frame: { docName: 'schedules', method: 'publish' }, permission: 'post.publish', auth: 'url-token' } },
-    async (request, reply) => {
+    { config: { frame: { docName: 'schedules', method: 'publish' }, permission: 'post.publish', auth: 'url-token', invalidatesSite: true } },
+    async (request) => {
       const { resource, id } = request.params;
       if (!(resource in TYPES)) throw errors.validation('Validation (AllowedValues) failed for resource');
       assertIdParam(id);
       const type = TYPES[resource as keyof typeof TYPES];
       const force = (request.body as { force?: unknown } | undefined)?.force === true;
       await publishOnSchedulerCall(request.ctx, type, id, force);
-      reply.header('X-Cache-Invalidate', '/*');
       const row = await findPost(request.ctx.db, { id }, { type });
       const view = { siteUrl: request.ctx.site.url, engine: request.ctx.engine, include: ADMIN_DEFAULT_INCLUDES[type], formats: new Set(['lexical'] as const) };
       return { [resource]: await adminPosts(request.ctx.db, [row!], view) };

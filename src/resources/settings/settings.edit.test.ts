@@ -101,6 +101,8 @@ describe('PUT /settings/', () => {
     await withTestSite(async (site) => {
       const editable = SETTING_KEYS.filter((key) => 'editable' in SETTINGS[key]);
       expect([...EDITS.map(([key]) => key), 'labs'].sort()).toEqual([...editable].sort());
+      // The site's setup recorded its own site.changed.
+      const earlier = (await outboxEvents(site)).length;
       const res = await edit(site, ...EDITS.map(([key, value]) => ({ key, value })), { key: 'labs', value: '{"webmentions":true,"madeUp":true}' });
       expect(res.statusCode).toBe(200);
       expect(res.headers['x-cache-invalidate']).toBe('/*');
@@ -119,7 +121,7 @@ describe('PUT /settings/', () => {
       expect(rows.get('logo')).toBe('__GHOST_URL__/content/images/logo.png');
       expect(rows.get('icon')).toBe('__GHOST_URL__/content/images/icon.png');
       expect(rows.get('is_private')).toBe('true');
-      expect(await outboxEvents(site)).toEqual([{ event: 'site.changed', payload: '{}' }]);
+      expect((await outboxEvents(site)).slice(earlier)).toEqual([{ event: 'site.changed', payload: '{}' }]);
       // The next read, through any API, sees the change.
       const content = (await site.content.get('/settings/')).json().settings;
       expect(content).toMatchObject({

@@ -25,9 +25,8 @@ export function settingsAdminRoutes(app: FastifyInstance) {
     };
   });
 
-  app.put('/settings/', { config: { frame: frame('edit'), permission: 'setting.edit' } }, async (request, reply) => {
-    const { saved } = await editSettings(request.ctx, parseBody(request, SETTINGS_EDIT));
-    if (saved) reply.header('X-Cache-Invalidate', '/*');
+  app.put('/settings/', { config: { frame: frame('edit'), permission: 'setting.edit' } }, async (request) => {
+    await editSettings(request.ctx, parseBody(request, SETTINGS_EDIT));
     const values = await browseSettings(request.ctx);
     return { settings: presentAdminSettings(values, siteFacts(request.ctx), null), meta: {} };
   });

@@ -14,21 +14,20 @@ export function setupRoutes(app: FastifyInstance) {
 
   app.get('/authentication/setup/', { config: { auth: 'public', frame } }, async ({ ctx }) => ({ setup: [{ status: await isSetup(ctx.db) }] }));
 
-  app.post('/authentication/setup/', { config: { auth: 'public', frame } }, async (request, reply) => {
+  app.post('/authentication/setup/', { config: { auth: 'public', frame, invalidatesSite: true } }, async (request, reply) => {
     const input = parseBody(request, SETUP);
     await assertSetupState(request.ctx.db, false);
     const owner = await applySetup(request.ctx, input, true);
-    reply.status(201).header('X-Cache-Invalidate', '/*');
+    reply.status(201);
     return present(request.ctx, owner);
   });
 
-  app.put('/authentication/setup/', { config: { frame } }, async (request, reply) => {
+  app.put('/authentication/setup/', { config: { frame, invalidatesSite: true } }, async (request) => {
     const actor = actorOf(request.ctx);
     if (!actor.user || actor.role !== 'Owner') throw errors.noPermission('You are not the site owner.');
     const input = parseBody(request, SETUP);
     await assertSetupState(request.ctx.db, true);
     const owner = await applySetup(request.ctx, input, false);
-    reply.header('X-Cache-Invalidate', '/*');
     return present(request.ctx, owner);
   });
 }

@@ -38,7 +38,9 @@ export async function recordTagEdited(w: WriteCtx, before: TagRow, after: TagRow
   record(w, 'tag.edited', after.id, is, previous);
 }
 
-/** Before the delete: `current` is empty and `previous` the whole tag, as in Ghost. */
+/** Before the delete: `current` is empty and `previous` the whole tag without its URL, as in Ghost. */
 export async function recordTagDeleted(w: WriteCtx, before: TagRow): Promise<void> {
-  if (await listened(w)) record(w, 'tag.deleted', before.id, {}, await snapshot(w, before));
+  if (!(await listened(w))) return;
+  const { url: _url, ...previous } = await snapshot(w, before);
+  record(w, 'tag.deleted', before.id, {}, previous);
 }

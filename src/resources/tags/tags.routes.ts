@@ -67,21 +67,20 @@ export function tagsAdminRoutes(app: FastifyInstance) {
 
   app.post<{ Querystring: Query }>('/tags/', { config: { frame: frame('add'), permission: 'tag.add' } }, async (request, reply) => {
     const row = await addTag(request.ctx, parseBody(request, TAG_ADD));
-    reply.status(201).header('Location', locationOf(request, row.id)).header('X-Cache-Invalidate', '/*');
+    reply.status(201).header('Location', locationOf(request, row.id));
     return { tags: await presentTags(request.ctx, [row], include(request.query), 'admin') };
   });
 
-  app.put<{ Params: Params; Querystring: Query }>('/tags/:id/', { config: { frame: frame('edit'), permission: 'tag.edit' } }, async (request, reply) => {
+  app.put<{ Params: Params; Querystring: Query }>('/tags/:id/', { config: { frame: frame('edit'), permission: 'tag.edit' } }, async (request) => {
     assertIdParam(request.params.id);
-    const { tag, changed } = await editTag(request.ctx, request.params.id, parseBody(request, TAG_EDIT));
-    if (changed) reply.header('X-Cache-Invalidate', '/*');
+    const { tag } = await editTag(request.ctx, request.params.id, parseBody(request, TAG_EDIT));
     return { tags: await presentTags(request.ctx, [tag], include(request.query), 'admin') };
   });
 
   app.delete<{ Params: Params }>('/tags/:id/', { config: { frame: frame('destroy'), permission: 'tag.destroy' } }, async (request, reply) => {
     assertIdParam(request.params.id);
     await deleteTag(request.ctx, request.params.id);
-    return reply.status(204).header('X-Cache-Invalidate', '/*').send();
+    return reply.status(204).send();
   });
 }
 

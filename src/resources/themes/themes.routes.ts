@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { errors } from '../../errors.js';
+import { announceSiteChange } from '../../http/cache-invalidate.js';
 import { beforeController, checkUploadedFile, controllerStarts, withUpload } from '../../http/upload.js';
 import type { UploadKind } from '../../http/upload.js';
 import { customTemplates, type ThemeProblems } from './theme-checks.js';
@@ -36,23 +37,22 @@ export function themesRoutes(app: FastifyInstance) {
     return { themes: [presentTheme(view, problems)] };
   });
 
-  app.post('/themes/upload/', { config: { frame: frame('upload'), permission: 'theme.add' } }, async (request, reply) => {
+  app.post('/themes/upload/', { config: { frame: frame('upload'), permission: 'theme.add' } }, async (request) => {
     beforeController(request);
     return withUpload(request, ['file'], async ({ files }) => {
       const zip = checkUploadedFile(ZIP_UPLOAD, files.file);
       controllerStarts(request);
       const { view, problems, replacedActive } = await uploadTheme(request.ctx, zip);
-      if (replacedActive) reply.header('X-Cache-Invalidate', '/*');
+      if (replacedActive) await announceSiteChange(request.ctx);
       return { themes: [presentTheme(view, problems)] };
     });
   });
 
   app.put<{ Params: { name: string } }>(
     '/themes/:name/activate/',
-    { config: { frame: frame('activate'), permission: 'theme.activate' } },
-    async (request, reply) => {
+    { config: { frame: frame('activate'), permission: 'theme.activate', invalidatesSite: true } },
+    async (request) => {
       const { view, problems } = await activateTheme(request.ctx, request.params.name);
-      reply.header('X-Cache-Invalidate', '/*');
       return { themes: [presentTheme({ ...view, active: true }, problems)] };
     },
   );
@@ -66,9 +66,13 @@ export function themesRoutes(app: FastifyInstance) {
     },
   );
 
-  app.delete<{ Params: { name: string } }>('/themes/:name/', { config: { frame: frame('destroy'), permission: 'theme.destroy' } }, async (request, reply) => {
-    if (!request.params.name) throw errors.notFound('Theme does not exist.');
-    await deleteTheme(request.ctx, request.params.name);
-    return reply.status(204).send();
-  });
+  app.delete<{ Params: { name: string } }>(
+    '/themes/:name/',
+    { config: { frame: frame('destroy'), permission: 'theme.destroy', invalidatesSite: true } },
+    async (request, reply) => {
+      if (!request.params.name) throw errors.notFound('Theme does not exist.');
+      await deleteTheme(request.ctx, request.params.name);
+      return reply.status(204).send();
+    },
+  );
 }

@@ -55,16 +55,15 @@ export function tiersAdminRoutes(app: FastifyInstance) {
     return { tiers: await presentTiers(request.ctx, [row], 'admin') };
   });
 
-  app.post('/tiers/', { config: { frame: frame('add'), permission: 'product.add' } }, async (request, reply) => {
+  app.post('/tiers/', { config: { frame: frame('add'), permission: 'product.add', invalidatesSite: true } }, async (request, reply) => {
     const added = await addTier(request.ctx, parseBody(request, TIER_ADD));
-    reply.status(201).header('Location', locationOf(request, added.tier.id)).header('X-Cache-Invalidate', '/*');
+    reply.status(201).header('Location', locationOf(request, added.tier.id));
     return presentOne(added);
   });
 
-  app.put<{ Params: Params }>('/tiers/:id/', { config: { frame: frame('edit'), permission: 'product.edit' } }, async (request, reply) => {
+  app.put<{ Params: Params }>('/tiers/:id/', { config: { frame: frame('edit'), permission: 'product.edit', invalidatesSite: true } }, async (request) => {
     assertIdParam(request.params.id);
     const edited = await editTier(request.ctx, request.params.id, parseBody(request, TIER_EDIT));
-    reply.header('X-Cache-Invalidate', '/*');
     return presentOne(edited);
   });
 }

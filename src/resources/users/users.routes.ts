@@ -62,19 +62,17 @@ export function usersRoutes(app: FastifyInstance) {
     return { users: users.map((user) => presentStoredUser(user, roles.get(user.id) ?? [])) };
   });
 
-  app.put<{ Params: { id: string }; Querystring: Query }>('/users/:id/', { config: { frame: frame('edit') } }, async (request, reply) => {
+  app.put<{ Params: { id: string }; Querystring: Query }>('/users/:id/', { config: { frame: frame('edit') } }, async (request) => {
     assertIdParam(request.params.id);
     const input = parseBody(request, USER_EDIT);
     const { ctx } = request;
-    const { user, publicChange } = await editUser(ctx, resolveUserId(actorOf(ctx), request.params.id), input);
-    if (publicChange) reply.header('X-Cache-Invalidate', '/*');
+    const { user } = await editUser(ctx, resolveUserId(actorOf(ctx), request.params.id), input);
     return { users: await presentUsers(ctx.db, ctx.site.url, [user], include(request.query)) };
   });
 
-  app.delete<{ Params: { id: string } }>('/users/:id/', { config: { frame: frame('destroy') } }, async (request, reply) => {
+  app.delete<{ Params: { id: string } }>('/users/:id/', { config: { frame: frame('destroy'), invalidatesSite: true } }, async (request) => {
     assertIdParam(request.params.id);
     const filename = await destroyUser(request.ctx, request.params.id);
-    reply.header('X-Cache-Invalidate', '/*');
     return { meta: { filename } };
   });
 

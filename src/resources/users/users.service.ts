@@ -92,7 +92,7 @@ export async function editUser(ctx: Ctx, id: string, input: UserEditInput): Prom
   const changes = userChanges(input, target, ctx.site.url);
   const newRole = Array.isArray(wantedRoles) && wantedRoles.length === 1 ? roleToAssign(wantedRoles[0], targetRole, roles) : null;
 
-  return ctx.write(async ({ db: trx, clock, actingUserId }) => {
+  return ctx.write(async ({ db: trx, clock, actingUserId, events }) => {
     const slug = 'slug' in input ? await newSlug(trx, target, input.slug, changes.name ?? target.name) : undefined;
     const values = { ...changes, ...(slug !== undefined ? { slug } : {}) };
     const changed = Object.keys(values);
@@ -104,7 +104,10 @@ export async function editUser(ctx: Ctx, id: string, input: UserEditInput): Prom
         .execute();
     }
     if (newRole) await trx.updateTable('roles_users').set({ role_id: newRole.id }).where('user_id', '=', target.id).execute();
-    return { user: (await findUserById(trx, target.id))!, publicChange: changed.some((key) => PUBLIC_USER_FIELDS.has(key)) };
+    const publicChange = changed.some((key) => PUBLIC_USER_FIELDS.has(key));
+    // Ghost then answers `X-Cache-Invalidate: /*` and fires site.changed (`http/cache-invalidate.ts`).
+    if (publicChange) events.record('site.changed', {});
+    return { user: (await findUserById(trx, target.id))!, publicChange };
   });
 }
 
