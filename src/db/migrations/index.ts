@@ -12,6 +12,7 @@ import { clientResources } from './0010-client-resources.js';
 import { postsSearch } from './0011-posts-search.js';
 import { webhooks } from './0012-webhooks.js';
 import { postsMembers } from './0013-posts-members.js';
+import { webhookDeliveryOrder } from './0016-webhook-delivery-order.js';
 
 /**
  * Every migration in order. Names sort in the order they must run; Kysely's migrator refuses to run
@@ -31,4 +32,5 @@ export const MIGRATIONS: [name: string, factory: MigrationFactory][] = [
   ['0011-posts-search', postsSearch],
   ['0012-webhooks', webhooks],
   ['0013-posts-members', postsMembers],
+  ['0016-webhook-delivery-order', webhookDeliveryOrder],
 ];
