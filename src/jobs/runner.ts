@@ -143,8 +143,9 @@ export class JobRunner {
     });
     for (const id of deliveries) {
       this.#held.add(id);
-      const lane = { db, config: this.#options.config, owner: this.owner, leaseMs: this.#leaseMs, held: this.#held, log: this.#options.log };
-      const sending = runLane({ ...lane, now: () => clock.epochMs(), stopping: () => this.#stopping }, id)
+      const { config, log } = this.#options;
+      const lane = { db, config, log, owner: this.owner, leaseMs: this.#leaseMs, held: this.#held, now: () => clock.epochMs(), stopping: () => this.#stopping };
+      const sending = runLane(lane, id)
         .catch((err: unknown) => this.#options.log.error({ err, delivery: id }, 'webhook delivery failed'))
         .finally(() => {
           this.#inFlight.delete(id);
