@@ -2,7 +2,7 @@ import Fastify, { type FastifyError, type FastifyInstance, type FastifyServerOpt
 import cookie from '@fastify/cookie';
 import cors from '@fastify/cors';
 import type { Config } from './config.js';
-import type { Connection } from './db/connect.js';
+import { connect, type Connection } from './db/connect.js';
 import { renderError } from './http/render-error.js';
 import { notFoundHandler } from './http/not-found.js';
 import { apiRedirectHook } from './http/redirects.js';
@@ -121,8 +121,17 @@ export async function buildApp({
   const base = ctxBaseFromConfig(config, connection, app.log, { mailer, secrets, storage, clock });
   app.decorateRequest('ctx', null as never);
   if (runJobs) {
+    // On a database server the runner has a few connections of its own: its claims and records do not wait in
+    // line behind the requests' transactions, nor they behind it. SQLite has one handle.
+    const jobs =
+      connection.engine.kind === 'sqlite'
+        ? null
+        : connect(config.databaseUrl, {
+            poolSize: 3,
+            onIdleConnectionLost: (err) => app.log.warn({ err }, 'idle database connection lost; the pool replaces it'),
+          });
     const runner = new JobRunner({
-      db: base.db,
+      db: jobs?.db ?? base.db,
       engine: base.engine,
       clock: base.clock,
       config: config.jobs,
@@ -132,7 +141,10 @@ export async function buildApp({
     });
     base.onEventsCommitted = () => runner.nudge();
     app.addHook('onReady', async () => runner.start());
-    app.addHook('onClose', async () => runner.stop());
+    app.addHook('onClose', async () => {
+      await runner.stop();
+      await jobs?.close();
+    });
   }
   registerJsonParser(app);
   app.setErrorHandler((err: FastifyError, request, reply) => renderError(err, request, reply));

@@ -13,6 +13,11 @@ export interface ClaimRequest {
   limit: number;
   /** A further condition on the candidates (deliveries: only the first pending one of each webhook; jobs: of a kind this runner knows). */
   extra?: RawBuilder<SqlBool>;
+  /**
+   * Only these rows are candidates (deliveries: each webhook's first in line), looked up by key: with the usual
+   * order the planners walk every due row through the status index, however short the list.
+   */
+  among?: readonly string[];
 }
 
 /**
@@ -24,7 +29,8 @@ export interface ClaimRequest {
  * UPDATE that repeats the conditions: of two instances racing for a row, only one changes it.
  */
 export async function claimDue(db: Db, engine: Engine, request: ClaimRequest): Promise<string[]> {
-  const { owner, now, leaseMs, limit, extra } = request;
+  const { owner, now, leaseMs, limit, extra, among } = request;
+  if (among?.length === 0) return [];
   // Every leased table has the columns used here; typed as one of them for the query builder.
   const table = request.table as 'outbox';
   const lease = { lease_owner: owner, lease_expires_at: new Date(now.getTime() + leaseMs) };
@@ -34,15 +40,19 @@ export async function claimDue(db: Db, engine: Engine, request: ClaimRequest): P
 
   if (engine.skipLocked) {
     return db.transaction().execute(async (trx) => {
-      const rows = await trx.selectFrom(table).select('id').where(due).orderBy('available_at').orderBy('id').limit(limit).forUpdate().skipLocked().execute();
+      const candidates = trx.selectFrom(table).select('id').where(due);
+      const ordered = among ? candidates.where('id', 'in', among) : candidates.orderBy('available_at').orderBy('id');
+      const rows = await ordered.limit(limit).forUpdate().skipLocked().execute();
       const ids = rows.map((row) => row.id);
       if (ids.length > 0) await trx.updateTable(table).set(lease).where('id', 'in', ids).execute();
       return ids;
     });
   }
-  const candidates = await db.selectFrom(table).select('id').where(due).orderBy('available_at').orderBy('id').limit(limit).execute();
+  const candidates =
+    among ?? (await db.selectFrom(table).select('id').where(due).orderBy('available_at').orderBy('id').limit(limit).execute()).map((row) => row.id);
   const claimed: string[] = [];
-  for (const { id } of candidates) {
+  for (const id of candidates) {
+    if (claimed.length === limit) break;
     const result = await db.updateTable(table).set(lease).where('id', '=', id).where(due).executeTakeFirst();
     if (Number(result.numUpdatedRows) === 1) claimed.push(id);
   }

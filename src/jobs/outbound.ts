@@ -45,6 +45,23 @@ function guardedLookup(allowPrivate: boolean): LookupFunction {
   };
 }
 
+/**
+ * Connections are kept open between requests (a busy webhook gets its deliveries one after the other): a new
+ * connection per delivery cost more than the delivery. Each new connection still resolves through
+ * `guardedLookup`, so the address check holds for every connection; an agent per setting, so that no connection
+ * opened while private addresses were allowed is reused where they are not.
+ */
+const agents = new Map<string, http.Agent>();
+function agentFor(protocol: string, allowPrivate: boolean): http.Agent {
+  const key = `${protocol}${allowPrivate}`;
+  let agent = agents.get(key);
+  if (!agent) {
+    agent = protocol === 'https:' ? new https.Agent({ keepAlive: true }) : new http.Agent({ keepAlive: true });
+    agents.set(key, agent);
+  }
+  return agent;
+}
+
 /** Redirects followed at most, as Ghost's HTTP client does by default (got: 10). */
 const MAX_REDIRECTS = 10;
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
@@ -59,7 +76,8 @@ function requestOnce(url: URL, headers: Record<string, string>, body: string, al
   if (!allowPrivate && isIP(host) && isPrivateAddress(host)) return Promise.resolve({ kind: 'error', code: 'BLOCKED_PRIVATE_ADDRESS' });
   return new Promise((resolve) => {
     const client = url.protocol === 'https:' ? https : http;
-    const req = client.request(url, { method: 'POST', headers, lookup: guardedLookup(allowPrivate), agent: false, signal }, (res) => {
+    const agent = agentFor(url.protocol, allowPrivate);
+    const req = client.request(url, { method: 'POST', headers, lookup: guardedLookup(allowPrivate), agent, signal }, (res) => {
       const chunks: Buffer[] = [];
       let kept = 0;
       res.on('data', (chunk: Buffer) => {

@@ -7,17 +7,15 @@ import type { Clock } from '../clock.js';
 import type { JobsConfig } from '../config.js';
 import { claimDue, releaseLease, releaseLeases, renewLeases } from './lease.js';
 import { fanOut, fanOutAll, firstInLine } from './webhook-fanout.js';
-import { attemptDelivery } from './webhook-delivery.js';
-import { claimFollowing } from './webhook-batch.js';
+import { webhookHeads } from './webhook-batch.js';
+import { runLane } from './webhook-lane.js';
 import { pruneHistory } from './prune.js';
 import { runJob, type JobHandlers } from './jobs.js';
 
-/** Deliveries one instance has in flight at once. */
+/** Webhooks one instance sends to at once (each webhook's deliveries go one after the other). */
 const MAX_IN_FLIGHT = 8;
-/** Deliveries of one webhook sent one after the other from one claim (in event order). */
-const DELIVERY_BATCH = 20;
 /** Outbox rows fanned out per round. */
-const FAN_OUT_BATCH = 50;
+const FAN_OUT_BATCH = 200;
 /** Background jobs (imports) one instance runs at once: each is long and heavy, and others may share the load. */
 const MAX_JOBS_IN_FLIGHT = 1;
 /** How often an instance prunes old history. */
@@ -57,6 +55,7 @@ export class JobRunner {
   readonly owner: string;
   readonly #options: JobRunnerOptions;
   readonly #leaseMs: number;
+  /** The webhooks being sent to (`runLane`), by the delivery each started with. */
   readonly #inFlight = new Map<string, Promise<void>>();
   /** Every delivery this instance holds a lease on: those being sent and those waiting in a batch. */
   readonly #held = new Set<string>();
@@ -153,20 +152,19 @@ export class JobRunner {
       leaseMs: this.#leaseMs,
       limit: room,
       extra: firstInLine,
+      among: await webhookHeads(db),
     });
     for (const id of deliveries) {
-      // Failing to take the followers only costs speed: the first goes alone.
-      const following = await claimFollowing(db, this.owner, id, now(), this.#leaseMs, DELIVERY_BATCH - 1).catch((err: unknown) => {
-        this.#options.log.error({ err, delivery: id }, 'claiming the deliveries that follow failed');
-        return [];
-      });
-      const batch = [id, ...following];
-      for (const held of batch) this.#held.add(held);
-      const sending = this.#sendInOrder(batch).finally(() => {
-        this.#inFlight.delete(id);
-        // The webhook's next delivery may be due now.
-        this.nudge();
-      });
+      this.#held.add(id);
+      const { config, log } = this.#options;
+      const lane = { db, config, log, owner: this.owner, leaseMs: this.#leaseMs, held: this.#held, now: () => clock.epochMs(), stopping: () => this.#stopping };
+      const sending = runLane(lane, id)
+        .catch((err: unknown) => this.#options.log.error({ err, delivery: id }, 'webhook delivery failed'))
+        .finally(() => {
+          this.#inFlight.delete(id);
+          // The webhook's next delivery may be due now.
+          this.nudge();
+        });
       this.#inFlight.set(id, sending);
     }
     return events.length > 0 || deliveries.length > 0 || published > 0 || jobs > 0;
@@ -233,35 +231,6 @@ export class JobRunner {
         // the row is fanned out again next round, instead of holding back every later delivery for a lease.
         log.error({ err, outbox: id }, 'fanning out an event failed; it is retried');
         await releaseLease(db, 'outbox', this.owner, id);
-      }
-    }
-  }
-
-  /**
-   * Sends a claimed batch of one webhook's deliveries one after the other. Once one is not delivered (to be
-   * retried, or lost) the rest are given back unsent: they wait behind it, in order. So are they when the
-   * runner stops, rather than holding shutdown for the whole batch.
-   */
-  async #sendInOrder(batch: readonly string[]): Promise<void> {
-    const { db, config, clock, log } = this.#options;
-    let sent = 0;
-    const kept = {};
-    try {
-      for (const id of batch) {
-        if (this.#stopping && sent > 0) break;
-        const result = await attemptDelivery({ db, config, now: () => clock.epochMs() }, this.owner, id, kept);
-        sent++;
-        this.#held.delete(id);
-        // A final failure does not hold the webhook's later events back (Ghost would have sent them anyway).
-        if (result !== 'delivered' && result !== 'failed') break;
-      }
-    } catch (err) {
-      log.error({ err, delivery: batch[sent] }, 'webhook delivery failed');
-    } finally {
-      // Tried again next round rather than after the lease runs out (they hold back the webhook's later events).
-      for (const id of batch.slice(sent)) {
-        this.#held.delete(id);
-        await releaseLease(db, 'webhook_deliveries', this.owner, id).catch(() => undefined);
       }
     }
   }

@@ -2,28 +2,56 @@ import { sql } from 'kysely';
 import type { Db } from '../db/connect.js';
 
 /**
- * Leases, behind a delivery the runner just claimed as first in line for its webhook, the deliveries that
- * follow it in event order and may go now (due, not leased, not behind an event still waiting in the
- * outbox), up to `limit`, stopping at the first that may not: the runner then sends them one after the
- * other without a claim round between two, which is what held a busy webhook to one delivery per round.
+ * Each webhook's first pending delivery in event order: the only one of its deliveries that may be claimed
+ * (`firstInLine`). One index seek per webhook, where asking the deliveries which of them is first in line
+ * reads every pending one, and a backlog made every claim round slower than the last.
+ */
+export async function webhookHeads(db: Db): Promise<string[]> {
+  const rows = await db
+    .selectFrom('webhooks as w')
+    .select((eb) =>
+      eb
+        .selectFrom('webhook_deliveries as d')
+        .select('d.id')
+        .whereRef('d.webhook_id', '=', 'w.id')
+        .where('d.status', '=', 'pending')
+        .orderBy('d.event_at')
+        .orderBy('d.outbox_id')
+        .orderBy('d.id')
+        .limit(1)
+        .as('head'),
+    )
+    .execute();
+  return rows.flatMap((row) => (row.head ? [row.head] : []));
+}
+
+/**
+ * Leases the deliveries of one webhook that come next in event order and may go now (due, not leased, not
+ * behind an event still waiting in the outbox), up to `limit`, stopping at the first that may not. `sending`
+ * are the webhook's deliveries this instance already holds (sent, their answers not yet recorded): passed over.
+ * The runner sends them one after the other without a claim round between two.
  *
  * No other instance can claim them meanwhile: only a webhook's first pending delivery is ever due
  * (`firstInLine`), and these are leased. Returns their ids in the order to send them.
  */
-export async function claimFollowing(db: Db, owner: string, firstId: string, now: Date, leaseMs: number, limit: number): Promise<string[]> {
-  if (limit <= 0) return [];
-  const head = await db.selectFrom('webhook_deliveries').select(['webhook_id', 'event_at', 'outbox_id']).where('id', '=', firstId).executeTakeFirst();
-  if (!head) return [];
+export async function claimInLine(
+  db: Db,
+  owner: string,
+  webhookId: string,
+  sending: ReadonlySet<string>,
+  now: Date,
+  leaseMs: number,
+  limit: number,
+): Promise<string[]> {
   const next = await db
     .selectFrom('webhook_deliveries')
     .select(['id', 'event_at', 'outbox_id', 'available_at', 'lease_expires_at'])
-    .where('webhook_id', '=', head.webhook_id)
+    .where('webhook_id', '=', webhookId)
     .where('status', '=', 'pending')
-    .where('id', '!=', firstId)
     .orderBy('event_at')
     .orderBy('outbox_id')
     .orderBy('id')
-    .limit(limit)
+    .limit(limit + sending.size)
     .execute();
   // The oldest event not yet fanned out: a delivery after it would overtake its delivery.
   const waiting = await db
@@ -37,6 +65,7 @@ export async function claimFollowing(db: Db, owner: string, firstId: string, now
   const ms = (value: Date | string) => new Date(value).getTime();
   const ids: string[] = [];
   for (const row of next) {
+    if (sending.has(row.id)) continue;
     if (ms(row.available_at) > now.getTime()) break;
     if (row.lease_expires_at !== null && ms(row.lease_expires_at) >= now.getTime()) break;
     if (waiting) {
@@ -54,7 +83,7 @@ export async function claimFollowing(db: Db, owner: string, firstId: string, now
     .where(sql<boolean>`(lease_expires_at is null or lease_expires_at < ${now})`)
     .executeTakeFirst();
   if (Number(leased.numUpdatedRows) === ids.length) return ids;
-  // Something changed under us (a redelivery, a delete): give back what was taken and go one at a time.
+  // Something changed under us (a redelivery, a delete, another instance): give back what was taken.
   await db
     .updateTable('webhook_deliveries')
     .set({ lease_owner: null, lease_expires_at: null })

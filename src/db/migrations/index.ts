@@ -14,6 +14,7 @@ import { webhooks } from './0012-webhooks.js';
 import { postsMembers } from './0013-posts-members.js';
 import { jobs } from './0014-jobs.js';
 import { memberEvents } from './0015-member-events.js';
+import { webhookDeliveryOrder } from './0016-webhook-delivery-order.js';
 
 /**
  * Every migration in order. Names sort in the order they must run; Kysely's migrator refuses to run
@@ -35,4 +36,5 @@ export const MIGRATIONS: [name: string, factory: MigrationFactory][] = [
   ['0013-posts-members', postsMembers],
   ['0014-jobs', jobs],
   ['0015-member-events', memberEvents],
+  ['0016-webhook-delivery-order', webhookDeliveryOrder],
 ];
