@@ -1,4 +1,5 @@
 import { objectId, uuid } from '../../db/ids.js';
+import { generateSlug } from '../../content/slugs.js';
 import { DUPLICATE, type ImportRun } from './db.import-run.js';
 import { columnsOf } from './db.tables.js';
 
@@ -14,6 +15,7 @@ export async function importTiers(run: ImportRun): Promise<void> {
   if (tiers.length === 0) return;
   const existing = await db.selectFrom('products').select(['id', 'name', 'slug', 'type']).execute();
   const free = existing.find((tier) => tier.type === 'free');
+  const slugs = new Set(existing.map((tier) => tier.slug));
   const prices = new Map(run.rows('stripe_prices').map((price) => [String(price.id), price]));
   const fresh: Record<string, unknown>[] = [];
   for (const tier of tiers) {
@@ -25,11 +27,18 @@ export async function importTiers(run: ImportRun): Promise<void> {
     }
     const id = objectId();
     run.map('products', tier.id, id);
+    // Another tier may hold the slug under another name (every site's first paid tier is `default-product`).
+    const slug = await generateSlug(typeof tier.slug === 'string' && tier.slug ? tier.slug : String(tier.name ?? ''), {
+      kind: 'product',
+      taken: async (candidate) => slugs.has(candidate),
+    });
+    slugs.add(slug);
     const monthly = prices.get(String(tier.monthly_price_id));
     const yearly = prices.get(String(tier.yearly_price_id));
     fresh.push(
       run.values(tier, columnsOf('products'), 'Product', {
         id,
+        slug,
         monthly_price: tier.monthly_price ?? monthly?.amount ?? null,
         yearly_price: tier.yearly_price ?? yearly?.amount ?? null,
         currency: tier.currency ?? monthly?.currency ?? yearly?.currency ?? null,

@@ -18,11 +18,14 @@ export async function backupContent(ctx: Ctx, options: { include: readonly strin
   return filename;
 }
 
-/** `GET /db/?filename=`: a backup written earlier, as Ghost reads it (the name's folder part is dropped). */
+/**
+ * `GET /db/?filename=`: a backup written earlier, as Ghost reads it (the name's folder part is dropped). Only
+ * `.json` files: `data/` also holds the secrets key and the SQLite database, which Ghost's check would let out.
+ */
 export async function readBackup(ctx: Ctx, filename: string): Promise<Readable> {
   const name = filename.replace(/\\/g, '/').split('/').pop()!;
   try {
-    if (!name || name === '.' || name === '..') throw new MissingFileError(name);
+    if (!name.endsWith('.json') || name === '.json') throw new MissingFileError(name);
     return await ctx.storage.read(backupKey(name));
   } catch (err) {
     if (err instanceof MissingFileError) throw errors.notFound();
