@@ -136,9 +136,10 @@ describe('POST /db/ with a Ghost 5.130.6 export', () => {
   });
 
   it('records no event per imported row, and no audit actions', async () => {
-    const events = await t.db.selectFrom('outbox').select('event').where('id', 'not in', eventsBefore).execute();
-    expect(events.map((e) => e.event)).toEqual(['site.changed']);
-    expect(await t.db.selectFrom('actions').select('id').where('id', 'not in', actionsBefore).execute()).toEqual([]);
+    const events = await t.db.selectFrom('outbox').select(['id', 'event']).execute();
+    expect(events.filter((e) => !eventsBefore.includes(e.id)).map((e) => e.event)).toEqual(['site.changed']);
+    const actions = await t.db.selectFrom('actions').select('id').execute();
+    expect(actions.filter((a) => !actionsBefore.includes(a.id))).toEqual([]);
   });
 });
 
