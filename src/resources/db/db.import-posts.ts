@@ -9,6 +9,8 @@ import { columnsOf } from './db.tables.js';
 
 /** Ghost's `mobiledocLib.blankDocument`: what a post with unreadable mobiledoc gets. */
 const BLANK_MOBILEDOC = '{"version":"0.3.1","ghostVersion":"4.0","markups":[],"atoms":[],"cards":[],"sections":[[1,"p",[[0,[],0,""]]]]}';
+/** Posts per slice written together (posts first, then what refers to them). */
+const SLICE = 200;
 const META_COLUMNS = columnsOf('posts_meta').filter((column) => column !== 'id' && column !== 'post_id');
 
 interface Relation {
@@ -38,9 +40,18 @@ export async function importPosts(run: ImportRun, importTagId: string | null): P
   const metaOf = new Map(run.rows('posts_meta').map((meta) => [String(meta.post_id), meta]));
   const linksOf = RELATIONS.map((relation) => groupLinks(run.rows(relation.table), relation.key));
   const seen = new Set<string>();
-  const rows: Record<string, unknown>[] = [];
-  const metas: Record<string, unknown>[] = [];
-  const links: Record<Relation['table'], Record<string, unknown>[]> = { posts_tags: [], posts_authors: [], posts_products: [] };
+  let rows: Record<string, unknown>[] = [];
+  let metas: Record<string, unknown>[] = [];
+  let links: Record<Relation['table'], Record<string, unknown>[]> = { posts_tags: [], posts_authors: [], posts_products: [] };
+  // Written a slice at a time: a large file's posts are not held twice (as read and as rows to insert).
+  const flush = async () => {
+    await run.insert('posts', rows);
+    await run.insert('posts_meta', metas);
+    for (const relation of RELATIONS) await run.insert(relation.table, links[relation.table]);
+    rows = [];
+    metas = [];
+    links = { posts_tags: [], posts_authors: [], posts_products: [] };
+  };
 
   for (const post of posts) {
     const fileSlug = typeof post.slug === 'string' ? post.slug : '';
@@ -82,10 +93,9 @@ export async function importPosts(run: ImportRun, importTagId: string | null): P
       if (relation.table === 'posts_tags' && importTagId) targets.push(importTagId);
       [...new Set(targets)].forEach((target, sort_order) => links[relation.table].push({ id: objectId(), post_id: id, [relation.key]: target, sort_order }));
     });
+    if (rows.length >= SLICE) await flush();
   }
-  await run.insert('posts', rows);
-  await run.insert('posts_meta', metas);
-  for (const relation of RELATIONS) await run.insert(relation.table, links[relation.table]);
+  await flush();
 }
 
 /** The file's links of one relation, per post id in the file, in their `sort_order`. */
