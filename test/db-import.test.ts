@@ -203,3 +203,70 @@ describe('POST /db/ refusals, with Ghost 5.130.6’s messages', () => {
     expect(ghostError(old)).toMatchObject({ type: 'IncorrectUsageError', message: 'Detected unsupported file structure.' });
   });
 });
+
+describe('a Ghost 4 export', () => {
+  it('imports: mobiledoc posts, users without the newer columns, renamed settings, a Ghost 1-style `page` flag', async () => {
+    const mobiledoc = JSON.stringify({ version: '0.3.1', atoms: [], cards: [['card-markdown', { markdown: '**old**' }]], markups: [], sections: [[10, 0]] });
+    const file = {
+      db: [
+        {
+          meta: { exported_on: 1650000000000, version: '4.48.9' },
+          data: {
+            users: [
+              {
+                id: 'u4',
+                name: 'Four Writer',
+                slug: 'four',
+                email: 'four@example.com',
+                password: 'not-a-hash',
+                status: 'active',
+                created_at: '2022-04-01 10:00:00',
+              },
+            ],
+            roles: [{ id: 'r4', name: 'Author' }],
+            roles_users: [{ id: 'ru4', role_id: 'r4', user_id: 'u4' }],
+            tags: [{ id: 't4', name: 'Legacy', slug: 'legacy' }],
+            posts: [
+              {
+                id: 'p4',
+                title: 'Ghost four post',
+                slug: 'ghost-four-post',
+                mobiledoc,
+                html: '<p>Old html</p>',
+                status: 'published',
+                published_at: '2022-04-02 10:00:00',
+              },
+              { id: 'p5', title: 'Ghost one page', slug: 'ghost-one-page', mobiledoc, page: true, status: 'draft' },
+            ],
+            posts_tags: [{ id: 'pt4', post_id: 'p4', tag_id: 't4', sort_order: 0 }],
+            posts_authors: [{ id: 'pa4', post_id: 'p4', author_id: 'u4', sort_order: 0 }],
+            settings: [{ id: 's4', key: 'lang', value: 'de', type: 'blog', group: 'site' }],
+          },
+        },
+      ],
+    };
+    const res = await importJson(t, JSON.stringify(file));
+    expect(res.statusCode, res.body).toBe(200);
+    const post = (await t.admin.get('/posts/slug/ghost-four-post/?formats=html,mobiledoc&include=authors,tags')).json().posts[0];
+    expect(post.html).toBe('<p>Old html</p>');
+    expect(JSON.parse(post.mobiledoc).cards[0][0]).toBe('markdown');
+    expect(post.published_at).toBe('2022-04-02T10:00:00.000Z');
+    expect(post.authors.map((a: Row) => a.slug)).toEqual(['four']);
+    expect(post.tags[0].slug).toBe('legacy');
+    const page = (await t.admin.get('/pages/slug/ghost-one-page/?formats=html')).json().pages[0];
+    expect(page.status).toBe('draft');
+    expect(page.html).toContain('<strong>old</strong>');
+    const user = (await t.admin.get('/users/slug/four/')).json().users[0];
+    expect(user).toMatchObject({ email: 'four@example.com', comment_notifications: true, created_at: '2022-04-01T10:00:00.000Z' });
+    // A password that is no bcrypt hash cannot be used to sign in.
+    const login = await t.app.inject({
+      method: 'POST',
+      url: '/ghost/api/admin/session/',
+      headers: { origin: 'http://127.0.0.1:2368' },
+      payload: { username: 'four@example.com', password: 'not-a-hash' },
+    });
+    expect(login.statusCode).not.toBe(201);
+    const locale = (await t.admin.get('/settings/')).json().settings.find((s: Row) => s.key === 'locale');
+    expect(locale.value).toBe('de');
+  });
+});
