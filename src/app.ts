@@ -1,3 +1,4 @@
+import path from 'node:path';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import cookie from '@fastify/cookie';
 import cors from '@fastify/cors';
@@ -53,6 +54,7 @@ import { themesRoutes } from './resources/themes/themes.routes.js';
 import { webhooksRoutes } from './resources/webhooks/webhooks.routes.js';
 import { schedulesRoutes } from './resources/schedules/schedules.routes.js';
 import { publicFilesRoutes } from './resources/public-files/public-files.routes.js';
+import { dbRoutes } from './resources/db/db.routes.js';
 import { registerMultipart } from './http/upload.js';
 import { slugsRoutes } from './resources/slugs/slugs.routes.js';
 import { actionsRoutes } from './resources/actions/actions.routes.js';
@@ -206,6 +208,7 @@ export async function buildApp({
       notificationsRoutes(admin);
       recommendationsAdminRoutes(admin);
       statsRoutes(admin);
+      dbRoutes(admin, { backupFolder: config.s3 ? null : path.join(config.contentDir, 'data') });
     },
     { prefix: adminRoot.slice(0, -1) },
   );

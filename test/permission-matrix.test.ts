@@ -904,6 +904,22 @@ const ROWS: Row[] = [
     status: 204,
     integration: 'not listed',
   },
+
+  // The db endpoints: Owner and Administrator only (Ghost's Admin Integration role holds no db permission).
+  { method: 'GET', path: '/db/', allowed: 'O A', status: 200, integration: 'listed' },
+  {
+    method: 'POST',
+    path: '/db/',
+    upload: async () => ({
+      importfile: { name: 'empty.json', type: 'application/json', data: JSON.stringify({ db: [{ meta: { version: '5.130.6' }, data: {} }] }) },
+    }),
+    allowed: 'O A',
+    status: 200,
+    integration: 'listed',
+  },
+  { method: 'POST', path: '/db/backup/', allowed: 'O A', status: 200, integration: 'listed' },
+  // Last: it deletes every post and tag. Staff tokens may never call it.
+  { method: 'DELETE', path: '/db/', allowed: 'O A', status: 204, integration: 'not listed', exceptions: { staff: STAFF_TOKEN_BLOCKED } },
 ];
 
 function expected(row: Row, caller: Caller): Expect {

@@ -24,11 +24,11 @@ describe('Ghost endpoints this service has not built', () => {
 
   it('answer 406 to an SDK naming another version, without asking it to upgrade', async () => {
     for (const version of ['v5.0', 'v6.0']) {
-      const res = await t.app.inject({ method: 'POST', url: `${ADMIN}/db/backup`, headers: { 'accept-version': version } });
+      const res = await t.app.inject({ method: 'POST', url: `${ADMIN}/db/media/inline`, headers: { 'accept-version': version } });
       expect(res.statusCode).toBe(406);
       expect(ghostError(res)).toMatchObject({
         type: 'RequestNotAcceptableError',
-        message: 'POST /ghost/api/admin/db/backup is not available on this server.',
+        message: 'POST /ghost/api/admin/db/media/inline is not available on this server.',
         help: null,
         code: 'ENDPOINT_NOT_BUILT',
       });

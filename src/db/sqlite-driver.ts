@@ -14,6 +14,11 @@ export interface SqliteDriver {
   prepare(sql: string): SqliteDriverStatement;
   /** A deterministic scalar SQL function. */
   defineFunction(name: string, fn: (value: unknown) => unknown): void;
+  /**
+   * A consistent copy of the database written to `destination` while others keep reading and writing
+   * (SQLite's online backup API, page by page).
+   */
+  backup(destination: string): Promise<void>;
   close(): void;
 }
 
@@ -41,6 +46,7 @@ async function openBetterSqlite(file: string): Promise<SqliteDriver> {
     exec: (sql) => void db.exec(sql),
     prepare: (sql) => db.prepare(sql) as unknown as SqliteDriverStatement,
     defineFunction: (name, fn) => void db.function(name, { deterministic: true }, fn),
+    backup: async (destination) => void (await db.backup(destination)),
     close: () => void db.close(),
   };
 }
@@ -58,11 +64,13 @@ interface NodeSqliteModule {
     function(name: string, options: { deterministic: boolean }, fn: (value: unknown) => unknown): void;
     close(): void;
   };
+  /** Node 22.16 and later. */
+  backup(source: InstanceType<NodeSqliteModule['DatabaseSync']>, destination: string): Promise<number>;
 }
 
 async function openNodeSqlite(file: string): Promise<SqliteDriver> {
   const moduleName = 'node:sqlite';
-  const { DatabaseSync } = (await import(moduleName)) as NodeSqliteModule;
+  const { DatabaseSync, backup } = (await import(moduleName)) as NodeSqliteModule;
   const db = withCodes(() => new DatabaseSync(file));
   // node:sqlite gives rows without a prototype; the rest of the code (and its tests) expect plain objects.
   const plain = (row: Record<string, unknown>) => ({ ...row });
@@ -80,6 +88,7 @@ async function openNodeSqlite(file: string): Promise<SqliteDriver> {
       };
     },
     defineFunction: (name, fn) => db.function(name, { deterministic: true }, fn),
+    backup: async (destination) => void (await backup(db, destination)),
     close: () => db.close(),
   };
 }

@@ -43,7 +43,7 @@ export async function unpackThemeZip(zipPath: string, into: string): Promise<The
   try {
     if (zip.entryCount > THEME_ZIP_LIMITS.entries)
       throw new ThemeZipError(`the zip holds ${zip.entryCount} entries; a theme may hold ${THEME_ZIP_LIMITS.entries}`);
-    const entries = await readDirectory(zip);
+    const entries = await readZipDirectory(zip);
     const files = entries.filter((entry) => !entry.fileName.endsWith('/') && !IGNORED.test(entry.fileName));
     let total = 0;
     for (const entry of files) {
@@ -76,7 +76,8 @@ export async function unpackThemeZip(zipPath: string, into: string): Promise<The
   }
 }
 
-function readDirectory(zip: ZipFile): Promise<Entry[]> {
+/** Every entry of an opened zip (`lazyEntries: true`), from its central directory. */
+export function readZipDirectory(zip: ZipFile): Promise<Entry[]> {
   return new Promise((resolve, reject) => {
     const entries: Entry[] = [];
     zip.on('entry', (entry: Entry) => {

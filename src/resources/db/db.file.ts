@@ -1,0 +1,102 @@
+import { readFile } from 'node:fs/promises';
+import { promisify } from 'node:util';
+import yauzl, { type Entry, type ZipFile } from 'yauzl';
+import { readZipDirectory } from '../themes/theme-zip.js';
+import type { Readable } from 'node:stream';
+import type { Storage } from '../../storage/storage.js';
+import { checkKey } from '../../storage/storage.js';
+import { errors } from '../../errors.js';
+import { extensionOf, type UploadedFile, type UploadKind } from '../../http/upload.js';
+import { IMAGE_UPLOAD } from '../images/images.types.js';
+import type { GhostExport } from './db.import-run.js';
+import { EXPORT_VERSION } from './db.export.js';
+
+/** What `POST /db/` accepts (Ghost's `db` upload kind: its JSON and zip handlers). */
+export const DB_UPLOAD: UploadKind = {
+  extensions: ['.json', '.zip'],
+  contentTypes: ['application/octet-stream', 'application/json', 'application/zip', 'application/x-zip-compressed'],
+  missing: 'Please select a database file to import.',
+  invalid: 'Unsupported file. Please try any of the following formats: .json,.zip',
+};
+
+/** Bounds on a zip, checked on its directory before anything is unpacked. */
+const ZIP_LIMITS = { entries: 20_000, bytes: 2 * 1024 * 1024 * 1024 };
+const S_IFMT = 0o170000;
+const S_IFLNK = 0o120000;
+const IGNORED = /(^|\/)(__MACOSX|\.DS_Store|Thumbs\.db)(\/|$)/;
+const open = promisify<string, yauzl.Options, ZipFile>(yauzl.open);
+
+/**
+ * The export in an uploaded `.json`, or in a `.zip` holding one `.json` and, beside it, the site's images
+ * (`images/…` or `content/images/…`, as Ghost's zips hold them), which are stored under the same paths so
+ * the posts' image URLs keep working. An image already stored under its path is left as it is.
+ */
+export async function readImportFile(file: UploadedFile, storage: Storage): Promise<GhostExport> {
+  if (extensionOf(file.name) === '.zip') return readZip(file.path, storage);
+  return parseExport(await readFile(file.path, 'utf8'));
+}
+
+/** Ghost's JSON handler: the file is JSON, and a one-key document is `{db: [export]}`. */
+export function parseExport(text: string): GhostExport {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (err) {
+    throw errors.badRequest({ message: (err as Error).message, help: 'check that the import file is valid JSON.' });
+  }
+  if (parsed !== null && typeof parsed === 'object' && Object.keys(parsed).length === 1) {
+    const db = (parsed as { db?: unknown }).db;
+    if (!Array.isArray(db)) {
+      throw errors.badRequest({ message: 'Invalid JSON format, expected `{ db: [exportedData] }`', help: 'check that the import file is valid JSON.' });
+    }
+    parsed = db[0];
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    throw errors.badRequest({ message: 'Invalid JSON format, expected `{ db: [exportedData] }`', help: 'check that the import file is valid JSON.' });
+  }
+  return parsed as GhostExport;
+}
+
+async function readZip(zipPath: string, storage: Storage): Promise<GhostExport> {
+  let zip: ZipFile;
+  try {
+    zip = await open(zipPath, { lazyEntries: true, autoClose: false, strictFileNames: true, validateEntrySizes: true });
+  } catch {
+    throw errors.unsupportedMedia({ message: 'The uploaded zip could not be read', context: 'The filename was too long or contained invalid characters' });
+  }
+  try {
+    if (zip.entryCount > ZIP_LIMITS.entries) throw errors.unsupportedMedia('Invalid zip file structure.');
+    // yauzl refuses absolute names, `..` and backslashes while it reads the directory.
+    const entries = (await readZipDirectory(zip).catch(() => Promise.reject(errors.unsupportedMedia('Invalid zip file structure.')))).filter(
+      (entry) => !entry.fileName.endsWith('/') && !IGNORED.test(entry.fileName),
+    );
+    let total = 0;
+    for (const entry of entries) {
+      total += entry.uncompressedSize;
+      const mode = (entry.externalFileAttributes >>> 16) & S_IFMT;
+      if (mode === S_IFLNK || entry.isEncrypted() || total > ZIP_LIMITS.bytes) throw errors.unsupportedMedia('Invalid zip file structure.');
+      try {
+        checkKey(entry.fileName);
+      } catch {
+        throw errors.unsupportedMedia('Invalid zip file structure.');
+      }
+    }
+    const json = entries.filter((entry) => extensionOf(entry.fileName) === '.json');
+    const images = entries.flatMap((entry) => {
+      const match = /(?:^|\/)(?:content\/)?images\/(.+)$/.exec(entry.fileName);
+      return match && IMAGE_UPLOAD.extensions.includes(extensionOf(entry.fileName)) ? [{ entry, key: `images/${match[1]}` }] : [];
+    });
+    if (json.length === 0 && images.length === 0) throw errors.unsupportedMedia('Zip did not include any content to import.');
+    if (json.length > 1) throw errors.unsupportedMedia('Zip file contains multiple data formats. Please split up and import separately.');
+    const openEntry = promisify(zip.openReadStream.bind(zip)) as (entry: Entry) => Promise<Readable>;
+    for (const { entry, key } of images) {
+      if (!(await storage.exists(key))) await storage.write(key, await openEntry(entry));
+    }
+    if (json.length === 0) return { meta: { version: EXPORT_VERSION }, data: {} };
+    const chunks: Buffer[] = [];
+    for await (const chunk of await openEntry(json[0]!)) chunks.push(chunk as Buffer);
+    return parseExport(Buffer.concat(chunks).toString('utf8'));
+  } finally {
+    zip.close();
+  }
+}

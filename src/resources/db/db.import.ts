@@ -1,0 +1,73 @@
+import semver from 'semver';
+import type { Ctx } from '../../ctx.js';
+import { errors } from '../../errors.js';
+import { objectId } from '../../db/ids.js';
+import { slugify } from '../../content/slugs.js';
+import { invalidateSettings, readSetting } from '../../settings/settings.js';
+import { zonedIso } from '../posts/posts.dates.js';
+import { siteChanged } from '../posts/posts.service.js';
+import { ImportRun, type GhostExport, type ImportProblem } from './db.import-run.js';
+import { importUsers } from './db.import-staff.js';
+import { importTags } from './db.import-tags.js';
+import { importNewsletters, importTiers } from './db.import-tiers.js';
+import { importSettings } from './db.import-settings.js';
+import { importPosts } from './db.import-posts.js';
+import { importMembers } from './db.import-members.js';
+
+export interface ImportReport {
+  problems: ImportProblem[];
+  /** Rows written per table (settings: keys changed). */
+  counts: Record<string, number>;
+}
+
+const HELP = 'https://ghost.org/docs/migration/custom/';
+
+/**
+ * Imports a Ghost export (Ghost 1 to 5 files, and ours) in one transaction: it all lands, or on any failure
+ * nothing does. Rows get new ids (the file's ids may exist here); references inside the file are mapped.
+ * Records no webhook events and no audit actions, as Ghost's importer (internal context). Written as
+ * `(ctx, export) → report` with no request in sight, so that it can run as a background job.
+ */
+export async function importGhostExport(ctx: Ctx, file: GhostExport): Promise<ImportReport> {
+  checkStructure(file);
+  const importTag = await importTagOf(ctx);
+  const report = await ctx.write(async (w) => {
+    const run = new ImportRun(w, file.data);
+    await importUsers(run);
+    await importTags(run, run.rows('posts').length > 0 ? importTag : null);
+    await importNewsletters(run);
+    await importSettings(run);
+    await importTiers(run);
+    await importPosts(run, run.idOf('tags', importTag.id));
+    await importMembers(run);
+    // One site-wide change, as Ghost's answer invalidates the whole site; no event per imported row.
+    siteChanged(w, '/*');
+    return { problems: run.problems, counts: run.counts };
+  });
+  // Settings read between the write and its commit may have cached the old values.
+  invalidateSettings();
+  return report;
+}
+
+/** Ghost's structure checks, with its messages. */
+function checkStructure(file: GhostExport): void {
+  if (!file.meta || typeof file.meta !== 'object') throw errors.incorrectUsage({ message: 'Wrong importer structure. `meta` is missing.', help: HELP });
+  if (!file.meta.version) throw errors.incorrectUsage({ message: 'Wrong importer structure. `meta.version` is missing.', help: HELP });
+  // Ghost 0.x files have no semver version: Ghost sends them through an older release first.
+  if (!semver.valid(String(file.meta.version))) {
+    throw errors.incorrectUsage({
+      message: 'Detected unsupported file structure.',
+      help: 'Please install Ghost 1.0, import the file and then update your blog to the latest Ghost version.\nVisit https://ghost.org/docs/update/ or ask for help in our https://forum.ghost.org.',
+    });
+  }
+  if (!file.data || typeof file.data !== 'object' || Array.isArray(file.data)) {
+    throw errors.incorrectUsage({ message: 'Wrong importer structure. `data` is missing.', help: HELP });
+  }
+}
+
+/** Ghost tags every imported post with `#Import <YYYY-MM-DD HH:mm>` (site time zone), an internal tag. */
+async function importTagOf(ctx: Ctx) {
+  const timezone = (await readSetting(ctx.db, 'timezone')) ?? 'Etc/UTC';
+  const name = `#Import ${zonedIso(ctx.clock.now(), timezone)!.slice(0, 16).replace('T', ' ')}`;
+  return { id: objectId(), name, slug: slugify(name.replace(/^#/, 'hash-')), visibility: 'internal' };
+}

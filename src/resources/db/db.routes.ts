@@ -1,0 +1,68 @@
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import { jobCtx } from '../../ctx.js';
+import { parseInclude } from '../../browse/include.js';
+import { beforeController, checkUploadedFile, controllerStarts, withUpload } from '../../http/upload.js';
+import { exportFileName, exportResponse } from './db.export.js';
+import { BACKUP_TABLES } from './db.tables.js';
+import { DB_UPLOAD, readImportFile } from './db.file.js';
+import { importGhostExport } from './db.import.js';
+import { backupContent, deleteAllContent, readBackup } from './db.service.js';
+
+type Query = { include?: unknown; filename?: unknown };
+const frame = (method: string) => ({ docName: 'db', method });
+const filenameOf = (query: Query) => (typeof query.filename === 'string' && query.filename ? query.filename : undefined);
+
+export interface DbRoutesOptions {
+  /** Where backups are on local disk, to name them as Ghost does (an absolute path); null on object storage. */
+  backupFolder: string | null;
+}
+
+/** Ghost's db endpoints: export, import, delete all content, backup (Owner and Administrator; see permissions). */
+export function dbRoutes(app: FastifyInstance, { backupFolder }: DbRoutesOptions) {
+  app.get<{ Querystring: Query }>('/db/', { config: { frame: frame('exportContent'), permission: 'db.exportContent' } }, async (request, reply) => {
+    const { ctx } = request;
+    const filename = filenameOf(request.query);
+    // `?filename=` reads back a backup; otherwise the export is written table by table as it is read.
+    const body = filename
+      ? Readable.from(wrapped(await readBackup(ctx, filename)))
+      : Readable.from(exportResponse(ctx.db, ctx.clock, parseInclude(request.query.include, BACKUP_TABLES)));
+    return reply
+      .type('application/json; charset=utf-8')
+      .header('Content-Disposition', `Attachment; filename="${await exportFileName(ctx.db, ctx.clock)}"`)
+      .send(body);
+  });
+
+  app.post('/db/', { config: { frame: frame('importContent'), permission: 'db.importContent' } }, async (request, reply) => {
+    beforeController(request);
+    return withUpload(request, ['importfile'], async ({ files }) => {
+      const file = checkUploadedFile(DB_UPLOAD, files.importfile);
+      controllerStarts(request);
+      const parsed = await readImportFile(file, request.ctx.storage);
+      // Ghost imports in its internal context: no audit actions for the rows written.
+      const report = await importGhostExport(jobCtx(request.ctx), parsed);
+      reply.header('X-Cache-Invalidate', '/*');
+      return { db: [], problems: report.problems };
+    });
+  });
+
+  app.delete('/db/', { config: { frame: frame('deleteAllContent'), permission: 'db.deleteAllContent' } }, async (request, reply) => {
+    await deleteAllContent(request.ctx);
+    return reply.header('X-Cache-Invalidate', '/*').status(204).send();
+  });
+
+  app.post<{ Querystring: Query }>('/db/backup/', { config: { frame: frame('backupContent'), permission: 'db.backupContent' } }, async (request) => {
+    const filename = await backupContent(request.ctx, {
+      include: parseInclude(request.query.include, BACKUP_TABLES),
+      filename: filenameOf(request.query),
+    });
+    return { db: [{ filename: backupFolder ? path.join(backupFolder, filename) : `data/${filename}` }] };
+  });
+}
+
+async function* wrapped(backup: Readable): AsyncGenerator<string | Buffer> {
+  yield '{"db":[';
+  for await (const chunk of backup) yield chunk as Buffer;
+  yield ']}';
+}
