@@ -43,7 +43,8 @@ export async function importUsers(run: ImportRun): Promise<void> {
       taken: async (candidate) => slugs.has(candidate),
     });
     slugs.add(slug);
-    const password = typeof user.password === 'string' && BCRYPT_HASH.test(user.password) ? user.password : `!${randomHex(30)}`;
+    // Anything else becomes a value that is no bcrypt hash, so no password matches it (the column holds 60 characters).
+    const password = typeof user.password === 'string' && BCRYPT_HASH.test(user.password) ? user.password : `!${randomHex(29)}`;
     const role = roleOfUser.get(String(user.id)) ?? 'Author';
     fresh.push({ row: { ...user, id, slug, password }, role: role === 'Owner' ? 'Administrator' : role });
   }
