@@ -55,6 +55,7 @@ import { webhooksRoutes } from './resources/webhooks/webhooks.routes.js';
 import { schedulesRoutes } from './resources/schedules/schedules.routes.js';
 import { publicFilesRoutes } from './resources/public-files/public-files.routes.js';
 import { dbRoutes } from './resources/db/db.routes.js';
+import { DB_IMPORT_JOB, dbImportJob } from './resources/db/db.import-job.js';
 import { registerMultipart } from './http/upload.js';
 import { slugsRoutes } from './resources/slugs/slugs.routes.js';
 import { actionsRoutes } from './resources/actions/actions.routes.js';
@@ -139,7 +140,7 @@ export async function buildApp({
       config: config.jobs,
       log: app.log,
       publishDue: (now) => publishDuePosts(jobCtx(base), now),
-      jobs: { [MEMBERS_IMPORT_JOB]: membersImportJob(base) },
+      jobs: { [MEMBERS_IMPORT_JOB]: membersImportJob(base), [DB_IMPORT_JOB]: dbImportJob(base) },
     });
     base.onEventsCommitted = () => runner.nudge();
     app.addHook('onReady', async () => runner.start());
@@ -208,7 +209,7 @@ export async function buildApp({
       notificationsRoutes(admin);
       recommendationsAdminRoutes(admin);
       statsRoutes(admin);
-      dbRoutes(admin, { backupFolder: config.s3 ? null : path.join(config.contentDir, 'data') });
+      dbRoutes(admin, { backupFolder: config.s3 ? null : path.join(config.contentDir, 'data'), inlineBytes: config.dbImportInlineBytes });
     },
     { prefix: adminRoot.slice(0, -1) },
   );

@@ -48,6 +48,8 @@ export interface Config {
   readonly fullTextSearch: boolean;
   /** Members CSV files of up to this many rows are imported during the request (201); larger ones by a background job (202). Ghost's is 500. */
   readonly membersImportInlineRows: number;
+  /** `POST /db/` files of up to this many bytes are imported during the request; larger ones by a background job. */
+  readonly dbImportInlineBytes: number;
   /** Webhook delivery and the job runner (`jobs/`). */
   readonly jobs: JobsConfig;
 }
@@ -125,6 +127,8 @@ const SETTINGS = [
   'METRICS_HOST',
   'SHUTDOWN_GRACE_MS',
   'FULL_TEXT_SEARCH',
+  'MEMBERS_IMPORT_INLINE_ROWS',
+  'DB_IMPORT_INLINE_BYTES',
   'JOBS_ENABLED',
   'JOBS_POLL_MS',
   'WEBHOOK_TIMEOUT_MS',
@@ -197,6 +201,15 @@ export function parseConfig(source: Source, cwd = process.cwd()): Config {
   const shutdownGraceMs = parseCount('SHUTDOWN_GRACE_MS', (source.SHUTDOWN_GRACE_MS ?? '10000').trim(), 0, 3_600_000);
   const fullTextSearch = parseBoolean('FULL_TEXT_SEARCH', source.FULL_TEXT_SEARCH ?? 'false');
   const membersImportInlineRows = parseCount('MEMBERS_IMPORT_INLINE_ROWS', (source.MEMBERS_IMPORT_INLINE_ROWS ?? '500').trim(), 0, 1_000_000);
+  // 5 MB imports in well under a second with about 30 MB of parsed rows (bench/db-import.mjs: 50.9 MB in 6-7 s,
+  // 282 MB RSS): the request can wait for it and get its problems back; larger files would hold the request,
+  // and their memory, for many seconds. 0 sends every file to a job, as Ghost does in production.
+  const dbImportInlineBytes = parseCount(
+    'DB_IMPORT_INLINE_BYTES',
+    (source.DB_IMPORT_INLINE_BYTES ?? String(5 * 1024 * 1024)).trim(),
+    0,
+    Number.MAX_SAFE_INTEGER,
+  );
   const webhookTimeoutMs = parseCount('WEBHOOK_TIMEOUT_MS', (source.WEBHOOK_TIMEOUT_MS ?? '2000').trim(), 100, 120_000);
   // By default a lease outlives the slowest webhook request by far.
   const leaseMs = parseCount('JOBS_LEASE_MS', (source.JOBS_LEASE_MS ?? String(Math.max(30_000, webhookTimeoutMs * 3))).trim(), 1000, 3_600_000);
@@ -231,6 +244,7 @@ export function parseConfig(source: Source, cwd = process.cwd()): Config {
     shutdownGraceMs,
     fullTextSearch,
     membersImportInlineRows,
+    dbImportInlineBytes,
     jobs,
   });
 }

@@ -6,6 +6,8 @@ import { makeStaff, makeTag } from './factories.js';
 import { call, makeCallers, type Caller } from './staff-support.js';
 import { useTestSite } from './test-site.js';
 import { objectId } from '../src/db/ids.js';
+import { enqueueJob } from '../src/jobs/jobs.js';
+import { DB_IMPORT_JOB } from '../src/resources/db/db.import-job.js';
 
 /**
  * Who may call each Admin endpoint (reference/endpoints.md): every staff role by session and by staff
@@ -155,6 +157,11 @@ const freshImportJob = async () => {
   const res = await t.admin.upload('/members/upload/', { membersfile: { name: 'members.csv', type: 'text/csv', data: ['email', ...rows].join('\n') } });
   return /upload\/([a-f0-9]{24})\/$/.exec(res.headers.location as string)![1]!;
 };
+/**
+ * A queued `POST /db/` job, written as the route writes it (the Owner's session of `t` has ended by the db rows,
+ * and an integration may not import); the matrix runs no job runner, so it stays pending.
+ */
+const freshDbImportJob = () => enqueueJob(t.db, { kind: DB_IMPORT_JOB, payload: { file: 'data/imports/db-matrix.json' }, createdBy: null, now: new Date() });
 const freshSnippet = async () => {
   const res = await t.admin.post('/snippets/', { snippets: [{ name: unique('snippet'), mobiledoc: '{}' }] });
   return res.json().snippets[0].id as string;
@@ -913,6 +920,14 @@ const ROWS: Row[] = [
     upload: async () => ({
       importfile: { name: 'empty.json', type: 'application/json', data: JSON.stringify({ db: [{ meta: { version: '5.130.6' }, data: {} }] }) },
     }),
+    allowed: 'O A',
+    status: 200,
+    integration: 'listed',
+  },
+  {
+    method: 'GET',
+    path: '/db/import/:id/',
+    prepare: async () => ({ path: `/db/import/${await freshDbImportJob()}/` }),
     allowed: 'O A',
     status: 200,
     integration: 'listed',

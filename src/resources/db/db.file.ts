@@ -1,4 +1,8 @@
-import { readFile } from 'node:fs/promises';
+import { createWriteStream } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
 import yauzl, { type Entry, type ZipFile } from 'yauzl';
 import { readZipDirectory } from '../themes/theme-zip.js';
@@ -34,6 +38,22 @@ const open = promisify<string, yauzl.Options, ZipFile>(yauzl.open);
 export async function readImportFile(file: UploadedFile, storage: Storage): Promise<GhostExport> {
   if (extensionOf(file.name) === '.zip') return readZip(file.path, storage);
   return parseExport(await readFile(file.path, 'utf8'));
+}
+
+/**
+ * `readImportFile` on an upload kept in storage (`key` ends in `.json` or `.zip`). It is copied to a temporary
+ * file first: storage may be a bucket, and a zip is read by seeking in its directory.
+ */
+export async function readStoredImportFile(storage: Storage, key: string): Promise<GhostExport> {
+  const folder = await mkdtemp(path.join(tmpdir(), 'quire-import-'));
+  try {
+    const local = path.join(folder, `import${extensionOf(key)}`);
+    const out = createWriteStream(local, { mode: 0o600 });
+    await pipeline(await storage.read(key), out);
+    return await readImportFile({ path: local, name: path.basename(local), type: 'application/octet-stream', size: out.bytesWritten }, storage);
+  } finally {
+    await rm(folder, { recursive: true, force: true });
+  }
 }
 
 /** Ghost's JSON handler: the file is JSON, and a one-key document is `{db: [export]}`. */

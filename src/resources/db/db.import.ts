@@ -1,5 +1,6 @@
 import semver from 'semver';
 import type { Ctx } from '../../ctx.js';
+import type { Db } from '../../db/connect.js';
 import { errors } from '../../errors.js';
 import { objectId } from '../../db/ids.js';
 import { slugify } from '../../content/slugs.js';
@@ -20,15 +21,20 @@ export interface ImportReport {
   counts: Record<string, number>;
 }
 
+export interface ImportOptions {
+  /** Runs in the import's transaction once every row is written: a background job marks itself done here. */
+  complete?: (db: Db, report: ImportReport) => Promise<void>;
+}
+
 const HELP = 'https://ghost.org/docs/migration/custom/';
 
 /**
  * Imports a Ghost export (Ghost 1 to 5 files, and ours) in one transaction: it all lands, or on any failure
  * nothing does. Rows get new ids (the file's ids may exist here); references inside the file are mapped.
  * Records no webhook events and no audit actions, as Ghost's importer (internal context). Written as
- * `(ctx, export) → report` with no request in sight, so that it can run as a background job.
+ * `(ctx, export) → report` with no request in sight: large files run it as a background job (db.import-job.ts).
  */
-export async function importGhostExport(ctx: Ctx, file: GhostExport): Promise<ImportReport> {
+export async function importGhostExport(ctx: Ctx, file: GhostExport, options: ImportOptions = {}): Promise<ImportReport> {
   checkStructure(file);
   const importTag = await importTagOf(ctx);
   const report = await ctx.write(async (w) => {
@@ -42,7 +48,9 @@ export async function importGhostExport(ctx: Ctx, file: GhostExport): Promise<Im
     await importMembers(run);
     // One site-wide change, as Ghost's answer invalidates the whole site; no event per imported row.
     siteChanged(w, '/*');
-    return { problems: run.problems, counts: run.counts };
+    const done: ImportReport = { problems: run.problems, counts: run.counts };
+    await options.complete?.(w.db, done);
+    return done;
   });
   // Settings read between the write and its commit may have cached the old values.
   invalidateSettings();

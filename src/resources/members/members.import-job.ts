@@ -2,9 +2,7 @@ import { text } from 'node:stream/consumers';
 import type { Ctx, CtxBase } from '../../ctx.js';
 import { jobCtx } from '../../ctx.js';
 import { objectId } from '../../db/ids.js';
-import type { JobRow } from '../../db/schema-jobs.js';
-import { enqueueJob, jobProgress, jobResult, jobState, type JobHandler } from '../../jobs/jobs.js';
-import { isoDate } from '../../content/dates.js';
+import { enqueueJob, type JobHandler } from '../../jobs/jobs.js';
 import { performImport, type PreparedImport } from './members.import.js';
 
 /** The job kind of a members CSV import too large to run during its request. */
@@ -63,20 +61,5 @@ export function membersImportJob(base: CtxBase): JobHandler {
       throw err;
     }
     await ctx.storage.delete(payload.file).catch(() => undefined);
-  };
-}
-
-/** A job as `GET /members/upload/:id/` shows it (an addition to Ghost's API: Ghost only e-mails a report). */
-export function presentJob(row: JobRow, now: Date) {
-  return {
-    id: row.id,
-    kind: row.kind,
-    status: jobState(row, now),
-    progress: jobProgress(row),
-    result: jobResult(row),
-    error: row.error,
-    created_at: isoDate(row.created_at),
-    updated_at: isoDate(row.updated_at),
-    finished_at: isoDate(row.finished_at),
   };
 }

@@ -1,14 +1,12 @@
 import { createReadStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import { errors } from '../../errors.js';
-import { assertIdParam } from '../../http/validate.js';
+import { importJobAnswer } from '../../http/job-state.js';
 import { locationOf } from '../../http/location.js';
 import { beforeController, checkUploadedFile, controllerStarts, withUpload, type UploadKind } from '../../http/upload.js';
-import { findJob } from '../../jobs/jobs.js';
 import { exportMembers } from './members.export.js';
 import { performImport, prepareImport, type ImportOptions } from './members.import.js';
-import { MEMBERS_IMPORT_JOB, presentJob, queueImport } from './members.import-job.js';
+import { MEMBERS_IMPORT_JOB, queueImport } from './members.import-job.js';
 
 /** Ghost's upload checks for `membersfile` (`config.uploads.members`). */
 const MEMBERS_UPLOAD: UploadKind = {
@@ -81,10 +79,7 @@ export function membersUploadRoutes(app: FastifyInstance, options: MembersUpload
     });
   });
 
-  app.get<{ Params: { id: string } }>('/members/upload/:id/', { config: { frame: frame('importStatus'), permission: 'member.add' } }, async (request) => {
-    assertIdParam(request.params.id);
-    const row = await findJob(request.ctx.db, request.params.id);
-    if (!row || row.kind !== MEMBERS_IMPORT_JOB) throw errors.notFound('Import not found.');
-    return { jobs: [presentJob(row, new Date(request.ctx.clock.epochMs()))] };
-  });
+  app.get<{ Params: { id: string } }>('/members/upload/:id/', { config: { frame: frame('importStatus'), permission: 'member.add' } }, async (request) =>
+    importJobAnswer(request.ctx, request.params.id, MEMBERS_IMPORT_JOB),
+  );
 }
