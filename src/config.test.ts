@@ -114,6 +114,15 @@ describe('configuration', () => {
     expect(() => parseConfig({ JOBS_LEASE_MS: '2000' })).toThrow('JOBS_LEASE_MS: must be longer than WEBHOOK_TIMEOUT_MS (2000)');
   });
 
+  it('imports POST /db/ files of up to 5 MB inline by default; both import thresholds are read from the environment', () => {
+    expect(parseConfig({}).dbImportInlineBytes).toBe(5 * 1024 * 1024);
+    expect(loadConfig({ DB_IMPORT_INLINE_BYTES: '0', MEMBERS_IMPORT_INLINE_ROWS: '20' }, mkdtempSync(path.join(tmpdir(), 'quire-config-')))).toMatchObject({
+      dbImportInlineBytes: 0,
+      membersImportInlineRows: 20,
+    });
+    expect(() => parseConfig({ DB_IMPORT_INLINE_BYTES: '5MB' })).toThrow('DB_IMPORT_INLINE_BYTES: must be a whole number');
+  });
+
   it('reads a JSON config file, the environment winning', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'quire-config-'));
     writeFileSync(path.join(dir, 'config.json'), JSON.stringify({ PORT: 3000, SITE_URL: 'https://file.example' }));
