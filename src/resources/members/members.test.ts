@@ -357,7 +357,6 @@ describe('Admin members: endpoints not built', () => {
   it.each([
     ['PUT', '/members/bulk/'],
     ['GET', '/members/events/'],
-    ['GET', '/members/upload/'],
     ['GET', '/members/stripe_connect/'],
   ])('%s %s answers as an unmatched Ghost route, with or without credentials', async (method, path) => {
     for (const caller of [undefined, NOBODY]) {
