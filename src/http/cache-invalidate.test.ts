@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
-import { makeStaff } from '../../test/factories.js';
+import { makePost, makeStaff } from '../../test/factories.js';
 import { themeZip } from '../../test/uploads.js';
 import { useTestSite } from '../../test/test-site.js';
 
@@ -86,4 +86,16 @@ it('users and themes: a public profile change, a user deleted, a theme activated
   await expectSiteChange(() => t.admin.upload('/themes/upload/', zip), true, 200);
   await expectSiteChange(() => t.admin.put('/themes/quire/activate/'), true, 200);
   await expectSiteChange(() => t.admin.del('/themes/My-Theme/'), true, 204);
+});
+
+it('posts bulk edit and bulk delete record one site.changed each (Ghost fires no post events for them)', async () => {
+  const id = await makePost(t, { title: 'Bulk one', status: 'published' });
+  const filter = encodeURIComponent(`id:${id}`);
+  await expectSiteChange(() => t.admin.put(`/posts/bulk/?filter=${filter}`, { bulk: { action: 'feature' } }), true, 200);
+  // Refused: no filter. Nothing recorded, nothing purged.
+  await expectSiteChange(() => t.admin.put('/posts/bulk/', { bulk: { action: 'feature' } }), false);
+  const events = async () => (await t.db.selectFrom('outbox').select('event').where('resource_id', '=', id).execute()).length;
+  const before = await events();
+  await expectSiteChange(() => t.admin.del(`/posts/?filter=${filter}`), true, 200);
+  expect(await events()).toBe(before);
 });

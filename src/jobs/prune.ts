@@ -3,9 +3,10 @@ import type { Db } from '../db/connect.js';
 /**
  * Keeps the outbox and the delivery history from growing without end: finished deliveries older than the
  * retention go, then finished events that no delivery refers to any more (a redelivery reads its event's
- * payload, so an event stays as long as one of its deliveries does). Idempotent: instances may prune at once.
+ * payload, so an event stays as long as one of its deliveries does), and background jobs that ended (their
+ * results, readable until then). Idempotent: instances may prune at once.
  */
-export async function pruneHistory(db: Db, olderThan: Date): Promise<{ deliveries: number; events: number }> {
+export async function pruneHistory(db: Db, olderThan: Date): Promise<{ deliveries: number; events: number; jobs: number }> {
   const deliveries = await db
     .deleteFrom('webhook_deliveries')
     .where('status', 'in', ['delivered', 'failed'])
@@ -19,5 +20,6 @@ export async function pruneHistory(db: Db, olderThan: Date): Promise<{ deliverie
       not(exists(selectFrom('webhook_deliveries').select('webhook_deliveries.id').whereRef('webhook_deliveries.outbox_id', '=', 'outbox.id'))),
     )
     .executeTakeFirst();
-  return { deliveries: Number(deliveries.numDeletedRows), events: Number(events.numDeletedRows) };
+  const jobs = await db.deleteFrom('jobs').where('status', 'in', ['done', 'failed']).where('finished_at', '<', olderThan).executeTakeFirst();
+  return { deliveries: Number(deliveries.numDeletedRows), events: Number(events.numDeletedRows), jobs: Number(jobs.numDeletedRows) };
 }

@@ -55,7 +55,7 @@ export class JobRunner {
   readonly owner: string;
   readonly #options: JobRunnerOptions;
   readonly #leaseMs: number;
-  /** The webhooks being sent to (`runLane`), by the delivery each started with. */
+  /** The webhooks being sent to (`runLane`), by webhook id. */
   readonly #inFlight = new Map<string, Promise<void>>();
   /** Every delivery this instance holds a lease on: those being sent and those waiting in a batch. */
   readonly #held = new Set<string>();
@@ -145,6 +145,9 @@ export class JobRunner {
     const jobs = await this.#startJobs(now());
     const room = MAX_IN_FLIGHT - this.#inFlight.size;
     if (room <= 0) return events.length > 0 || published > 0 || jobs > 0;
+    // A webhook this instance already sends to is left to its lane: the lane leases its next deliveries itself
+    // (and, sharing this instance's lease owner, would give back one claimed here as if it were its own).
+    const heads = new Map([...(await webhookHeads(db))].filter(([, webhookId]) => !this.#inFlight.has(webhookId)));
     const deliveries = await claimDue(db, engine, {
       table: 'webhook_deliveries',
       owner: this.owner,
@@ -152,20 +155,21 @@ export class JobRunner {
       leaseMs: this.#leaseMs,
       limit: room,
       extra: firstInLine,
-      among: await webhookHeads(db),
+      among: [...heads.keys()],
     });
     for (const id of deliveries) {
+      const webhookId = heads.get(id)!;
       this.#held.add(id);
       const { config, log } = this.#options;
       const lane = { db, config, log, owner: this.owner, leaseMs: this.#leaseMs, held: this.#held, now: () => clock.epochMs(), stopping: () => this.#stopping };
       const sending = runLane(lane, id)
         .catch((err: unknown) => this.#options.log.error({ err, delivery: id }, 'webhook delivery failed'))
         .finally(() => {
-          this.#inFlight.delete(id);
+          this.#inFlight.delete(webhookId);
           // The webhook's next delivery may be due now.
           this.nudge();
         });
-      this.#inFlight.set(id, sending);
+      this.#inFlight.set(webhookId, sending);
     }
     return events.length > 0 || deliveries.length > 0 || published > 0 || jobs > 0;
   }

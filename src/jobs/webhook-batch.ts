@@ -2,13 +2,14 @@ import { sql } from 'kysely';
 import type { Db } from '../db/connect.js';
 
 /**
- * Each webhook's first pending delivery in event order: the only one of its deliveries that may be claimed
+ * Each webhook's first pending delivery in event order (delivery id → webhook id): the only one of its deliveries that may be claimed
  * (`firstInLine`). One index seek per webhook, where asking the deliveries which of them is first in line
  * reads every pending one, and a backlog made every claim round slower than the last.
  */
-export async function webhookHeads(db: Db): Promise<string[]> {
+export async function webhookHeads(db: Db): Promise<Map<string, string>> {
   const rows = await db
     .selectFrom('webhooks as w')
+    .select('w.id')
     .select((eb) =>
       eb
         .selectFrom('webhook_deliveries as d')
@@ -22,7 +23,8 @@ export async function webhookHeads(db: Db): Promise<string[]> {
         .as('head'),
     )
     .execute();
-  return rows.flatMap((row) => (row.head ? [row.head] : []));
+  // By delivery: the webhook it is the head of.
+  return new Map(rows.flatMap((row) => (row.head ? [[row.head, row.id] as const] : [])));
 }
 
 /**

@@ -4,6 +4,8 @@ import { ADMIN } from '../../../test/support.js';
 import { useTestSite } from '../../../test/test-site.js';
 import { ctxBaseFromConfig } from '../../ctx-base.js';
 import { JobRunner } from '../../jobs/runner.js';
+import { enqueueJob } from '../../jobs/jobs.js';
+import { pruneHistory } from '../../jobs/prune.js';
 import { MEMBERS_IMPORT_JOB, membersImportJob } from './members.import-job.js';
 
 /** Fails the n-th multi-row insert into `members` once armed: a database error half-way through a file. */
@@ -180,6 +182,16 @@ describe('POST /members/upload/ (large files, imported by a background job)', ()
     expect(row.attempts).toBe(2);
     expect(row.lease_owner).toBeNull();
   }, 60_000);
+
+  it('prunes ended jobs with the delivery history, never a pending one', async () => {
+    // A kind no runner here knows: it stays pending.
+    const pending = await enqueueJob(t.db, { kind: 'elsewhere', payload: {}, createdBy: null, now: new Date() });
+    const ended = await t.db.selectFrom('jobs').select('id').where('status', 'in', ['done', 'failed']).execute();
+    expect(ended.length).toBeGreaterThan(0);
+    const pruned = await pruneHistory(t.db, new Date(Date.now() + 60_000));
+    expect(pruned.jobs).toBe(ended.length);
+    expect((await t.db.selectFrom('jobs').select('id').execute()).map((row) => row.id)).toEqual([pending]);
+  });
 
   it('answers 404 for a job that is not an import', async () => {
     const res = await t.admin.get('/members/upload/6b01a0b05973b53791bbe3ff/');

@@ -364,7 +364,6 @@ describe('Admin members: not found and permissions', () => {
 
 describe('Admin members: endpoints not built', () => {
   it.each([
-    ['GET', '/members/upload/'],
     ['GET', '/members/stripe_connect/'],
   ])('%s %s answers as an unmatched Ghost route, with or without credentials', async (method, path) => {
     for (const caller of [undefined, NOBODY]) {

@@ -10,7 +10,8 @@ import { WebhookReceiver, eventually, pause } from '../../../test/webhook-receiv
  * Scheduled publishing by the job runner: on time, with a manual publish's events, never at a time the
  * post no longer has, after a stop, and exactly once with several instances on one database.
  */
-const SETTINGS = { WEBHOOK_ALLOW_PRIVATE: 'true', JOBS_POLL_MS: '50' };
+// A generous timeout: on a loaded machine Ghost's 2 s would time out answers the receiver already sent.
+const SETTINGS = { WEBHOOK_ALLOW_PRIVATE: 'true', JOBS_POLL_MS: '50', WEBHOOK_TIMEOUT_MS: '10000' };
 const t = useTestSite({ jobs: true, settings: SETTINGS });
 const receiver = new WebhookReceiver();
 beforeAll(() => receiver.start());
@@ -177,7 +178,6 @@ describe('several instances', () => {
         console.log(`scheduled publishing: ${counters.map((c) => c.count).join(' + ')} posts published by ${INSTANCES} instance(s)`);
         expect(counters.reduce((sum, c) => sum + c.count, 0)).toBe(POSTS);
         const arrived = receiver.on(path).map((r) => (r.json as any).post.current.id as string);
-        expect(arrived).toHaveLength(POSTS);
         expect(new Set(arrived)).toEqual(new Set(ids));
         const statuses = await site.db.selectFrom('posts').select('status').where('id', 'in', ids).execute();
         expect(statuses.every((row) => row.status === 'published')).toBe(true);
@@ -185,7 +185,12 @@ describe('several instances', () => {
         expect(events).toHaveLength(POSTS);
         const deliveries = await site.db.selectFrom('webhook_deliveries').select(['status', 'attempts']).where('event', '=', 'post.published').execute();
         expect(deliveries).toHaveLength(POSTS);
-        expect(deliveries.every((row) => row.status === 'delivered' && row.attempts === 1)).toBe(true);
+        expect(deliveries.every((row) => row.status === 'delivered')).toBe(true);
+        // Each post.published arrives once, unless an attempt timed out after the receiver had it (a loaded
+        // machine): then it is retried, and arrives again. A repeat without a retry would be a double claim.
+        const retried = deliveries.reduce((sum, row) => sum + row.attempts - 1, 0);
+        if (retried > 0) console.log(`scheduled publishing: ${retried} deliveries were retried`);
+        expect(arrived.length - POSTS).toBeLessThanOrEqual(retried);
       },
       { settings: SETTINGS },
     );
