@@ -363,9 +363,7 @@ describe('Admin members: not found and permissions', () => {
 });
 
 describe('Admin members: endpoints not built', () => {
-  it.each([
-    ['GET', '/members/stripe_connect/'],
-  ])('%s %s answers as an unmatched Ghost route, with or without credentials', async (method, path) => {
+  it.each([['GET', '/members/stripe_connect/']])('%s %s answers as an unmatched Ghost route, with or without credentials', async (method, path) => {
     for (const caller of [undefined, NOBODY]) {
       const res = await t.admin.request(method, path, undefined, caller);
       expect(res.statusCode).toBe(404);

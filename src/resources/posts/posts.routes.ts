@@ -114,17 +114,25 @@ export function postsAdminRoutes(app: FastifyInstance, type: PostType) {
     },
   );
 
-  app.delete<{ Querystring: Query }>(`/${docName}/`, { config: { frame: frame('bulkDestroy'), permission: 'post.destroy', invalidatesSite: true } }, async (request) => {
-    checkBulkPermission(actorOf(request.ctx));
-    const stats = await bulkDestroy(request.ctx, type, where(request.ctx, request.query.filter));
-    return { bulk: { meta: { stats, errors: [] } } };
-  });
+  app.delete<{ Querystring: Query }>(
+    `/${docName}/`,
+    { config: { frame: frame('bulkDestroy'), permission: 'post.destroy', invalidatesSite: true } },
+    async (request) => {
+      checkBulkPermission(actorOf(request.ctx));
+      const stats = await bulkDestroy(request.ctx, type, where(request.ctx, request.query.filter));
+      return { bulk: { meta: { stats, errors: [] } } };
+    },
+  );
 
-  app.put<{ Querystring: Query }>(`/${docName}/bulk/`, { config: { frame: frame('bulkEdit'), permission: 'post.edit', invalidatesSite: true } }, async (request) => {
-    const filter = where(request.ctx, request.query.filter);
-    if (!filter) throw errors.validation('Validation (FieldIsRequired) failed for filter');
-    checkBulkPermission(actorOf(request.ctx));
-    const meta = await bulkEdit(request.ctx, type, parseBody(request, POST_BULK), filter);
-    return { bulk: { meta } };
-  });
+  app.put<{ Querystring: Query }>(
+    `/${docName}/bulk/`,
+    { config: { frame: frame('bulkEdit'), permission: 'post.edit', invalidatesSite: true } },
+    async (request) => {
+      const filter = where(request.ctx, request.query.filter);
+      if (!filter) throw errors.validation('Validation (FieldIsRequired) failed for filter');
+      checkBulkPermission(actorOf(request.ctx));
+      const meta = await bulkEdit(request.ctx, type, parseBody(request, POST_BULK), filter);
+      return { bulk: { meta } };
+    },
+  );
 }
