@@ -56,7 +56,8 @@ describe('scheduled publishing', () => {
   it('records the newsletter e-mail of a post scheduled with one when it goes out', async () => {
     const draft = (await t.admin.post('/posts/', { posts: [{ title: 'Mailed later' }] })).json().posts[0];
     const res = await t.admin.put(`/posts/${draft.id}/?newsletter=default-newsletter`, {
-      posts: [{ status: 'scheduled', published_at: inMs(1000), updated_at: draft.updated_at }],
+      // Far enough ahead that the answer comes before the runner publishes it, even on a loaded machine.
+      posts: [{ status: 'scheduled', published_at: inMs(3000), updated_at: draft.updated_at }],
     });
     expect(res.statusCode).toBe(200);
     expect(res.json().posts[0].email).toBeNull();
@@ -75,13 +76,14 @@ describe('scheduled publishing', () => {
   });
 
   it('does not publish at the old time a post that was rescheduled or unscheduled', async () => {
-    const moved = await schedule('Moved', inMs(1500));
-    const dropped = await schedule('Dropped', inMs(1500));
+    // Far enough ahead that a loaded machine still edits both before they fall due.
+    const moved = await schedule('Moved', inMs(4000));
+    const dropped = await schedule('Dropped', inMs(4000));
     let res = await t.admin.put(`/posts/${moved.id}/`, { posts: [{ published_at: inMs(3_600_000), updated_at: moved.updated_at }] });
     expect(res.statusCode).toBe(200);
     res = await t.admin.put(`/posts/${dropped.id}/`, { posts: [{ status: 'draft', updated_at: dropped.updated_at }] });
     expect(res.statusCode).toBe(200);
-    await pause(3000);
+    await pause(5500);
     expect(await statusOf(moved.id)).toBe('scheduled');
     expect(await statusOf(dropped.id)).toBe('draft');
   });
