@@ -3,11 +3,12 @@ import validator from 'validator';
 import type { Ctx, WriteCtx } from '../../ctx.js';
 import type { Db } from '../../db/connect.js';
 import type { LabelRow, MemberRow, TierRow } from '../../db/schema.js';
-import { objectId, uuid } from '../../db/ids.js';
+import { objectId } from '../../db/ids.js';
 import { checkColumns, columnRules } from '../../db/column-rules.js';
 import { readSetting } from '../../settings/settings.js';
 import { isoDate } from '../../content/dates.js';
 import { signupNewsletterIds } from './members.queries.js';
+import { newMemberRow } from './members.service.js';
 import { resolveLabels, setMemberNewsletters, setMemberTiers } from './members.relations.js';
 import { DEFAULT_MAPPING, parseMembersCsv, preparedCsv, type ImportRow } from './members.csv.js';
 
@@ -314,29 +315,14 @@ async function writeChunk(w: WriteCtx, plans: Planned[], labels: Map<string, Lab
 const compedBy = (tier: TierRow | null) => tier?.type === 'paid';
 
 function newMember(w: WriteCtx, plan: Planned): MemberRow {
-  const at = w.clock.now();
-  return {
-    id: objectId(),
-    uuid: uuid(),
-    transient_id: uuid(),
+  return newMemberRow(w, {
     email: plan.email,
     status: compedBy(plan.tier) ? 'comped' : 'free',
     name: plan.name,
-    expertise: null,
     note: plan.note,
-    geolocation: null,
-    enable_comment_notifications: true,
-    email_count: 0,
-    email_opened_count: 0,
-    email_open_rate: null,
-    email_disabled: false,
-    last_seen_at: null,
-    last_commented_at: null,
     created_at: plan.createdAt,
-    created_by: w.actingUserId,
-    updated_at: at,
-    updated_by: w.actingUserId,
-  };
+    updated_at: w.clock.now(),
+  });
 }
 
 /** Ghost's importer on an address that is already a member: what the row gives is added or replaced, nothing else. */

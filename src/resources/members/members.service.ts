@@ -34,6 +34,27 @@ function assertNoStripeData(input: MemberInput): void {
 /** `tiers` and its older name `products` are one field. */
 const tiersOf = (input: MemberInput) => input.tiers ?? input.products;
 
+/** A new member's row: what is given, and the defaults every new member starts with (API and CSV import alike). */
+export function newMemberRow(w: WriteCtx, given: Pick<MemberRow, 'email' | 'status' | 'name' | 'note' | 'created_at' | 'updated_at'>): MemberRow {
+  return {
+    ...given,
+    id: objectId(),
+    uuid: uuid(),
+    transient_id: uuid(),
+    expertise: null,
+    geolocation: null,
+    enable_comment_notifications: true,
+    email_count: 0,
+    email_opened_count: 0,
+    email_open_rate: null,
+    email_disabled: false,
+    last_seen_at: null,
+    last_commented_at: null,
+    created_by: w.actingUserId,
+    updated_by: w.actingUserId,
+  };
+}
+
 /** Adds a member with its labels, tiers (comped) and newsletters (the sign-up ones unless told otherwise); returns its id. */
 export async function addMember(ctx: Ctx, input: MemberInput & { email: string }): Promise<string> {
   assertNoStripeData(input);
@@ -42,28 +63,14 @@ export async function addMember(ctx: Ctx, input: MemberInput & { email: string }
     if (await findMemberByEmail(w.db, w.engine, input.email)) throw alreadyExists('add');
     const tiers = await resolveTiers(w, tiersOf(input) ?? []);
     const at = w.clock.now();
-    const row: MemberRow = {
-      id: objectId(),
-      uuid: uuid(),
-      transient_id: uuid(),
+    const row = newMemberRow(w, {
       email: input.email,
       status: tiers.length > 0 ? 'comped' : 'free',
       name: input.name ?? null,
-      expertise: null,
       note: input.note ?? null,
-      geolocation: null,
-      enable_comment_notifications: true,
-      email_count: 0,
-      email_opened_count: 0,
-      email_open_rate: null,
-      email_disabled: false,
-      last_seen_at: null,
-      last_commented_at: null,
       created_at: at,
-      created_by: w.actingUserId,
       updated_at: at,
-      updated_by: w.actingUserId,
-    };
+    });
     await w.db.insertInto('members').values(row).execute();
     if (input.labels) await setMemberLabels(w, row.id, await resolveLabels(w, input.labels));
     await setMemberTiers(w, row.id, tiers);
