@@ -5,6 +5,7 @@ import { readSetting } from '../../settings/settings.js';
 import { presentTierRelation } from '../tiers/tiers.present.js';
 import { findMember, relationsOfMembers, type MemberRelations } from './members.queries.js';
 import { presentMember } from './members.present.js';
+import { anyWebhookListens } from '../../events/listeners.js';
 
 /**
  * Ghost's member webhook events, recorded in the write's transaction: `member.added`, `member.edited`,
@@ -57,9 +58,7 @@ const EDITABLE_KEYS = [
 ] as const;
 
 /** Whether any webhook listens to member events (otherwise nothing is serialised). */
-async function listened(w: WriteCtx): Promise<boolean> {
-  return !!(await w.db.selectFrom('webhooks').select('id').where('event', 'in', EVENTS).limit(1).executeTakeFirst());
-}
+const listened = (w: WriteCtx) => anyWebhookListens(w.db, EVENTS);
 
 /** A member as its webhook sees it: the row and its relations. */
 export interface MemberState {

@@ -4,6 +4,7 @@ import { sameTime } from './posts.model.js';
 import { findAnyPost } from './posts.queries.js';
 import { adminPosts } from './posts.responses.js';
 import type { PostType } from './posts.schemas.js';
+import { anyWebhookListens } from '../../events/listeners.js';
 
 /**
  * Ghost's post and page webhook events, recorded in the write's transaction (`ctx.write`): the payload is
@@ -32,14 +33,12 @@ const SUFFIXES = [
   'tag.detached',
 ] as const;
 
-/**
- * Whether any webhook listens to this type's events. Serialising a post twice per write costs queries
- * inside the transaction; without a listener the events would only be fanned out to nobody.
- */
-async function listened(w: WriteCtx, type: PostType): Promise<boolean> {
-  const names = SUFFIXES.map((suffix) => `${type}.${suffix}`);
-  return !!(await w.db.selectFrom('webhooks').select('id').where('event', 'in', names).limit(1).executeTakeFirst());
-}
+/** Whether any webhook listens to this type's events (a post is serialised twice per write otherwise for nobody). */
+const listened = (w: WriteCtx, type: PostType) =>
+  anyWebhookListens(
+    w.db,
+    SUFFIXES.map((suffix) => `${type}.${suffix}`),
+  );
 
 /** What Ghost's post model had loaded when it fired: more after an edit than after an insert. */
 const INCLUDES = {

@@ -3,6 +3,7 @@ import type { TagRow } from '../../db/schema.js';
 import { tagUrl } from '../../content/urls.js';
 import { tagsWithPublishedPosts } from './tags.queries.js';
 import { presentAdminTag } from './tags.present.js';
+import { anyWebhookListens } from '../../events/listeners.js';
 
 /**
  * Ghost's tag webhook events, recorded in the write's transaction: `tag.added` (also for tags a post write
@@ -12,10 +13,7 @@ import { presentAdminTag } from './tags.present.js';
 type Snapshot = Record<string, unknown>;
 
 /** Whether any webhook listens to tag events (otherwise nothing is serialised). */
-async function listened(w: WriteCtx): Promise<boolean> {
-  const names = ['tag.added', 'tag.edited', 'tag.deleted'];
-  return !!(await w.db.selectFrom('webhooks').select('id').where('event', 'in', names).limit(1).executeTakeFirst());
-}
+const listened = (w: WriteCtx) => anyWebhookListens(w.db, ['tag.added', 'tag.edited', 'tag.deleted']);
 
 async function snapshot(w: WriteCtx, row: TagRow): Promise<Snapshot> {
   const published = await tagsWithPublishedPosts(w.db, [row.id]);
