@@ -4,6 +4,7 @@ import type { Ctx, WriteCtx } from '../../ctx.js';
 import type { Db } from '../../db/connect.js';
 import type { LabelRow, MemberRow, TierRow } from '../../db/schema.js';
 import { objectId } from '../../db/ids.js';
+import { chunksOf, insertInChunks } from '../../db/chunks.js';
 import { checkColumns, columnRules } from '../../db/column-rules.js';
 import { readSetting } from '../../settings/settings.js';
 import { isoDate } from '../../content/dates.js';
@@ -38,9 +39,6 @@ const messages = {
   invalidImportTier: (tier: string) => `"${tier}" is not a valid tier.`,
   stripeNotConnected: 'Cannot link Stripe Customer without a Stripe Connection',
 };
-
-/** Rows written per statement: inside every engine's limit on bound parameters. */
-const CHUNK = 500;
 
 export interface PreparedImport {
   /** The file in Ghost's own columns, the request's mapping and labels applied (what a background job reads). */
@@ -235,8 +233,7 @@ export async function performImport(ctx: Ctx, csv: string, options: PerformOptio
         [...planned.values()].flatMap((plan) => plan.labels),
       );
       const newsletters = (await signupNewsletterIds(w.db)).map((row) => row.id);
-      const plans = [...planned.values()];
-      for (let i = 0; i < plans.length; i += CHUNK) await writeChunk(w, plans.slice(i, i + CHUNK), labels, newsletters);
+      for (const chunk of chunksOf([...planned.values()])) await writeChunk(w, chunk, labels, newsletters);
       importLabel = labels.get(options.importLabel.toLowerCase()) ?? null;
     }
     const result: ImportResult = {
@@ -288,19 +285,11 @@ async function writeChunk(w: WriteCtx, plans: Planned[], labels: Map<string, Lab
   const memberLabels = fresh.flatMap(({ row, plan }) =>
     labelIds(plan, labels).map((label_id, sort_order) => ({ id: objectId(), member_id: row.id, label_id, sort_order })),
   );
-  for (let i = 0; i < memberLabels.length; i += CHUNK)
-    await w.db
-      .insertInto('members_labels')
-      .values(memberLabels.slice(i, i + CHUNK))
-      .execute();
+  await insertInChunks(w.db, 'members_labels', memberLabels);
   const subscriptions = fresh
     .filter(({ plan }) => plan.subscribed)
     .flatMap(({ row }) => signupNewsletters.map((newsletter_id) => ({ id: objectId(), member_id: row.id, newsletter_id })));
-  for (let i = 0; i < subscriptions.length; i += CHUNK)
-    await w.db
-      .insertInto('members_newsletters')
-      .values(subscriptions.slice(i, i + CHUNK))
-      .execute();
+  await insertInChunks(w.db, 'members_newsletters', subscriptions);
   const comped = fresh
     .filter(({ plan }) => plan.tier)
     .map(({ row, plan }) => ({ id: objectId(), member_id: row.id, product_id: plan.tier!.id, sort_order: 0, expiry_at: null }));

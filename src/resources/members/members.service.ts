@@ -2,6 +2,7 @@ import validator from 'validator';
 import type { Ctx, WriteCtx } from '../../ctx.js';
 import type { MemberRow } from '../../db/schema.js';
 import { objectId, uuid } from '../../db/ids.js';
+import { chunksOf } from '../../db/chunks.js';
 import { errors } from '../../errors.js';
 import { findMember, findMemberByEmail, signupNewsletterIds } from './members.queries.js';
 import { resolveLabels, resolveNewsletters, resolveTiers, setMemberLabels, setMemberNewsletters, setMemberTiers } from './members.relations.js';
@@ -163,8 +164,7 @@ const MEMBER_CHILD_TABLES = [
 
 /** Deletes these members with their links and activity, in chunks the engines' parameter limits allow. */
 export async function deleteMembersById(db: WriteCtx['db'], ids: readonly string[]): Promise<void> {
-  for (let i = 0; i < ids.length; i += 500) {
-    const chunk = ids.slice(i, i + 500);
+  for (const chunk of chunksOf(ids)) {
     for (const table of MEMBER_CHILD_TABLES) {
       await db.deleteFrom(table).where('member_id', 'in', chunk).execute();
     }

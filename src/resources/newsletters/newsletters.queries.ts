@@ -2,6 +2,7 @@ import { sql, type ExpressionBuilder } from 'kysely';
 import type { Db } from '../../db/connect.js';
 import type { Database, NewsletterRow } from '../../db/schema.js';
 import type { Engine } from '../../db/engine.js';
+import { insertInChunks } from '../../db/chunks.js';
 
 export function findNewsletter(db: Db, id: string): Promise<NewsletterRow | undefined> {
   return db.selectFrom('newsletters').selectAll().where('id', '=', id).executeTakeFirst();
@@ -81,9 +82,10 @@ export async function optInExistingMembers(db: Db, newsletterId: string, newId: 
     .where('newsletters.status', '=', 'active')
     .where('newsletters.id', '!=', newsletterId)
     .execute();
-  for (let i = 0; i < members.length; i += 500) {
-    const rows = members.slice(i, i + 500).map((m) => ({ id: newId(), member_id: m.member_id, newsletter_id: newsletterId }));
-    await db.insertInto('members_newsletters').values(rows).execute();
-  }
+  await insertInChunks(
+    db,
+    'members_newsletters',
+    members.map((m) => ({ id: newId(), member_id: m.member_id, newsletter_id: newsletterId })),
+  );
   return members.length;
 }

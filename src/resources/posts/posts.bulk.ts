@@ -2,6 +2,7 @@ import type { Ctx, WriteCtx } from '../../ctx.js';
 import type { Db } from '../../db/connect.js';
 import { errors } from '../../errors.js';
 import { objectId } from '../../db/ids.js';
+import { chunksOf, insertInChunks } from '../../db/chunks.js';
 import { insertTag } from '../tags/tags.service.js';
 import { deletePosts } from './posts.service.js';
 import { postIdsMatching, type PostWhere } from './posts.queries.js';
@@ -18,7 +19,7 @@ const unsupported = () => errors.incorrectUsage('Unsupported bulk action');
 export async function bulkDestroy(ctx: Ctx, type: PostType, where: PostWhere | null): Promise<BulkStats> {
   return ctx.write(async ({ db: trx }) => {
     const ids = await postIdsMatching(trx, { type, ...(where ? { where } : {}) });
-    for (let i = 0; i < ids.length; i += 500) await deletePosts(trx, ids.slice(i, i + 500));
+    for (const chunk of chunksOf(ids)) await deletePosts(trx, chunk);
     return { successful: ids.length, unsuccessful: 0 };
   });
 }
@@ -67,8 +68,7 @@ async function update(
 ): Promise<BulkStats> {
   return ctx.write(async ({ db: trx }) => {
     const ids = await postIdsMatching(trx, { type, where, ...(status ? { statuses: [status] } : {}) });
-    for (let i = 0; i < ids.length; i += 500) {
-      const chunk = ids.slice(i, i + 500);
+    for (const chunk of chunksOf(ids)) {
       await trx.updateTable('posts').set(values).where('id', 'in', chunk).execute();
       // Unscheduled e-mail-only posts stop being e-mail-only, as in Ghost.
       if (status === 'scheduled') await trx.updateTable('posts_meta').set({ email_only: false }).where('post_id', 'in', chunk).execute();
@@ -97,11 +97,7 @@ async function addTags(ctx: Ctx, type: PostType, where: PostWhere, tags: unknown
     const rows = ids.flatMap((post_id) =>
       tagIds.filter((tag_id) => !have.has(`${post_id}:${tag_id}`)).map((tag_id) => ({ id: objectId(), post_id, tag_id, sort_order: 0 })),
     );
-    for (let i = 0; i < rows.length; i += 500)
-      await trx
-        .insertInto('posts_tags')
-        .values(rows.slice(i, i + 500))
-        .execute();
+    await insertInChunks(trx, 'posts_tags', rows);
     return { successful: ids.length, unsuccessful: 0 };
   });
 }
@@ -117,9 +113,5 @@ async function replaceTiers(db: Db, postIds: readonly string[], tiers: unknown[]
   const known = new Set(named.length ? (await db.selectFrom('products').select('id').where('id', 'in', named).execute()).map((row) => row.id) : []);
   const ids = named.filter((id) => known.has(id));
   const rows = postIds.flatMap((post_id) => ids.map((product_id, sort_order) => ({ id: objectId(), post_id, product_id, sort_order })));
-  for (let i = 0; i < rows.length; i += 500)
-    await db
-      .insertInto('posts_products')
-      .values(rows.slice(i, i + 500))
-      .execute();
+  await insertInChunks(db, 'posts_products', rows);
 }
