@@ -15,6 +15,8 @@ const root = path.resolve(import.meta.dirname, '..');
 export interface Instance {
   readonly base: string;
   readonly contentDir: string;
+  /** What it wrote to stdout and stderr so far (also passed on to the test run's own). */
+  output(): string;
   /** SIGTERM, then waits for the exit; its content folder is removed. */
   stop(): Promise<void>;
 }
@@ -28,7 +30,16 @@ export async function startInstance(settings: Record<string, string>): Promise<I
   const child = spawn(process.execPath, ['dist/main.mjs'], {
     cwd: root,
     env: { ...inherited, PORT: String(port), HOST: '127.0.0.1', CONTENT_DIR: contentDir, LOG_LEVEL: 'warn', ...settings },
-    stdio: ['ignore', 'inherit', 'inherit'],
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    output += String(chunk);
+    process.stdout.write(chunk);
+  });
+  child.stderr.on('data', (chunk: Buffer) => {
+    output += String(chunk);
+    process.stderr.write(chunk);
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const base = `http://127.0.0.1:${port}`;
@@ -49,6 +60,7 @@ export async function startInstance(settings: Record<string, string>): Promise<I
   return {
     base,
     contentDir,
+    output: () => output,
     async stop() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
       await exited;

@@ -56,6 +56,7 @@ function severalInstances() {
     let database: TestDatabase;
     let instances: Instance[] = [];
     let client: RotatingClient;
+    let settings: Record<string, string>;
     let session: Record<string, string>;
     let contentKey: string;
     let integrationId: string;
@@ -64,7 +65,7 @@ function severalInstances() {
     beforeAll(async () => {
       if (variant && !redisUp) throw new Error('REDIS_URL variant: no Redis answers at 127.0.0.1:6379');
       database = await createTestDatabase();
-      const settings = {
+      settings = {
         DATABASE_URL: database.url,
         SITE_URL: SITE,
         // Instances that share no folder must share the key that seals stored secrets.
@@ -244,6 +245,17 @@ function severalInstances() {
       expect(receiver.on(hookPath).map((request) => (request.json as any).post.current.id)).toContain(id);
       expect((await content(`/posts/${id}/`)).map((answer) => answer.json.posts[0]?.title)).toEqual(Array(INSTANCES).fill('Published by one of three'));
     }, 60_000);
+
+    it('says at start that an instance was given another SECRETS_KEY than the others', async () => {
+      const SAID = 'the secrets key differs from the one the previous start on this database used';
+      expect(instances.some((instance) => instance.output().includes(SAID))).toBe(false);
+      const stray = await startInstance({ ...settings, SECRETS_KEY: randomBytes(32).toString('hex'), JOBS_ENABLED: 'false' });
+      try {
+        await eventually(() => stray.output().includes(SAID), 10_000, 'the line about the key');
+      } finally {
+        await stray.stop();
+      }
+    }, 90_000);
   });
 }
 
