@@ -8,6 +8,7 @@ import { buildApp } from './app.js';
 import { warmRenderersOffThread } from './content/off-thread.js';
 import { resolveSecretsKey, secretBox } from './auth/secret-box.js';
 import { sealStoredSecrets } from './auth/authenticator.js';
+import { checkSecretsKey } from './auth/secrets-key-check.js';
 import { configureWorkerPool, stopWorkerPool } from './workers/pool.js';
 import { loggerOptions } from './http/logging.js';
 import { createMetrics, serveMetrics } from './http/metrics.js';
@@ -81,6 +82,10 @@ async function main() {
     app.log.info(
       { file: secretsKey.file },
       'SECRETS_KEY is not set: secrets are sealed with the key in this file; give every instance the same SECRETS_KEY unless they share CONTENT_DIR',
+    );
+  if ((await checkSecretsKey(connection.db, secrets, new Date())) === 'changed')
+    app.log.error(
+      'the secrets key differs from the one the previous start on this database used: if an instance with that key still runs, authenticator-app codes sealed by one instance fail on the other; give every instance the same SECRETS_KEY (after changing the key on purpose, this is said once)',
     );
   const sealed = await sealStoredSecrets(connection.db, secrets);
   if (sealed > 0) app.log.info({ sealed }, 'sealed authenticator secrets stored before sealing');

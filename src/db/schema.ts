@@ -23,12 +23,20 @@ export interface FoundationTables {
   integrations: IntegrationRow;
   api_keys: ApiKeyRow;
   cache_versions: CacheVersionRow;
+  secrets_key_check: SecretsKeyCheckRow;
 }
 
 /** Version of a cache several instances keep (migration 0006): bumped by every write to what it caches. */
 export interface CacheVersionRow {
   name: string;
   version: number;
+}
+
+/** A value sealed with the secrets key of the instance that started last (migration 0018). */
+export interface SecretsKeyCheckRow {
+  name: string;
+  sealed: string;
+  updated_at: Date;
 }
 
 export interface SettingRow {

@@ -1,0 +1,150 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { connect as connectTcp } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { freePort } from './support.js';
+
+/**
+ * The built server (`dist/main.mjs`, as `npm start` runs it) as separate processes, each with its own port and
+ * its own empty CONTENT_DIR (instances share nothing on disk), and a client that sends each request to the next
+ * one in turn, as a round-robin load balancer does.
+ */
+const root = path.resolve(import.meta.dirname, '..');
+
+export interface Instance {
+  readonly base: string;
+  readonly contentDir: string;
+  /** What it wrote to stdout and stderr so far (also passed on to the test run's own). */
+  output(): string;
+  /** SIGTERM, then waits for the exit; its content folder is removed. */
+  stop(): Promise<void>;
+}
+
+/** Starts one instance with `settings` (DATABASE_URL, SITE_URL, …); resolves once it reports ready. */
+export async function startInstance(settings: Record<string, string>): Promise<Instance> {
+  const port = await freePort();
+  const contentDir = mkdtempSync(path.join(tmpdir(), 'quire-instance-'));
+  // Nothing of the test runner's own environment decides where an instance's data is.
+  const { SITE_URL: _site, DATABASE_URL: _db, CONTENT_DIR: _dir, REDIS_URL: _redis, STORAGE: _storage, ...inherited } = process.env;
+  const child = spawn(process.execPath, ['dist/main.mjs'], {
+    cwd: root,
+    env: { ...inherited, PORT: String(port), HOST: '127.0.0.1', CONTENT_DIR: contentDir, LOG_LEVEL: 'warn', ...settings },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    output += String(chunk);
+    process.stdout.write(chunk);
+  });
+  child.stderr.on('data', (chunk: Buffer) => {
+    output += String(chunk);
+    process.stderr.write(chunk);
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const base = `http://127.0.0.1:${port}`;
+  const until = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the instance on port ${port} exited with code ${child.exitCode} before it was ready`);
+    const ready = await fetch(`${base}/_quire/ready`).then(
+      (res) => res.ok,
+      () => false,
+    );
+    if (ready) break;
+    if (Date.now() > until) {
+      child.kill('SIGKILL');
+      throw new Error(`the instance on port ${port} was not ready within 60 s`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return {
+    base,
+    contentDir,
+    output: () => output,
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      await exited;
+      rmSync(contentDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface Answer {
+  status: number;
+  headers: Headers;
+  text: string;
+  /** The body parsed as JSON, or undefined. */
+  json: any;
+  /** Which instance answered (index into the client's list). */
+  instance: number;
+}
+
+export interface SendOptions {
+  /** A JSON value, or a multipart form. */
+  body?: unknown;
+  headers?: Record<string, string>;
+  /** Sends to this instance instead of the next one in turn (the turn does not move). */
+  instance?: number;
+}
+
+/** Sends each request to the next instance in turn; `headers` go with every request. */
+export class RotatingClient {
+  #turn = 0;
+  constructor(
+    readonly bases: readonly string[],
+    readonly headers: Record<string, string> = {},
+  ) {}
+
+  get size(): number {
+    return this.bases.length;
+  }
+
+  async send(method: string, url: string, options: SendOptions = {}): Promise<Answer> {
+    const instance = options.instance ?? this.#turn++ % this.bases.length;
+    const headers: Record<string, string> = { ...this.headers, ...options.headers };
+    let body: string | FormData | undefined;
+    if (options.body instanceof FormData) body = options.body;
+    else if (options.body !== undefined) {
+      body = JSON.stringify(options.body);
+      headers['content-type'] = 'application/json';
+    }
+    const res = await fetch(`${this.bases[instance]}${url}`, { method, headers, body, redirect: 'manual' });
+    const text = await res.text();
+    let json: unknown;
+    try {
+      json = text ? JSON.parse(text) : undefined;
+    } catch {
+      json = undefined;
+    }
+    return { status: res.status, headers: res.headers, text, json, instance };
+  }
+
+  /** The same request to every instance, one after the other. */
+  async everywhere(method: string, url: string, options: Omit<SendOptions, 'instance'> = {}): Promise<Answer[]> {
+    const answers: Answer[] = [];
+    for (let instance = 0; instance < this.bases.length; instance++) answers.push(await this.send(method, url, { ...options, instance }));
+    return answers;
+  }
+}
+
+/** The Cookie header value for the cookies an answer sets. */
+export const cookiesOf = (answer: Answer) =>
+  answer.headers
+    .getSetCookie()
+    .map((cookie) => cookie.split(';')[0])
+    .join('; ');
+
+/** Whether something accepts TCP connections at 127.0.0.1:`port` (a Redis server, say). */
+export function listening(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connectTcp({ host: '127.0.0.1', port }, () => {
+      socket.end();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+    socket.setTimeout(1000, () => {
+      socket.destroy();
+      resolve(false);
+    });
+  });
+}
