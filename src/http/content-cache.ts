@@ -80,9 +80,12 @@ async function tagAndKeep(request: FastifyRequest, reply: FastifyReply, payload:
   return body;
 }
 
-/** A strong tag: a hash of the exact bytes (kept with the answer, so a hit hashes nothing). */
+/**
+ * A strong tag of the exact bytes, computed once and kept with the answer (a hit hashes nothing). Ghost's
+ * Express makes the same value, length and SHA-1, but weak (`W/"5f8-…"`), and on error bodies too.
+ */
 function entityTag(body: Buffer): string {
-  return `"${createHash('sha1').update(body).digest('base64url')}"`;
+  return `"${body.length.toString(16)}-${createHash('sha1').update(body).digest('base64').slice(0, 27)}"`;
 }
 
 /** 304 without a body: what describes the body (its type) goes too, the validators and caching headers stay. */
