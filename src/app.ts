@@ -25,6 +25,7 @@ import { healthRoutes, type Readiness } from './http/health.js';
 import type { Metrics } from './http/metrics.js';
 import { legacyUrlRewriter } from './http/legacy-versions.js';
 import { checkVersionMatch } from './http/version-match.js';
+import { contentCacheHooks, contentCaching } from './http/content-cache.js';
 import { siteRoutes } from './resources/site/site.routes.js';
 import { settingsAdminRoutes, settingsContentRoutes } from './resources/settings/settings.routes.js';
 import { configRoutes } from './resources/config/config.routes.js';
@@ -149,6 +150,12 @@ export async function buildApp({
       await jobs?.close();
     });
   }
+  const caching = await contentCaching(config, base.db, app.log);
+  const { versions } = caching;
+  if (versions) {
+    base.onContentChanged = (version) => versions.committed(version);
+    app.addHook('onClose', async () => versions.close());
+  }
   registerJsonParser(app);
   app.setErrorHandler((err: FastifyError, request, reply) => renderError(err, request, reply));
   app.setNotFoundHandler(notFoundHandler(apiRoot, config.siteUrl));
@@ -221,6 +228,8 @@ export async function buildApp({
       });
       await content.register(cors, { origin: '*', maxAge: 86400, methods: 'GET,HEAD,PUT,PATCH,POST,DELETE' });
       content.addHook('onRequest', contentAuthHook(base.db));
+      // After the key check: a deleted key is refused even where its URL's answer is kept.
+      contentCacheHooks(content, caching);
       content.addHook('onRequest', ctxHook(base));
       content.addHook('preValidation', async (request) => {
         request.controllerStarted = true;

@@ -52,6 +52,13 @@ export interface Config {
   readonly dbImportInlineBytes: number;
   /** Webhook delivery and the job runner (`jobs/`). */
   readonly jobs: JobsConfig;
+  /** Memory for kept Content API answers, in bytes (`RESPONSE_CACHE_MB`); 0: nothing is kept. */
+  readonly responseCacheBytes: number;
+  /**
+   * Redis that instances tell each other new content versions through (`redis://…`); null: each instance
+   * reads the version from the database for every Content API request.
+   */
+  readonly redisUrl: string | null;
 }
 
 export interface JobsConfig {
@@ -137,6 +144,8 @@ const SETTINGS = [
   'WEBHOOK_ALLOW_PRIVATE',
   'WEBHOOK_HISTORY_DAYS',
   'JOBS_LEASE_MS',
+  'RESPONSE_CACHE_MB',
+  'REDIS_URL',
 ] as const;
 
 /**
@@ -224,6 +233,10 @@ export function parseConfig(source: Source, cwd = process.cwd()): Config {
     historyDays: parseCount('WEBHOOK_HISTORY_DAYS', (source.WEBHOOK_HISTORY_DAYS ?? '30').trim(), 1, 3650),
     leaseMs,
   });
+  // 16 MB holds the common answers of a site (a browse page of 15 long posts is ~150 KB) within the 100 MB goal.
+  const responseCacheBytes = parseCount('RESPONSE_CACHE_MB', (source.RESPONSE_CACHE_MB ?? '16').trim(), 0, 65_536) * 1024 * 1024;
+  const redisUrl = source.REDIS_URL?.trim() || null;
+  if (redisUrl && !/^rediss?:\/\/[^/]/.test(redisUrl)) throw new ConfigError(`REDIS_URL: must start with redis:// or rediss:// (got "${redisUrl}")`);
   return Object.freeze({
     port,
     host,
@@ -246,6 +259,8 @@ export function parseConfig(source: Source, cwd = process.cwd()): Config {
     membersImportInlineRows,
     dbImportInlineBytes,
     jobs,
+    responseCacheBytes,
+    redisUrl,
   });
 }
 

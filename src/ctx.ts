@@ -8,6 +8,7 @@ import type { Clock } from './clock.js';
 import { OWNER_USER_ID } from './auth/roles.js';
 import { retryingTransaction } from './db/transactions.js';
 import { writeOutbox, type EventRecorder, type RecordedEvent } from './events/outbox.js';
+import { bumpContentVersion } from './events/content-version.js';
 import { ActionCollector, type ActionActor } from './events/actions.js';
 
 /** The site's address and what every caller derives from it. */
@@ -65,6 +66,12 @@ export interface Ctx {
 /** The ctx inside `write`: `db` is the transaction, and events can be recorded. */
 export interface WriteCtx extends Ctx {
   readonly events: EventRecorder;
+  /**
+   * Says that this write changes what the Content API answers though Ghost announces nothing for it (a tag
+   * made or renamed by saving a draft): the content version is bumped as for `site.changed`, so the response
+   * cache forgets what it kept, and no event is recorded.
+   */
+  changesContent(): void;
 }
 
 /** What every ctx of one process shares. */
@@ -78,6 +85,11 @@ export interface CtxBase {
   storage: Storage;
   /** Called after a write that recorded events committed (the job runner looks for work at once). */
   onEventsCommitted?: () => void;
+  /**
+   * Called with the new content version after a write that bumped it committed (the response cache takes it
+   * at once and tells the other instances through Redis when it is configured).
+   */
+  onContentChanged?: (version: number) => void;
 }
 
 /** Whom the audit trail names: the staff user, or the integration of an API key. */
@@ -108,10 +120,12 @@ function buildCtx(base: CtxBase, actor: Actor | null, options: WriteOptions = {}
     write: async (fn) => {
       let announced = 0;
       let announcedSiteChange = false;
+      let contentVersion: number | null = null;
       const result = await retryingTransaction(base.db, async (trx) => {
         const recorded: RecordedEvent[] = [];
         const actions = new ActionCollector();
         let open = true;
+        let changesContent = false;
         const writeCtx: WriteCtx = {
           ...ctx,
           db: trx.withPlugin(actions),
@@ -120,6 +134,10 @@ function buildCtx(base: CtxBase, actor: Actor | null, options: WriteOptions = {}
               if (!open) throw new Error(`event ${name} recorded after its write ended`);
               recorded.push({ name, payload, ...(resource ? { resource } : {}) });
             },
+          },
+          changesContent() {
+            if (!open) throw new Error('a content change declared after its write ended');
+            changesContent = true;
           },
           write: (inner) => inner(writeCtx),
         };
@@ -136,10 +154,14 @@ function buildCtx(base: CtxBase, actor: Actor | null, options: WriteOptions = {}
         await writeOutbox(trx, recorded, base.clock.now());
         announced = recorded.length;
         announcedSiteChange = recorded.some((event) => event.name === SITE_CHANGED);
+        // Last, so the version row is locked only while the transaction commits: writes that change the site
+        // queue on it briefly, and always after their other locks (no lock-order deadlock).
+        contentVersion = announcedSiteChange || changesContent ? await bumpContentVersion(trx) : null;
         return result;
       });
       if (announcedSiteChange) siteChanged = true;
       if (announced > 0) base.onEventsCommitted?.();
+      if (contentVersion !== null) base.onContentChanged?.(contentVersion);
       return result;
     },
   };

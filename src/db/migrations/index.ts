@@ -15,6 +15,7 @@ import { postsMembers } from './0013-posts-members.js';
 import { jobs } from './0014-jobs.js';
 import { memberEvents } from './0015-member-events.js';
 import { webhookDeliveryOrder } from './0016-webhook-delivery-order.js';
+import { contentVersion } from './0017-content-version.js';
 import { secretsKeyCheck } from './0018-secrets-key-check.js';
 
 /**
@@ -38,5 +39,6 @@ export const MIGRATIONS: [name: string, factory: MigrationFactory][] = [
   ['0014-jobs', jobs],
   ['0015-member-events', memberEvents],
   ['0016-webhook-delivery-order', webhookDeliveryOrder],
+  ['0017-content-version', contentVersion],
   ['0018-secrets-key-check', secretsKeyCheck],
 ];

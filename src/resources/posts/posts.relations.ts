@@ -51,7 +51,8 @@ async function matchOrCreateTag(ctx: WriteCtx, ref: TagRef): Promise<TagRow> {
 }
 
 /** `{id, name: "Renamed"}` renames the tag, as the nested relation update does in Ghost. */
-async function overwriteTag({ db, clock, actingUserId }: WriteCtx, tag: TagRow, ref: TagRef): Promise<TagRow> {
+async function overwriteTag(ctx: WriteCtx, tag: TagRow, ref: TagRef): Promise<TagRow> {
+  const { db, clock, actingUserId } = ctx;
   const update: Partial<TagRow> = {};
   if (ref.name !== undefined && ref.name !== tag.name) {
     update.name = ref.name;
@@ -66,6 +67,8 @@ async function overwriteTag({ db, clock, actingUserId }: WriteCtx, tag: TagRow, 
   if (Object.keys(update).length === 0) return tag;
   Object.assign(update, { updated_at: clock.now(), updated_by: actingUserId });
   await db.updateTable('tags').set(update).where('id', '=', tag.id).execute();
+  // The renamed tag shows in the Content API whatever the post's status (a draft's save records no site.changed).
+  ctx.changesContent();
   return { ...tag, ...update };
 }
 
