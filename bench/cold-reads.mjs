@@ -4,7 +4,7 @@
 // Usage: npm run build && node bench/cold-reads.mjs --before /old/checkout/dist/main.mjs [--seconds 10] [--rounds 2]
 //        [--prof DIR] (CPU profiles of the current build's server, one per round, into DIR)
 import { spawn } from 'node:child_process';
-import { copyFileSync, mkdtempSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -64,6 +64,12 @@ async function serve(main, nodeArgs) {
   return { base, child };
 }
 
+/** CPU time the server process has used (user + system, ms): per request, it is far steadier on a busy machine than req/s. */
+const cpuMs = (pid) => {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+};
+
 const results = new Map();
 for (let round = 0; round < Number(values.rounds); round++) {
   for (const [name, main] of round % 2 ? [...builds].reverse() : builds) {
@@ -72,10 +78,12 @@ for (let round = 0; round < Number(values.rounds); round++) {
     for (const [title, url] of REQUESTS) {
       const target = `${server.base}/ghost/api/content/${url}${url.includes('?') ? '&' : '?'}key=${contentKey}`;
       await autocannon({ url: target, connections: 4, amount: 200 }); // warm-up
+      const cpuBefore = cpuMs(server.child.pid);
       const result = await autocannon({ url: target, connections: 16, duration: Number(values.seconds) });
+      const cpuPerRequest = (cpuMs(server.child.pid) - cpuBefore) / result.requests.total;
       if (result.non2xx + result.errors) throw new Error(`${name} ${title}: ${result.non2xx + result.errors} failures`);
       const key = `${title}\t${name}`;
-      results.set(key, [...(results.get(key) ?? []), { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 }]);
+      results.set(key, [...(results.get(key) ?? []), { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, cpu: cpuPerRequest }]);
     }
     server.child.kill('SIGINT');
     await new Promise((resolve) => server.child.once('exit', resolve));
@@ -91,9 +99,11 @@ console.log(
 for (const [title] of REQUESTS) {
   const line = builds.map(([name]) => {
     const list = results.get(`${title}\t${name}`);
-    return { name, rps: mean(list, 'rps'), p50: mean(list, 'p50'), p99: mean(list, 'p99') };
+    return { name, rps: mean(list, 'rps'), p50: mean(list, 'p50'), p99: mean(list, 'p99'), cpu: mean(list, 'cpu') };
   });
-  const text = line.map((r) => `${r.name} ${r.rps.toFixed(0)} req/s p50 ${r.p50.toFixed(1)} ms p99 ${r.p99.toFixed(1)} ms`).join(' | ');
+  const text = line
+    .map((r) => `${r.name} ${r.rps.toFixed(0)} req/s p50 ${r.p50.toFixed(1)} ms p99 ${r.p99.toFixed(1)} ms, ${r.cpu.toFixed(2)} CPU ms/request`)
+    .join(' | ');
   const ratio = line.length === 2 ? ` | after/before ${(line[1].rps / line[0].rps).toFixed(2)}× req/s, p99 ${(line[1].p99 / line[0].p99).toFixed(2)}×` : '';
   console.log(`${title}: ${text}${ratio}`);
 }
