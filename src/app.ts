@@ -12,6 +12,7 @@ import { PUBLIC_BODY_LIMIT, adminBodyLimit } from './http/body-limits.js';
 import { apiHeaders } from './http/api-headers.js';
 import { adminAuthHook } from './http/admin-auth.js';
 import { contentAuthHook } from './http/content-auth.js';
+import { jsonBuffer } from './http/json-buffer.js';
 import { actorOf } from './auth/actor.js';
 import { assertPermission } from './auth/permissions.js';
 import { ctxHook } from './http/request-ctx.js';
@@ -227,6 +228,8 @@ export async function buildApp({
         reply.header('Cache-Control', 'public, max-age=0');
       });
       await content.register(cors, { origin: '*', maxAge: 86400, methods: 'GET,HEAD,PUT,PATCH,POST,DELETE' });
+      // Fastify sends the Buffer as it is (its types only name strings).
+      content.setReplySerializer(jsonBuffer as (payload: unknown) => string);
       content.addHook('onRequest', contentAuthHook(base.db));
       // After the key check: a deleted key is refused even where its URL's answer is kept.
       contentCacheHooks(content, caching);

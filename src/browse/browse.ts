@@ -80,10 +80,11 @@ export function browseColumns(spec: BrowseSpec, fields: readonly string[] | null
 }
 
 /**
- * One page of rows: a COUNT query (skipped for `limit=all`) and the page query, whatever the filter or the
- * includes — counts ride along as subqueries, so the query count does not grow with the page.
+ * The queries of one browse request, built once: conditions, order and columns checked up front (a bad
+ * filter or order fails here, before anything is read). `page()` reads the rows in order; `keys()` reads
+ * only the ordered ids (`limit=all` streams by them); `rowsById()` reads the rows of some of those ids.
  */
-export async function browseRows<Row>(database: Db, engine: Engine, spec: BrowseSpec, api: Api, params: BrowseParams): Promise<BrowseResult<Row>> {
+function browseQueries(database: Db, engine: Engine, spec: BrowseSpec, api: Api, params: BrowseParams) {
   const db = database as unknown as Kysely<any>;
   const rules = spec.api[api]!;
   const cond = browseCondition(spec, engine, api, params);
@@ -99,20 +100,76 @@ export async function browseRows<Row>(database: Db, engine: Engine, spec: Browse
   };
 
   const columns = browseColumns(spec, params.fields ? [...params.fields, ...(params.formats ?? [])] : null, rules.hiddenColumns);
-  let page = scoped().select(columns.map((column) => `${spec.table}.${column}`));
   // A count the order sorts by rides along as a subquery (`count__posts`); presenters load displayed
   // counts for the page in one query of their own.
-  for (const name of params.include) {
-    const count = spec.counts && Object.prototype.hasOwnProperty.call(spec.counts, name) ? spec.counts[name] : undefined;
-    if (count && order.some((term) => term.kind === 'expression' && term.count === name)) page = page.select((eb: Eb) => count(api)(eb).as(countAlias(name)));
-  }
-  for (const table of orderTables(order, spec.table)) page = joinForOrder(page, spec, table);
-  page = applyOrder(page, order, spec.order, engine);
-  const window = sqlWindow(params.page);
-  if (window.limit !== null) page = page.limit(window.limit).offset(window.offset);
+  const withOrderCounts = (query: SelectQueryBuilder<any, any, any>) => {
+    let out = query;
+    for (const name of params.include) {
+      const count = spec.counts && Object.prototype.hasOwnProperty.call(spec.counts, name) ? spec.counts[name] : undefined;
+      if (count && order.some((term) => term.kind === 'expression' && term.count === name)) out = out.select((eb: Eb) => count(api)(eb).as(countAlias(name)));
+    }
+    return out;
+  };
+  const ordered = (query: SelectQueryBuilder<any, any, any>) => {
+    let out = withOrderCounts(query);
+    for (const table of orderTables(order, spec.table)) out = joinForOrder(out, spec, table);
+    return applyOrder(out, order, spec.order, engine);
+  };
+  const rowColumns = () => scoped().select(columns.map((column) => `${spec.table}.${column}`));
 
-  const [rows, total] = await Promise.all([page.execute() as Promise<Row[]>, window.limit === null ? Promise.resolve(null) : countRows(scoped())]);
+  return {
+    scoped,
+    page: (window: { offset: number; limit: number | null }) => {
+      const query = ordered(rowColumns());
+      return window.limit === null ? query : query.limit(window.limit).offset(window.offset);
+    },
+    keys: async (): Promise<string[]> => ((await ordered(scoped().select(`${spec.table}.id as id`)).execute()) as { id: string }[]).map((row) => row.id),
+    rowsById: async <Row>(ids: readonly string[]): Promise<Row[]> => {
+      if (ids.length === 0) return [];
+      const rows = (await withOrderCounts(rowColumns().where(`${spec.table}.id`, 'in', ids)).execute()) as (Row & { id: string })[];
+      const position = new Map(ids.map((id, index) => [id, index]));
+      return rows.sort((a, b) => position.get(a.id)! - position.get(b.id)!);
+    },
+  };
+}
+
+/**
+ * One page of rows: a COUNT query (skipped for `limit=all`) and the page query, whatever the filter or the
+ * includes — counts ride along as subqueries, so the query count does not grow with the page.
+ */
+export async function browseRows<Row>(database: Db, engine: Engine, spec: BrowseSpec, api: Api, params: BrowseParams): Promise<BrowseResult<Row>> {
+  const queries = browseQueries(database, engine, spec, api, params);
+  const window = sqlWindow(params.page);
+  const [rows, total] = await Promise.all([
+    queries.page(window).execute() as Promise<Row[]>,
+    window.limit === null ? Promise.resolve(null) : countRows(queries.scoped()),
+  ]);
   return { rows, meta: paginationMeta(params.page, total ?? rows.length) };
+}
+
+/**
+ * `limit=all` without holding every row: the ordered ids are read in one query (24 bytes a row, and any
+ * order Ghost accepts — slug lists, counts, expressions — applies to it unchanged), then the rows `pageSize`
+ * ids at a time, under the same conditions (a row that stopped matching in between is left out). The first
+ * page is read before this returns, so whatever can fail in the queries fails before an answer starts.
+ * `meta.pagination.total` is the number of rows the pages held (paginationMeta once they are written).
+ */
+export async function browseAllPages<Row>(
+  database: Db,
+  engine: Engine,
+  spec: BrowseSpec,
+  api: Api,
+  params: BrowseParams,
+  pageSize: number,
+): Promise<AsyncIterable<Row[]>> {
+  const queries = browseQueries(database, engine, spec, api, params);
+  const ids = await queries.keys();
+  const first = await queries.rowsById<Row>(ids.slice(0, pageSize));
+  async function* pages(): AsyncGenerator<Row[]> {
+    yield first;
+    for (let start = pageSize; start < ids.length; start += pageSize) yield queries.rowsById<Row>(ids.slice(start, start + pageSize));
+  }
+  return pages();
 }
 
 async function countRows(query: SelectQueryBuilder<any, any, {}>): Promise<number> {

@@ -1,11 +1,16 @@
+import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { Permission } from '../auth/permissions.js';
-import { browseRows, type Api, type BrowseSpec } from '../browse/browse.js';
+import { browseAllPages, browseRows, type Api, type BrowseSpec } from '../browse/browse.js';
+import { paginationMeta } from '../browse/pagination.js';
 import { parseBrowseParams, type BrowseParamRules, type BrowseParams } from '../browse/params.js';
 import { projectList } from '../browse/projection.js';
 import type { Ctx } from '../ctx.js';
 
 type Query = Record<string, unknown>;
+
+/** Rows read, presented and written at a time when `limit=all` streams. */
+export const STREAM_PAGE_ROWS = 100;
 
 export interface BrowseRoute<Row> {
   /** The resource: path `/<docName>/`, envelope key and frame name (`posts`, `tags`, …). */
@@ -16,8 +21,13 @@ export interface BrowseRoute<Row> {
   permission?: Permission;
   /** `include` and `formats` values the endpoint accepts. */
   params?: BrowseParamRules;
-  /** One page of rows as this API shows them (the resource's allow-list presenter); `fields` applies after. */
+  /**
+   * One page of rows as this API shows them (the resource's allow-list presenter); `fields` applies after.
+   * It must present each row the same whatever else is on its page: `limit=all` presents page by page.
+   */
   present: (ctx: Ctx, rows: Row[], params: BrowseParams, query: Query) => Promise<Record<string, unknown>[]> | Record<string, unknown>[];
+  /** `limit=all` is streamed (streamAll), not read and serialised whole. */
+  streamAll?: boolean;
 }
 
 /**
@@ -26,9 +36,46 @@ export interface BrowseRoute<Row> {
  */
 export function browseRoute<Row>(app: FastifyInstance, route: BrowseRoute<Row>): void {
   const config = { frame: { docName: route.docName, method: 'browse' }, ...(route.permission ? { permission: route.permission } : {}) };
-  app.get<{ Querystring: Query }>(`/${route.docName}/`, { config }, async (request) => {
+  app.get<{ Querystring: Query }>(`/${route.docName}/`, { config }, async (request, reply) => {
     const params = parseBrowseParams(request.query, route.params);
+    if (route.streamAll && params.page.limit === null) {
+      reply.type('application/json; charset=utf-8');
+      return streamAll(route, request.ctx, params, request.query);
+    }
     const { rows, meta } = await browseRows<Row>(request.ctx.db, request.ctx.engine, route.spec, route.api, params);
     return { [route.docName]: projectList(await route.present(request.ctx, rows, params, request.query), params), meta };
   });
+}
+
+/**
+ * `limit=all` as a stream of the very bytes `JSON.stringify` gives for the whole answer: rows are read
+ * STREAM_PAGE_ROWS at a time, each page presented, serialised and handed to the response, and the next
+ * page is read only once the response has taken it (the stream is pulled by the socket's drain), so memory
+ * holds a page whatever the number of rows. The first page is read and presented before the answer starts:
+ * a bad filter, order or query fails with Ghost's error, not in the middle of a 200. A failure after that
+ * can only cut the answer short (logged, and the client sees a truncated body).
+ */
+async function streamAll<Row>(route: BrowseRoute<Row>, ctx: Ctx, params: BrowseParams, query: Query): Promise<Readable> {
+  const pages = (await browseAllPages<Row>(ctx.db, ctx.engine, route.spec, route.api, params, STREAM_PAGE_ROWS))[Symbol.asyncIterator]();
+  const serialise = async (rows: Row[]) =>
+    projectList(await route.present(ctx, rows, params, query), params)
+      .map((object) => JSON.stringify(object))
+      .join(',');
+  const first = await pages.next();
+  const firstRows = first.done ? [] : first.value;
+  const firstJson = await serialise(firstRows);
+
+  async function* body(): AsyncGenerator<string> {
+    let rowCount = firstRows.length;
+    yield `{${JSON.stringify(route.docName)}:[${firstJson}`;
+    for (;;) {
+      const next = await pages.next();
+      if (next.done) break;
+      if (next.value.length === 0) continue;
+      rowCount += next.value.length;
+      yield `${rowCount > next.value.length ? ',' : ''}${await serialise(next.value)}`;
+    }
+    yield `],"meta":${JSON.stringify(paginationMeta(params.page, rowCount))}}`;
+  }
+  return Readable.from(body(), { objectMode: false });
 }

@@ -36,6 +36,7 @@ export function authorsContentRoutes(app: FastifyInstance) {
     spec: USERS_BROWSE,
     params: { include: AUTHOR_INCLUDES },
     present: (ctx, rows, params) => presentAuthors(ctx, rows, params.include),
+    streamAll: true,
   });
   readRoutes(app, {
     docName: 'authors',

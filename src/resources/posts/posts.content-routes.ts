@@ -34,6 +34,7 @@ export function postsContentRoutes(app: FastifyInstance, type: PostType) {
     spec: POST_TYPES_BROWSE[type],
     params: { include: CONTENT_INCLUDES, formats: FORMATS },
     present: (ctx, rows, params) => contentPosts(ctx.db, rows, view(ctx, params.include, params.formats)),
+    streamAll: true,
   });
   readRoutes(app, {
     docName,

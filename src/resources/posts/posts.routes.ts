@@ -65,6 +65,7 @@ export function postsAdminRoutes(app: FastifyInstance, type: PostType) {
     permission: 'post.browse',
     params: { include: ADMIN_INCLUDES[type], formats: FORMATS },
     present: (ctx, rows, params, query) => adminPosts(ctx.db, rows, view(ctx, query, postFormats(params.formats))),
+    streamAll: true,
   });
   readRoutes(app, {
     docName,

@@ -46,6 +46,7 @@ function tagReadRoutes(app: FastifyInstance, api: Api) {
     ...permission('browse'),
     params: { include: TAG_INCLUDES },
     present: (ctx, rows, params) => presentTags(ctx, rows, params.include, api),
+    streamAll: true,
   });
   readRoutes(app, {
     docName: 'tags',

@@ -1,0 +1,109 @@
+// Cold Content API reads (no response cache), two builds side by side on the same seeded data: 200 published
+// ~1,000-word posts with 3 tags each, 16 connections, each server pinned to one core (`taskset -c 0`), the builds
+// alternated round by round so the machine's load falls on both alike.
+// Usage: npm run build && node bench/cold-reads.mjs --before /old/checkout/dist/main.mjs [--seconds 10] [--rounds 2]
+//        [--prof DIR] (CPU profiles of the current build's server, one per round, into DIR)
+import { spawn } from 'node:child_process';
+import { copyFileSync, mkdtempSync, readFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import { adminToken, keysFor, lexicalPost, startServer } from './posts-common.mjs';
+
+const { values } = parseArgs({
+  options: { before: { type: 'string' }, seconds: { type: 'string', default: '10' }, rounds: { type: 'string', default: '2' }, prof: { type: 'string' } },
+});
+const root = path.dirname(new URL(import.meta.url).pathname);
+const builds = [...(values.before ? [['before', values.before]] : []), ['after', path.join(root, '../dist/main.mjs')]];
+
+// Seeded once by the current build; each server then runs on its own copy of the file.
+const seeder = await startServer();
+const { adminKey, contentKey } = await keysFor(seeder.base);
+for (let i = 0; i < 200; i++) {
+  const post = { title: `Bench post ${i}`, lexical: lexicalPost(1000, i), status: 'published', tags: [`Topic ${i % 10}`, `Series ${i % 7}`, `Tag ${i % 13}`] };
+  const res = await fetch(`${seeder.base}/ghost/api/admin/posts/`, {
+    method: 'POST',
+    headers: { authorization: `Ghost ${adminToken(adminKey)}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ posts: [post] }),
+  });
+  if (res.status !== 201) throw new Error(`seeding failed: ${res.status} ${await res.text()}`);
+}
+await seeder.stop();
+
+const REQUESTS = [
+  ['posts include=tags,authors', 'posts/?include=tags,authors'],
+  ['post by slug', 'posts/slug/bench-post-100/'],
+  ['filtered browse', 'posts/?filter=tag:topic-3&include=tags'],
+  ['tags include=count.posts', 'tags/?include=count.posts'],
+];
+
+async function serve(main, nodeArgs) {
+  const dir = mkdtempSync(path.join(tmpdir(), 'quire-bench-cold-'));
+  const port = 28000 + Math.floor(Math.random() * 900);
+  copyFileSync(seeder.sqliteFile, path.join(dir, 'quire.db'));
+  const base = `http://127.0.0.1:${port}`;
+  const env = {
+    ...process.env,
+    PORT: String(port),
+    SITE_URL: `${base}/`,
+    CONTENT_DIR: dir,
+    DATABASE_URL: `sqlite:${path.join(dir, 'quire.db')}`,
+    LOG_LEVEL: 'warn',
+    JOBS_ENABLED: 'false',
+  };
+  const child = spawn('taskset', ['-c', '0', process.execPath, ...nodeArgs, main], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  process.once('exit', () => child.kill('SIGKILL'));
+  for (;;) {
+    try {
+      if ((await fetch(`${base}/ghost/api/admin/site/`)).ok) break;
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+  return { base, child };
+}
+
+/** CPU time the server process has used (user + system, ms): per request, it is far steadier on a busy machine than req/s. */
+const cpuMs = (pid) => {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+};
+
+const results = new Map();
+for (let round = 0; round < Number(values.rounds); round++) {
+  for (const [name, main] of round % 2 ? [...builds].reverse() : builds) {
+    const prof = values.prof && name === 'after' ? [`--cpu-prof`, `--cpu-prof-dir=${values.prof}`] : [];
+    const server = await serve(main, prof);
+    for (const [title, url] of REQUESTS) {
+      const target = `${server.base}/ghost/api/content/${url}${url.includes('?') ? '&' : '?'}key=${contentKey}`;
+      await autocannon({ url: target, connections: 4, amount: 200 }); // warm-up
+      const cpuBefore = cpuMs(server.child.pid);
+      const result = await autocannon({ url: target, connections: 16, duration: Number(values.seconds) });
+      const cpuPerRequest = (cpuMs(server.child.pid) - cpuBefore) / result.requests.total;
+      if (result.non2xx + result.errors) throw new Error(`${name} ${title}: ${result.non2xx + result.errors} failures`);
+      const key = `${title}\t${name}`;
+      results.set(key, [...(results.get(key) ?? []), { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, cpu: cpuPerRequest }]);
+    }
+    server.child.kill('SIGINT');
+    await new Promise((resolve) => server.child.once('exit', resolve));
+  }
+}
+
+const mean = (list, key) => list.reduce((sum, r) => sum + r[key], 0) / list.length;
+console.log(
+  `load average at the end: ${loadavg()
+    .map((n) => n.toFixed(2))
+    .join(' ')}; ${values.rounds} rounds of ${values.seconds} s per request and build`,
+);
+for (const [title] of REQUESTS) {
+  const line = builds.map(([name]) => {
+    const list = results.get(`${title}\t${name}`);
+    return { name, rps: mean(list, 'rps'), p50: mean(list, 'p50'), p99: mean(list, 'p99'), cpu: mean(list, 'cpu') };
+  });
+  const text = line
+    .map((r) => `${r.name} ${r.rps.toFixed(0)} req/s p50 ${r.p50.toFixed(1)} ms p99 ${r.p99.toFixed(1)} ms, ${r.cpu.toFixed(2)} CPU ms/request`)
+    .join(' | ');
+  const ratio = line.length === 2 ? ` | after/before ${(line[1].rps / line[0].rps).toFixed(2)}× req/s, p99 ${(line[1].p99 / line[0].p99).toFixed(2)}×` : '';
+  console.log(`${title}: ${text}${ratio}`);
+}

@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { jsonBuffer } from './json-buffer.js';
+
+const asText = (value: Buffer | string) => (typeof value === 'string' ? value : value.toString('utf8'));
+
+describe('jsonBuffer', () => {
+  it('gives the bytes JSON.stringify gives', () => {
+    const cases: unknown[] = [
+      {
+        posts: [{ id: 'a', html: '<p class="x">é “quoted” \u2028 \u{1F600}</p>', n: 1.5, nested: { d: new Date(0) } }, { id: 'b' }],
+        meta: { pagination: { limit: 'all' } },
+      },
+      { posts: [], meta: null },
+      { list: [undefined, () => 1, Symbol('s'), null, 0], skipped: undefined, fn: () => 1, after: true },
+      { withDate: [new Date(86_400_000)], date: new Date(0) },
+      { '"odd" key\n': 'value' },
+      Object.assign(Object.create(null) as object, { bare: [1, 2] }),
+      { errors: [{ message: 'Resource not found error, cannot read post.', context: null, type: 'NotFoundError' }] },
+      {},
+      [1, { a: 2 }],
+      'text',
+      null,
+      { toJSON: () => ({ replaced: true }) },
+    ];
+    for (const value of cases) expect(asText(jsonBuffer(value))).toBe(JSON.stringify(value));
+  });
+
+  it('answers an envelope as a Buffer', () => {
+    expect(Buffer.isBuffer(jsonBuffer({ posts: [{ id: 'a' }] }))).toBe(true);
+  });
+});
