@@ -19,14 +19,25 @@ export function serverReport(run) {
   lines.push(
     table(
       ['read', 'answer', 'KB', 'req/s', 'p50 ms', 'p99 ms', 'failures', 'peak RSS MB', 'load-gen CPU'],
-      run.reads.map((r) => [r.name, r.check, fmt(r.kb, 1), fmt(r.reqPerSec), ms(r.p50), ms(r.p99), r.failures, fmt(r.peakRssMb), `${fmt(r.generatorCpu * 100)} %`]),
+      run.reads.map((r) => [
+        r.name,
+        r.check,
+        fmt(r.kb, 1),
+        fmt(r.reqPerSec),
+        ms(r.p50),
+        ms(r.p99),
+        r.failures,
+        fmt(r.peakRssMb),
+        `${fmt(r.generatorCpu * 100)} %`,
+      ]),
     ),
   );
   lines.push('');
   lines.push(`start to first answer, new database: ${fmt(run.startMs)} ms`);
   if (run.restartMs !== undefined) lines.push(`start to first answer, this database (${run.posts} posts): ${fmt(run.restartMs)} ms`);
   lines.push(`seeding (${run.seed}): ${fmt(run.seedSeconds, 1)} s`);
-  if (run.creates) lines.push(`post create through @tryghost/admin-api: median ${ms(run.creates.median)} ms, p90 ${ms(run.creates.p90)} ms over ${run.creates.count}`);
+  if (run.creates)
+    lines.push(`post create through @tryghost/admin-api: median ${ms(run.creates.median)} ms, p90 ${ms(run.creates.p90)} ms over ${run.creates.count}`);
   for (const [i, all] of (run.limitAll ?? []).entries()) {
     lines.push(
       `GET posts/?limit=all (${i ? 'again' : 'first'}): ${all.status}, ${all.posts} posts, ${fmt(all.megabytes, 1)} MB, first byte ${fmt(all.firstByteMs)} ms, ` +
@@ -72,14 +83,22 @@ export function comparisonReport(quireRuns, ghost) {
   } else {
     lines.push(`\n## Targets without the Ghost peer (ratios need it)\n`);
     const rows = quireRuns.flatMap((run) =>
-      run.reads.filter((read) => read.target).map((read) => [read.name, run.mode, fmt(read.peakRssMb), verdict(read.peakRssMb <= TARGET.rssMb && read.failures === 0)]),
+      run.reads
+        .filter((read) => read.target)
+        .map((read) => [read.name, run.mode, fmt(read.peakRssMb), verdict(read.peakRssMb <= TARGET.rssMb && read.failures === 0)]),
     );
     lines.push(table(['read', 'Quire', 'peak RSS MB', `RSS ≤ ${TARGET.rssMb} MB`], rows));
   }
   lines.push('');
   const others = [];
   for (const run of quireRuns) {
-    others.push([`start to first answer, new database`, run.mode, `${fmt(run.startMs)} ms`, ghost ? `${fmt(ghost.startMs)} ms` : '—', `≤ ${TARGET.startMs} ms: ${verdict(run.startMs <= TARGET.startMs)}`]);
+    others.push([
+      `start to first answer, new database`,
+      run.mode,
+      `${fmt(run.startMs)} ms`,
+      ghost ? `${fmt(ghost.startMs)} ms` : '—',
+      `≤ ${TARGET.startMs} ms: ${verdict(run.startMs <= TARGET.startMs)}`,
+    ]);
     others.push([
       'post create (SDK), median',
       run.mode,

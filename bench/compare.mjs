@@ -56,6 +56,8 @@ const READS = [
   { name: 'settings', path: 'settings/', target: true },
   { name: 'authors browse', path: 'authors/', target: true },
   { name: 'pages browse', path: 'pages/', target: true },
+  // The first call of Ghost's admin app and of many clients; not a Content API read, so no target.
+  { name: 'admin site', path: 'site/', api: 'admin', target: false },
 ];
 
 /** What the answer held, so that a reader sees both servers answered the same thing. */
@@ -84,11 +86,12 @@ async function measure(site, { label, notes, seedTimeoutMs }) {
   const content = (url) => `${site.base}/ghost/api/content/${url}${url.includes('?') ? '&' : '?'}key=${site.contentKey}`;
   const reads = [];
   for (const read of READS) {
-    const res = await fetch(content(read.path));
+    const url = read.api === 'admin' ? `${site.base}/ghost/api/admin/${read.path}` : content(read.path);
+    const res = await fetch(url);
     const text = await res.text();
     if (!res.ok) throw new Error(`${label}: GET ${read.path} → ${res.status} ${text.slice(0, 300)}`);
     log(`${label}: ${read.name}…`);
-    const figures = await drive(content(read.path), { pid: site.pid, ...load });
+    const figures = await drive(url, { pid: site.pid, ...load });
     reads.push({ ...read, check: describe(JSON.parse(text)), kb: Buffer.byteLength(text) / 1024, ...figures });
   }
   const limitAll = [];
@@ -145,7 +148,12 @@ function describeLoad() {
 
 const modes = options.cold === options.warm ? ['cache off', 'cache on'] : options.cold ? ['cache off'] : ['cache on'];
 const withPeer = !options['no-peer'] && ghostInstalled();
-console.log(`# Quire against Ghost ${GHOST_VERSION}: ${new Date().toISOString()}, load average ${os.loadavg().map((n) => n.toFixed(2)).join(' ')}, node ${process.version}`);
+console.log(
+  `# Quire against Ghost ${GHOST_VERSION}: ${new Date().toISOString()}, load average ${os
+    .loadavg()
+    .map((n) => n.toFixed(2))
+    .join(' ')}, node ${process.version}`,
+);
 if (!withPeer) console.log(options['no-peer'] ? 'Ghost: not run (--no-peer)' : 'Ghost: not installed (../shared/peer/ghost-peer.sh install), not run');
 
 const quireRuns = [];
@@ -164,5 +172,10 @@ if (withPeer) {
   }
 }
 console.log(comparisonReport(quireRuns, ghost));
-console.log(`\nload average at the end: ${os.loadavg().map((n) => n.toFixed(2)).join(' ')}`);
+console.log(
+  `\nload average at the end: ${os
+    .loadavg()
+    .map((n) => n.toFixed(2))
+    .join(' ')}`,
+);
 rmSync(folder, { recursive: true, force: true });
