@@ -35,7 +35,7 @@ export function serverReport(run) {
   lines.push('');
   lines.push(`start to first answer, new database: ${fmt(run.startMs)} ms`);
   if (run.restartMs !== undefined) lines.push(`start to first answer, this database (${run.posts} posts): ${fmt(run.restartMs)} ms`);
-  lines.push(`seeding (${run.seed}): ${fmt(run.seedSeconds, 1)} s`);
+  lines.push(`seeding (${run.seed}): ${fmt(run.seedSeconds, 1)} s, then ${fmt(run.idleMs / 1000, 1)} s until the server was idle`);
   if (run.creates)
     lines.push(`post create through @tryghost/admin-api: median ${ms(run.creates.median)} ms, p90 ${ms(run.creates.p90)} ms over ${run.creates.count}`);
   for (const [i, all] of (run.limitAll ?? []).entries()) {

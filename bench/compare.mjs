@@ -18,7 +18,7 @@ import { parseArgs } from 'node:util';
 import { comparisonReport, serverReport } from './compare-report.mjs';
 import { GHOST_VERSION, ghostInstalled, startGhost } from './ghost-peer.mjs';
 import { drive, timePostCreates, timeStreamedRead } from './load.mjs';
-import { keysFor, startServer } from './posts-common.mjs';
+import { keysFor, startServer, waitUntilIdle } from './posts-common.mjs';
 import { adminApi, clearSite, importExport, seedThroughApi, writeGhostExport } from './site-content.mjs';
 
 const { values: options } = parseArgs({
@@ -83,6 +83,8 @@ async function measure(site, { label, notes, seedTimeoutMs }) {
   if (seed === 'import') await importExport(site.base, site.contentKey, exportFile, posts, { timeoutMs: seedTimeoutMs });
   else await seedThroughApi(call, posts, { log });
   const seedSeconds = (performance.now() - seeding) / 1000;
+  const idleMs = await waitUntilIdle(site.pid);
+  log(`${label}: seeded in ${seedSeconds.toFixed(1)} s, idle ${(idleMs / 1000).toFixed(1)} s later`);
   const content = (url) => `${site.base}/ghost/api/content/${url}${url.includes('?') ? '&' : '?'}key=${site.contentKey}`;
   const reads = [];
   for (const read of READS) {
@@ -92,16 +94,19 @@ async function measure(site, { label, notes, seedTimeoutMs }) {
     if (!res.ok) throw new Error(`${label}: GET ${read.path} → ${res.status} ${text.slice(0, 300)}`);
     log(`${label}: ${read.name}…`);
     const figures = await drive(url, { pid: site.pid, ...load });
+    // Requests still queued when the generator stops would otherwise be served during the next read.
+    await waitUntilIdle(site.pid);
     reads.push({ ...read, check: describe(JSON.parse(text)), kb: Buffer.byteLength(text) / 1024, ...figures });
   }
   const limitAll = [];
   for (let i = 0; i < 2; i++) {
     const restRssMb = site.rssMb();
     limitAll.push({ restRssMb, ...(await timeStreamedRead(content('posts/?limit=all'), site.pid)) });
+    await waitUntilIdle(site.pid);
   }
   log(`${label}: post create…`);
   const creates = await timePostCreates(site.base, site.adminKey, Number(options.creates));
-  return { label, notes, posts, seed, seedSeconds, startMs: site.startMs, reads, limitAll, creates };
+  return { label, notes, posts, seed, seedSeconds, idleMs, startMs: site.startMs, reads, limitAll, creates };
 }
 
 async function benchQuire(mode) {

@@ -16,6 +16,34 @@ export function rssMbOf(pid) {
   }
 }
 
+/** CPU seconds process `pid` has used (all its threads), or NaN once it has ended. */
+function cpuSecondsOf(pid) {
+  try {
+    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th, in ticks of 1/100 s.
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return NaN;
+  }
+}
+
+/**
+ * Waits until process `pid` uses under 5 % of a core for two half-seconds in a row (background work after a
+ * seed: rendering, indexes, caches), at most `timeoutMs`; resolves with the milliseconds waited.
+ */
+export async function waitUntilIdle(pid, { timeoutMs = 120_000 } = {}) {
+  const started = performance.now();
+  let quiet = 0;
+  let before = cpuSecondsOf(pid);
+  while (quiet < 2 && performance.now() - started < timeoutMs) {
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const now = cpuSecondsOf(pid);
+    quiet = now - before < 0.025 ? quiet + 1 : 0;
+    before = now;
+  }
+  return performance.now() - started;
+}
+
 /** Polls `url` until it answers 2xx; resolves with the milliseconds since `since` (a performance.now()). */
 export async function waitUntilAnswering(url, since = performance.now(), { pause = 10, timeoutMs = 300_000 } = {}) {
   for (;;) {
