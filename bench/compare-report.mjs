@@ -1,6 +1,6 @@
 // Tables of the comparison: each server's figures, then Quire against Ghost with design.md §6's targets.
 
-const TARGET = { reqRatio: 10, p99Ratio: 0.1, rssMb: 100, startMs: 1000, createMs: 5 };
+const TARGET = { reqRatio: 10, p99Ratio: 0.1, rssMb: 100, startMs: 1000, createMs: 5, bareShare: 0.5 };
 
 export const fmt = (value, digits = 0) => (value === undefined || Number.isNaN(value) ? '—' : value.toFixed(digits));
 const ms = (value) => (value === undefined ? '—' : value < 10 ? value.toFixed(2) : value.toFixed(0));
@@ -88,6 +88,23 @@ export function comparisonReport(quireRuns, ghost) {
         .map((read) => [read.name, run.mode, fmt(read.peakRssMb), verdict(read.peakRssMb <= TARGET.rssMb && read.failures === 0)]),
     );
     lines.push(table(['read', 'Quire', 'peak RSS MB', `RSS ≤ ${TARGET.rssMb} MB`], rows));
+  }
+  for (const run of quireRuns.filter((r) => r.bare)) {
+    lines.push(`\n## Quire, ${run.mode} ÷ a bare Node server sending the same bytes on the same core (target ≥ ${TARGET.bareShare * 100} %)\n`);
+    const rows = run.reads.map((read, r) => {
+      const bare = run.bare[r];
+      const share = read.reqPerSec / bare.reqPerSec;
+      return [
+        read.name,
+        fmt(read.reqPerSec),
+        fmt(bare.reqPerSec),
+        ms(bare.p99),
+        `${fmt(bare.generatorCpu * 100)} %`,
+        `${fmt(share * 100)} %`,
+        verdict(share >= TARGET.bareShare),
+      ];
+    });
+    lines.push(table(['read', 'Quire req/s', 'bare req/s', 'bare p99 ms', 'load-gen CPU', 'share', 'target'], rows));
   }
   lines.push('');
   const others = [];

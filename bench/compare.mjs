@@ -3,22 +3,25 @@
 // in this process) runs on another. Both sites get the same content (site-content.mjs); the same reads are
 // driven for the same time; then the ratios and whether each target is met are printed.
 //
-//   npm run bench -- [--seconds 10] [--posts 200] [--cold | --warm] [--no-peer] [--seed api|import]
+//   npm run bench -- [--seconds 10] [--posts 200] [--cold | --warm] [--no-peer] [--no-bare] [--seed api|import]
 //                    [--connections 16] [--warmup 1] [--creates 50] [--peer-seed-timeout 900]
 //                    [--server-cpu 0] [--load-cpu 1] [--port 27300] [--peer-port 27368]
 //
 // Quire runs twice by default: cache off (RESPONSE_CACHE_MB=0, every answer built afresh) and cache on (the
 // server's setting; every repeated identical URL is then served warm). --cold or --warm runs one of them.
+// After the cache-on run, a bare Node server sends the same answers on the same core (--no-bare skips it):
+// the warm reads' target is ≥ 50 % of its req/s.
 // Ghost runs when ../shared/peer/ghost-peer.sh has installed it, unless --no-peer.
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { comparisonReport, serverReport } from './compare-report.mjs';
 import { GHOST_VERSION, ghostInstalled, startGhost } from './ghost-peer.mjs';
 import { drive, timePostCreates, timeStreamedRead } from './load.mjs';
-import { keysFor, startServer, waitUntilIdle } from './posts-common.mjs';
+import { keysFor, startServer, waitUntilAnswering, waitUntilIdle } from './posts-common.mjs';
 import { adminApi, clearSite, importExport, seedThroughApi, writeGhostExport } from './site-content.mjs';
 
 const { values: options } = parseArgs({
@@ -32,6 +35,7 @@ const { values: options } = parseArgs({
     cold: { type: 'boolean', default: false },
     warm: { type: 'boolean', default: false },
     'no-peer': { type: 'boolean', default: false },
+    'no-bare': { type: 'boolean', default: false },
     'peer-seed-timeout': { type: 'string', default: '900' },
     'server-cpu': { type: 'string', default: '0' },
     'load-cpu': { type: 'string', default: '1' },
@@ -96,7 +100,8 @@ async function measure(site, { label, notes, seedTimeoutMs }) {
     const figures = await drive(url, { pid: site.pid, ...load });
     // Requests still queued when the generator stops would otherwise be served during the next read.
     await waitUntilIdle(site.pid);
-    reads.push({ ...read, check: describe(JSON.parse(text)), kb: Buffer.byteLength(text) / 1024, ...figures });
+    const answer = { url, type: res.headers.get('content-type'), body: text };
+    reads.push({ ...read, check: describe(JSON.parse(text)), kb: Buffer.byteLength(text) / 1024, answer, ...figures });
   }
   const limitAll = [];
   for (let i = 0; i < 2; i++) {
@@ -126,10 +131,40 @@ async function benchQuire(mode) {
     // Start again on the database just filled: a restart, as after a deploy.
     const again = await startServer({ cpu: serverCpu, env, dir: server.dir });
     await again.stop();
-    return { ...run, mode, restartMs: again.startMs };
+    const bare = mode === 'cache on' && !options['no-bare'] ? await benchBare(run.reads) : undefined;
+    return { ...run, mode, restartMs: again.startMs, bare };
   } finally {
     await server.stop();
     rmSync(server.dir, { recursive: true, force: true });
+  }
+}
+
+/** The same answers from a bare Node server on the same core: what a warm cache is measured against. */
+async function benchBare(reads) {
+  const port = Number(options.port) + 1;
+  const answers = Object.fromEntries(
+    reads.map(({ answer }) => [
+      new URL(answer.url).pathname + new URL(answer.url).search,
+      { type: answer.type, body: Buffer.from(answer.body).toString('base64') },
+    ]),
+  );
+  const file = path.join(folder, 'answers.json');
+  writeFileSync(file, JSON.stringify(answers));
+  const command = [process.execPath, path.join(path.dirname(fileURLToPath(import.meta.url)), 'bare-server.mjs'), String(port), file];
+  const child = spawn(serverCpu === undefined ? command[0] : 'taskset', serverCpu === undefined ? command.slice(1) : ['-c', serverCpu, ...command], {
+    stdio: 'inherit',
+  });
+  try {
+    const local = (url) => `http://127.0.0.1:${port}${new URL(url).pathname}${new URL(url).search}`;
+    await waitUntilAnswering(local(reads[0].answer.url));
+    const figures = [];
+    for (const read of reads) {
+      log(`bare Node server: ${read.name}…`);
+      figures.push(await drive(local(read.answer.url), { pid: child.pid, ...load }));
+    }
+    return figures;
+  } finally {
+    child.kill();
   }
 }
 
