@@ -1,15 +1,69 @@
-// Shared by the posts benchmarks: a built server on a fresh SQLite database, set up with an owner and an
-// integration, plus the content a Ghost site of ~1,000-word posts would hold. Run `npm run build` first.
+// Shared by the benchmarks: a built server on a fresh SQLite database, set up with an owner and an
+// integration, and the content a Ghost site of ~1,000-word posts would hold, seeded the same way into Quire
+// or into Ghost (through the Admin API, or as a Ghost export through `POST /db/`). Run `npm run build` first.
 import { spawn } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-/** `nodeArgs` go to the server's node (e.g. `--cpu-prof`); `env` adds settings. */
-export async function startServer({ nodeArgs = [], env: extraEnv = {} } = {}) {
+/** Resident memory of a process in MB (Linux), or NaN once it has ended. */
+export function rssMbOf(pid) {
+  try {
+    return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024;
+  } catch {
+    return NaN;
+  }
+}
+
+/** CPU seconds process `pid` has used (all its threads), or NaN once it has ended. */
+function cpuSecondsOf(pid) {
+  try {
+    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th, in ticks of 1/100 s.
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return NaN;
+  }
+}
+
+/**
+ * Waits until process `pid` uses under 5 % of a core for two half-seconds in a row (background work after a
+ * seed: rendering, indexes, caches), at most `timeoutMs`; resolves with the milliseconds waited.
+ */
+export async function waitUntilIdle(pid, { timeoutMs = 120_000 } = {}) {
+  const started = performance.now();
+  let quiet = 0;
+  let before = cpuSecondsOf(pid);
+  while (quiet < 2 && performance.now() - started < timeoutMs) {
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const now = cpuSecondsOf(pid);
+    quiet = now - before < 0.025 ? quiet + 1 : 0;
+    before = now;
+  }
+  return performance.now() - started;
+}
+
+/** Polls `url` until it answers 2xx; resolves with the milliseconds since `since` (a performance.now()). */
+export async function waitUntilAnswering(url, since = performance.now(), { pause = 10, timeoutMs = 300_000 } = {}) {
+  for (;;) {
+    try {
+      if ((await fetch(url)).ok) return performance.now() - since;
+    } catch {
+      // not listening yet
+    }
+    if (performance.now() - since > timeoutMs) throw new Error(`${url} did not answer within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, pause));
+  }
+}
+
+/**
+ * `nodeArgs` go to the server's node (e.g. `--cpu-prof`); `env` adds settings; `cpu` pins the server and its
+ * threads to those cores (`taskset -c`); `dir` reuses a content folder (and its SQLite database) instead of a
+ * new one. `startMs` is the time from spawning the process to its first answer.
+ */
+export async function startServer({ nodeArgs = [], env: extraEnv = {}, cpu, dir = mkdtempSync(path.join(tmpdir(), 'quire-bench-')) } = {}) {
   const port = Number(extraEnv.PORT ?? 24000 + Math.floor(Math.random() * 1000));
-  const dir = mkdtempSync(path.join(tmpdir(), 'quire-bench-'));
   const base = `http://127.0.0.1:${port}`;
   const env = {
     ...process.env,
@@ -20,37 +74,56 @@ export async function startServer({ nodeArgs = [], env: extraEnv = {} } = {}) {
     STAFF_DEVICE_VERIFICATION: 'false',
     ...extraEnv,
   };
-  const child = spawn(process.execPath, [...nodeArgs, 'dist/main.mjs'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const command = [process.execPath, ...nodeArgs, 'dist/main.mjs'];
+  // taskset execs node in its own process, so the pid below is the server's.
+  const [file, ...args] = cpu === undefined ? command : ['taskset', '-c', String(cpu), ...command];
+  const started = performance.now();
+  const child = spawn(file, args, { env, stdio: ['ignore', 'ignore', 'inherit'] });
   // A bench that fails half-way must not leave its server running (and holding the caller's stderr open).
-  process.once('exit', () => child.kill('SIGKILL'));
-  for (;;) {
-    try {
-      if ((await fetch(`${base}/ghost/api/admin/site/`)).ok) break;
-    } catch {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  }
+  const kill = () => child.kill('SIGKILL');
+  process.once('exit', kill);
+  const startMs = await waitUntilAnswering(`${base}/ghost/api/admin/site/`, started, { pause: 5 });
   return {
     base,
+    dir,
+    pid: child.pid,
+    startMs,
     /** The database file when the server runs on its default SQLite database. */
     sqliteFile: path.join(dir, 'data', 'quire.db'),
     /** Resident memory of the server process in MB (Linux). */
-    rssMb: () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))[1]) / 1024,
+    rssMb: () => rssMbOf(child.pid),
     stop: async () => {
+      process.off('exit', kill);
+      if (child.exitCode !== null) return;
       child.kill('SIGTERM');
       await new Promise((resolve) => child.once('exit', resolve));
     },
   };
 }
 
+/** The owner every benchmark sets up (the same as `../shared/peer/ghost-peer.sh bootstrap`'s). */
+export const OWNER = { name: 'Owner Person', email: 'owner@example.com', password: 'Sup3r-secret-pass!', blogTitle: 'Bench' };
+
+/** Signs the owner in; returns the session cookie (Quire's and Ghost's alike). */
+export async function ownerSession(base) {
+  const login = await fetch(`${base}/ghost/api/admin/session/`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: base },
+    body: JSON.stringify({ username: OWNER.email, password: OWNER.password }),
+  });
+  if (!login.ok) throw new Error(`sign-in failed: ${login.status} ${await login.text()}`);
+  return login.headers
+    .getSetCookie()
+    .map((cookie) => cookie.split(';')[0])
+    .join('; ');
+}
+
 /** Setup, owner session and an integration; returns its keys. */
 export async function keysFor(base) {
   const api = `${base}/ghost/api/admin`;
   const json = { 'content-type': 'application/json', origin: base };
-  const owner = { name: 'Owner Person', email: 'owner@example.com', password: 'Sup3r-secret-pass!', blogTitle: 'Bench' };
-  await fetch(`${api}/authentication/setup/`, { method: 'POST', headers: json, body: JSON.stringify({ setup: [owner] }) });
-  const login = await fetch(`${api}/session/`, { method: 'POST', headers: json, body: JSON.stringify({ username: owner.email, password: owner.password }) });
-  const cookie = login.headers.get('set-cookie').split(';')[0];
+  await fetch(`${api}/authentication/setup/`, { method: 'POST', headers: json, body: JSON.stringify({ setup: [OWNER] }) });
+  const cookie = await ownerSession(base);
   const res = await fetch(`${api}/integrations/?include=api_keys`, {
     method: 'POST',
     headers: { ...json, cookie },
