@@ -123,6 +123,16 @@ describe('configuration', () => {
     expect(() => parseConfig({ DB_IMPORT_INLINE_BYTES: '5MB' })).toThrow('DB_IMPORT_INLINE_BYTES: must be a whole number');
   });
 
+  it('keeps 16 MB of Content API answers by default, none with 0; Redis only when REDIS_URL names one', () => {
+    expect(parseConfig({})).toMatchObject({ responseCacheBytes: 16 * 1024 * 1024, redisUrl: null });
+    expect(loadConfig({ RESPONSE_CACHE_MB: '0', REDIS_URL: 'redis://127.0.0.1:6379' }, mkdtempSync(path.join(tmpdir(), 'quire-config-')))).toMatchObject({
+      responseCacheBytes: 0,
+      redisUrl: 'redis://127.0.0.1:6379',
+    });
+    expect(() => parseConfig({ RESPONSE_CACHE_MB: '16MB' })).toThrow('RESPONSE_CACHE_MB: must be a whole number');
+    expect(() => parseConfig({ REDIS_URL: '127.0.0.1:6379' })).toThrow('REDIS_URL: must start with redis:// or rediss://');
+  });
+
   it('reads a JSON config file, the environment winning', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'quire-config-'));
     writeFileSync(path.join(dir, 'config.json'), JSON.stringify({ PORT: 3000, SITE_URL: 'https://file.example' }));

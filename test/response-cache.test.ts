@@ -132,6 +132,15 @@ describe('a kept answer', () => {
     expect(tables).toContain('tags');
     expect(await reads.during(() => get(t.app, '/tags/', { 'accept-version': 'v5.130' }))).toEqual(HIT_READS);
   });
+
+  it('is checked by one version read shared by requests that arrive together', async () => {
+    await get(t.app, '/tags/');
+    const tables = await reads.during(() => Promise.all(Array.from({ length: 40 }, () => get(t.app, '/tags/'))));
+    expect(tables.filter((table) => table === 'api_keys')).toHaveLength(40);
+    const versionReads = tables.filter((table) => table === 'cache_versions').length;
+    expect(versionReads).toBeGreaterThan(0);
+    expect(versionReads).toBeLessThan(20);
+  });
 });
 
 describe('a write that changes an answer is seen at once', () => {
