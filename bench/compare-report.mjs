@@ -49,6 +49,8 @@ export function serverReport(run) {
 
 function readVerdict(quire, ghost) {
   if (!quire.target) return 'not a target';
+  // autocannon counts answers that arrived: a server slower than the run leaves nothing to compare.
+  if (!(quire.reqPerSec > 0 && ghost.reqPerSec > 0)) return `no answer within the run on ${quire.reqPerSec > 0 ? 'Ghost' : 'Quire'}: use a longer --seconds`;
   const missed = [];
   if (!(quire.reqPerSec / ghost.reqPerSec >= TARGET.reqRatio)) missed.push('req/s');
   if (!(quire.p99 / ghost.p99 <= TARGET.p99Ratio)) missed.push('p99');

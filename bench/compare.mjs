@@ -13,7 +13,7 @@
 // the warm reads' target is ≥ 50 % of its req/s.
 // Ghost runs when ../shared/peer/ghost-peer.sh has installed it, unless --no-peer.
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -121,7 +121,9 @@ async function benchQuire(mode) {
   const cache =
     mode === 'cache off'
       ? 'response cache off (RESPONSE_CACHE_MB=0): every answer is built afresh'
-      : `response cache on (RESPONSE_CACHE_MB=${process.env.RESPONSE_CACHE_MB ?? 'default'}): the reads repeat identical URLs, so after the first answer they are warm`;
+      : cacheBuilt
+        ? `response cache on (RESPONSE_CACHE_MB=${process.env.RESPONSE_CACHE_MB ?? 'default'}): the reads repeat identical URLs, so after the first answer they are warm`
+        : 'this build has no response cache (dist/main.mjs never reads RESPONSE_CACHE_MB): a second cold run, not warm figures';
   try {
     const run = await measure(
       { ...server, ...keys },
@@ -186,6 +188,8 @@ function describeLoad() {
   return `${load.connections} connections, ${load.seconds} s per read after ${load.warmupSeconds} s of warm-up, load generator on core ${pinned ? options['load-cpu'] : 'any'}`;
 }
 
+// Whether the built server has the response cache at all: its bundle then names the setting.
+const cacheBuilt = readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), '../dist/main.mjs'), 'utf8').includes('RESPONSE_CACHE_MB');
 const modes = options.cold === options.warm ? ['cache off', 'cache on'] : options.cold ? ['cache off'] : ['cache on'];
 const withPeer = !options['no-peer'] && ghostInstalled();
 console.log(
