@@ -123,7 +123,12 @@ function browseQueries(database: Db, engine: Engine, spec: BrowseSpec, api: Api,
       const query = ordered(rowColumns());
       return window.limit === null ? query : query.limit(window.limit).offset(window.offset);
     },
-    keys: async (): Promise<string[]> => ((await ordered(scoped().select(`${spec.table}.id as id`)).execute()) as { id: string }[]).map((row) => row.id),
+    keys: async (window: { offset: number; limit: number }): Promise<string[]> => {
+      const query = ordered(scoped().select(`${spec.table}.id as id`))
+        .limit(window.limit)
+        .offset(window.offset);
+      return ((await query.execute()) as { id: string }[]).map((row) => row.id);
+    },
     rowsById: async <Row>(ids: readonly string[]): Promise<Row[]> => {
       if (ids.length === 0) return [];
       const rows = (await withOrderCounts(rowColumns().where(`${spec.table}.id`, 'in', ids)).execute()) as (Row & { id: string })[];
@@ -148,11 +153,12 @@ export async function browseRows<Row>(database: Db, engine: Engine, spec: Browse
 }
 
 /**
- * `limit=all` without holding every row: the ordered ids are read in one query (24 bytes a row, and any
- * order Ghost accepts — slug lists, counts, expressions — applies to it unchanged), then the rows `pageSize`
- * ids at a time, under the same conditions (a row that stopped matching in between is left out). The first
- * page is read before this returns, so whatever can fail in the queries fails before an answer starts.
- * `meta.pagination.total` is the number of rows the pages held (paginationMeta once they are written).
+ * `limit=all` without holding every row: the first page is read as an ordinary ordered page; when it is
+ * full, the ids after it are read in one query (24 bytes a row, and any order Ghost accepts — slug lists,
+ * counts, expressions — applies to it unchanged), then their rows `pageSize` ids at a time, under the same
+ * conditions (a row that stopped matching in between is left out). The first page is read before this
+ * returns, so whatever can fail in the queries fails before an answer starts; a result that fits in one
+ * page costs one query, as an unstreamed `limit=all` does.
  */
 export async function browseAllPages<Row>(
   database: Db,
@@ -163,11 +169,11 @@ export async function browseAllPages<Row>(
   pageSize: number,
 ): Promise<AsyncIterable<Row[]>> {
   const queries = browseQueries(database, engine, spec, api, params);
-  const ids = await queries.keys();
-  const first = await queries.rowsById<Row>(ids.slice(0, pageSize));
+  const first = (await queries.page({ offset: 0, limit: pageSize }).execute()) as Row[];
+  const rest = first.length < pageSize ? [] : await queries.keys({ offset: pageSize, limit: Number.MAX_SAFE_INTEGER });
   async function* pages(): AsyncGenerator<Row[]> {
     yield first;
-    for (let start = pageSize; start < ids.length; start += pageSize) yield queries.rowsById<Row>(ids.slice(start, start + pageSize));
+    for (let start = 0; start < rest.length; start += pageSize) yield queries.rowsById<Row>(rest.slice(start, start + pageSize));
   }
   return pages();
 }

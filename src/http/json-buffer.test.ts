@@ -25,7 +25,11 @@ describe('jsonBuffer', () => {
     for (const value of cases) expect(asText(jsonBuffer(value))).toBe(JSON.stringify(value));
   });
 
-  it('answers an envelope as a Buffer', () => {
-    expect(Buffer.isBuffer(jsonBuffer({ posts: [{ id: 'a' }] }))).toBe(true);
+  it('answers a large envelope as a Buffer, a small one as a string', () => {
+    const large = { posts: Array.from({ length: 20 }, (_, i) => ({ id: String(i), html: `<p>${'word '.repeat(1000)}</p>` })), meta: {} };
+    const buffer = jsonBuffer(large);
+    expect(Buffer.isBuffer(buffer)).toBe(true);
+    expect(asText(buffer)).toBe(JSON.stringify(large));
+    expect(jsonBuffer({ posts: [{ id: 'a' }] })).toBe('{"posts":[{"id":"a"}]}');
   });
 });
