@@ -19,8 +19,12 @@ export interface WorkerPoolOptions {
 /** Up to four threads, one per core: the same cores serve the requests, so more would only queue on the CPU. */
 export const defaultWorkerThreads = () => Math.max(1, Math.min(4, availableParallelism()));
 
-/** Threads beyond the first end after this long without work; the first stays (it holds warm renderers). */
-const IDLE_THREAD_TIMEOUT_MS = 5 * 60_000;
+/**
+ * Threads end after this long without work, the last one too: each holds ~80 MB of warm renderers that a
+ * site only reading does not need. A write after a quiet minute waits ~0.5 s for a thread to warm again;
+ * writes while editing (autosaves every few seconds) keep it warm.
+ */
+const IDLE_THREAD_TIMEOUT_MS = 60_000;
 
 let pool: Piscina | null = null;
 let configured: WorkerPoolOptions = {};
@@ -39,7 +43,7 @@ export function configureWorkerPool(options: WorkerPoolOptions): void {
 function started(): Piscina {
   pool ??= new Piscina({
     filename: workerFile(),
-    minThreads: 1,
+    minThreads: 0,
     maxThreads: configured.threads ?? defaultWorkerThreads(),
     idleTimeout: IDLE_THREAD_TIMEOUT_MS,
   });
