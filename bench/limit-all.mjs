@@ -1,91 +1,22 @@
 // `limit=all` over 1,000, 5,000 and 10,000 posts (~1,000 words each, 3 tags, one author): the server's peak RSS
-// while answering, time to first byte and total time. Each site is seeded through `quire import` of a generated
-// Ghost export (seconds, not minutes), then served by the built server.
+// while answering, time to first byte and total time. Each site is seeded through `quire import` of the export
+// `npm run bench` imports (site-content.mjs), then served by the built server.
 // Usage: npm run build && node bench/limit-all.mjs [POSTS=1000,5000,10000]
 // QUIRE_MAIN=/other/checkout/dist/main.mjs serves another build (before/after comparisons); QUERY replaces the
 // query string (default `include=tags,authors`).
 import { spawn, execFileSync } from 'node:child_process';
-import { createWriteStream, mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { once } from 'node:events';
+import { writeGhostExport } from './site-content.mjs';
 
 const root = path.dirname(new URL(import.meta.url).pathname);
 const sizes = (process.argv[2] ?? '1000,5000,10000').split(',').map(Number);
 const main = process.env.QUIRE_MAIN ?? path.join(root, '../dist/main.mjs');
 const cliFile = path.join(path.dirname(main), 'cli.mjs');
 const query = process.env.QUERY ?? 'include=tags,authors';
-const fixture = JSON.parse(readFileSync(path.join(root, '../test/fixtures/db/peer-export-members.json'), 'utf8')).db[0].data;
-
-const hex = (n, width = 24) => n.toString(16).padStart(width, '0');
-const words = 'the quick brown fox jumps over a lazy dog while writers publish stories about gardens mountains rivers and cities'.split(' ');
-const paragraph = (seed) => Array.from({ length: 100 }, (_, i) => words[(seed * 7 + i * 13) % words.length]).join(' ');
-
-/** A Ghost export of `count` published posts, written row by row. */
-async function generate(file, count) {
-  const out = createWriteStream(file);
-  const write = (text) => (out.write(text) ? undefined : once(out, 'drain'));
-  const owner = fixture.users.find((user) => user.id === '1');
-  const base = { ...fixture.posts.find((post) => post.slug === 'published-with-cards'), status: 'published', type: 'post' };
-  const tagCount = 50;
-  await write(`{"db":[{"meta":{"exported_on":${Date.now()},"version":"5.130.6"},"data":{`);
-  await write(
-    `"users":${JSON.stringify([owner])},"roles":${JSON.stringify(fixture.roles)},"roles_users":${JSON.stringify(fixture.roles_users.filter((r) => r.user_id === '1'))},`,
-  );
-  await write(
-    `"tags":${JSON.stringify(Array.from({ length: tagCount }, (_, i) => ({ ...fixture.tags[0], id: hex(i + 1), name: `Topic ${i}`, slug: `topic-${i}` })))},`,
-  );
-  await write('"posts":[');
-  for (let i = 0; i < count; i++) {
-    const paragraphs = Array.from({ length: 10 }, (_, p) => paragraph(i + p));
-    const lexical = JSON.stringify({
-      root: {
-        children: paragraphs.map((text) => ({
-          children: [{ detail: 0, format: 0, mode: 'normal', style: '', text, type: 'extended-text', version: 1 }],
-          direction: 'ltr',
-          format: '',
-          indent: 0,
-          type: 'paragraph',
-          version: 1,
-        })),
-        direction: 'ltr',
-        format: '',
-        indent: 0,
-        type: 'root',
-        version: 1,
-      },
-    });
-    const published = new Date(Date.UTC(2020, 0, 1) + i * 3_600_000).toISOString();
-    const post = {
-      ...base,
-      id: hex(100000 + i),
-      uuid: `00000000-0000-4000-8000-${hex(i, 12)}`,
-      slug: `post-${i}`,
-      title: `Post ${i}`,
-      lexical,
-      mobiledoc: null,
-      html: paragraphs.map((p) => `<p>${p}</p>`).join('\n'),
-      plaintext: paragraphs.join('\n\n'),
-      published_at: published,
-      created_at: published,
-      updated_at: published,
-    };
-    await write(`${i ? ',' : ''}${JSON.stringify(post)}`);
-  }
-  await write('],"posts_tags":[');
-  for (let i = 0; i < count; i++)
-    for (let k = 0; k < 3; k++)
-      await write(
-        `${i || k ? ',' : ''}${JSON.stringify({ id: hex(300000 + i * 3 + k), post_id: hex(100000 + i), tag_id: hex(((i + k * 17) % tagCount) + 1), sort_order: k })}`,
-      );
-  await write('],"posts_authors":[');
-  for (let i = 0; i < count; i++)
-    await write(`${i ? ',' : ''}${JSON.stringify({ id: hex(600000 + i), post_id: hex(100000 + i), author_id: '1', sort_order: 0 })}`);
-  await write(']}}]}');
-  out.end();
-  await once(out, 'finish');
-}
 
 function cli(args, env) {
   return execFileSync(process.execPath, [cliFile, ...args], { env: { ...process.env, ...env }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
@@ -153,7 +84,7 @@ for (const count of sizes) {
     SITE_URL: `http://127.0.0.1:${port}/`,
     STAFF_DEVICE_VERIFICATION: 'false',
   };
-  await generate(path.join(folder, 'site.json'), count);
+  await writeGhostExport(path.join(folder, 'site.json'), count);
   const keys = cli(
     ['setup', '--email', 'owner@example.com', '--password', 'Bench-pass-2026!', '--name', 'Owner', '--title', 'Bench', '--integration', 'Bench'],
     env,
