@@ -45,6 +45,18 @@ export async function claimInLine(
   leaseMs: number,
   limit: number,
 ): Promise<string[]> {
+  // The oldest event not yet fanned out: a delivery after it would overtake its delivery. Read before the
+  // deliveries: an event fanned out in between then has its deliveries in the second read (fan-out inserts them
+  // in the transaction that marks the event done). The other order could miss both the event and its deliveries,
+  // and send a later delivery first.
+  const waiting = await db
+    .selectFrom('outbox')
+    .select(['created_at', 'id'])
+    .where('status', '=', 'pending')
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(1)
+    .executeTakeFirst();
   const next = await db
     .selectFrom('webhook_deliveries')
     .select(['id', 'event_at', 'outbox_id', 'available_at', 'lease_expires_at'])
@@ -55,15 +67,6 @@ export async function claimInLine(
     .orderBy('id')
     .limit(limit + sending.size)
     .execute();
-  // The oldest event not yet fanned out: a delivery after it would overtake its delivery.
-  const waiting = await db
-    .selectFrom('outbox')
-    .select(['created_at', 'id'])
-    .where('status', '=', 'pending')
-    .orderBy('created_at')
-    .orderBy('id')
-    .limit(1)
-    .executeTakeFirst();
   const ms = (value: Date | string) => new Date(value).getTime();
   const ids: string[] = [];
   for (const row of next) {
