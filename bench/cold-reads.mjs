@@ -3,13 +3,13 @@
 // alternated round by round so the machine's load falls on both alike.
 // Usage: npm run build && node bench/cold-reads.mjs --before /old/checkout/dist/main.mjs [--seconds 10] [--rounds 2]
 //        [--prof DIR] (CPU profiles of the current build's server, one per round, into DIR)
-import { spawn } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { adminToken, keysFor, lexicalPost, startServer } from './posts-common.mjs';
+import { cpuSecondsOf, keysFor, startServer } from './posts-common.mjs';
+import { adminApi, seedThroughApi } from './site-content.mjs';
 
 const { values } = parseArgs({
   options: { before: { type: 'string' }, seconds: { type: 'string', default: '10' }, rounds: { type: 'string', default: '2' }, prof: { type: 'string' } },
@@ -17,18 +17,10 @@ const { values } = parseArgs({
 const root = path.dirname(new URL(import.meta.url).pathname);
 const builds = [...(values.before ? [['before', values.before]] : []), ['after', path.join(root, '../dist/main.mjs')]];
 
-// Seeded once by the current build; each server then runs on its own copy of the file.
+// Seeded once by the current build (the site `npm run bench` seeds); each server then runs on its own copy of the file.
 const seeder = await startServer();
 const { adminKey, contentKey } = await keysFor(seeder.base);
-for (let i = 0; i < 200; i++) {
-  const post = { title: `Bench post ${i}`, lexical: lexicalPost(1000, i), status: 'published', tags: [`Topic ${i % 10}`, `Series ${i % 7}`, `Tag ${i % 13}`] };
-  const res = await fetch(`${seeder.base}/ghost/api/admin/posts/`, {
-    method: 'POST',
-    headers: { authorization: `Ghost ${adminToken(adminKey)}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ posts: [post] }),
-  });
-  if (res.status !== 201) throw new Error(`seeding failed: ${res.status} ${await res.text()}`);
-}
+await seedThroughApi(adminApi(seeder.base, adminKey), 200);
 await seeder.stop();
 
 const REQUESTS = [
@@ -38,37 +30,16 @@ const REQUESTS = [
   ['tags include=count.posts', 'tags/?include=count.posts'],
 ];
 
-async function serve(main, nodeArgs) {
+/** A server of build `main` on a copy of the seeded database, pinned to core 0, with no response cache. */
+function serve(main, nodeArgs) {
   const dir = mkdtempSync(path.join(tmpdir(), 'quire-bench-cold-'));
-  const port = 28000 + Math.floor(Math.random() * 900);
-  copyFileSync(seeder.sqliteFile, path.join(dir, 'quire.db'));
-  const base = `http://127.0.0.1:${port}`;
-  const env = {
-    ...process.env,
-    PORT: String(port),
-    SITE_URL: `${base}/`,
-    CONTENT_DIR: dir,
-    DATABASE_URL: `sqlite:${path.join(dir, 'quire.db')}`,
-    LOG_LEVEL: 'warn',
-    JOBS_ENABLED: 'false',
-  };
-  const child = spawn('taskset', ['-c', '0', process.execPath, ...nodeArgs, main], { env, stdio: ['ignore', 'ignore', 'inherit'] });
-  process.once('exit', () => child.kill('SIGKILL'));
-  for (;;) {
-    try {
-      if ((await fetch(`${base}/ghost/api/admin/site/`)).ok) break;
-    } catch {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  }
-  return { base, child };
+  mkdirSync(path.join(dir, 'data'));
+  copyFileSync(seeder.sqliteFile, path.join(dir, 'data', 'quire.db'));
+  return startServer({ main, nodeArgs, dir, cpu: 0, env: { JOBS_ENABLED: 'false', RESPONSE_CACHE_MB: '0' } });
 }
 
-/** CPU time the server process has used (user + system, ms): per request, it is far steadier on a busy machine than req/s. */
-const cpuMs = (pid) => {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
-};
+/** CPU time the server process has used (ms): per request, it is far steadier on a busy machine than req/s. */
+const cpuMs = (pid) => cpuSecondsOf(pid) * 1000;
 
 const results = new Map();
 for (let round = 0; round < Number(values.rounds); round++) {
@@ -78,15 +49,14 @@ for (let round = 0; round < Number(values.rounds); round++) {
     for (const [title, url] of REQUESTS) {
       const target = `${server.base}/ghost/api/content/${url}${url.includes('?') ? '&' : '?'}key=${contentKey}`;
       await autocannon({ url: target, connections: 4, amount: 200 }); // warm-up
-      const cpuBefore = cpuMs(server.child.pid);
+      const cpuBefore = cpuMs(server.pid);
       const result = await autocannon({ url: target, connections: 16, duration: Number(values.seconds) });
-      const cpuPerRequest = (cpuMs(server.child.pid) - cpuBefore) / result.requests.total;
+      const cpuPerRequest = (cpuMs(server.pid) - cpuBefore) / result.requests.total;
       if (result.non2xx + result.errors) throw new Error(`${name} ${title}: ${result.non2xx + result.errors} failures`);
       const key = `${title}\t${name}`;
       results.set(key, [...(results.get(key) ?? []), { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, cpu: cpuPerRequest }]);
     }
-    server.child.kill('SIGINT');
-    await new Promise((resolve) => server.child.once('exit', resolve));
+    await server.stop();
   }
 }
 

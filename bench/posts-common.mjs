@@ -17,7 +17,7 @@ export function rssMbOf(pid) {
 }
 
 /** CPU seconds process `pid` has used (all its threads), or NaN once it has ended. */
-function cpuSecondsOf(pid) {
+export function cpuSecondsOf(pid) {
   try {
     // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th, in ticks of 1/100 s.
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
@@ -60,9 +60,15 @@ export async function waitUntilAnswering(url, since = performance.now(), { pause
 /**
  * `nodeArgs` go to the server's node (e.g. `--cpu-prof`); `env` adds settings; `cpu` pins the server and its
  * threads to those cores (`taskset -c`); `dir` reuses a content folder (and its SQLite database) instead of a
- * new one. `startMs` is the time from spawning the process to its first answer.
+ * new one; `main` serves another build. `startMs` is the time from spawning the process to its first answer.
  */
-export async function startServer({ nodeArgs = [], env: extraEnv = {}, cpu, dir = mkdtempSync(path.join(tmpdir(), 'quire-bench-')) } = {}) {
+export async function startServer({
+  nodeArgs = [],
+  env: extraEnv = {},
+  cpu,
+  dir = mkdtempSync(path.join(tmpdir(), 'quire-bench-')),
+  main = 'dist/main.mjs',
+} = {}) {
   const port = Number(extraEnv.PORT ?? 24000 + Math.floor(Math.random() * 1000));
   const base = `http://127.0.0.1:${port}`;
   const env = {
@@ -74,7 +80,7 @@ export async function startServer({ nodeArgs = [], env: extraEnv = {}, cpu, dir 
     STAFF_DEVICE_VERIFICATION: 'false',
     ...extraEnv,
   };
-  const command = [process.execPath, ...nodeArgs, 'dist/main.mjs'];
+  const command = [process.execPath, ...nodeArgs, main];
   // taskset execs node in its own process, so the pid below is the server's.
   const [file, ...args] = cpu === undefined ? command : ['taskset', '-c', String(cpu), ...command];
   const started = performance.now();
