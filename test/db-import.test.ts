@@ -32,8 +32,8 @@ beforeAll(async () => {
 describe('POST /db/ with a Ghost 5.130.6 export', () => {
   it('reports the rows it matched with existing ones instead of importing them', () => {
     const duplicated = problems.filter((p) => p.message === 'Entry was not imported and ignored. Detected duplicated entry.');
-    // The Owner (same e-mail here), the free tier, the default newsletter (same slug here).
-    expect(duplicated.map((p) => p.help).sort()).toEqual(['Newsletter', 'Product', 'User']);
+    // The Owner (same e-mail here), the free tier. The site's default newsletter, unused, took the file's (below).
+    expect(duplicated.map((p) => p.help).sort()).toEqual(['Product', 'User']);
     expect(JSON.parse(duplicated.find((p) => p.help === 'User')!.context as string).email).toBe('owner@example.com');
   });
 
@@ -125,6 +125,9 @@ describe('POST /db/ with a Ghost 5.130.6 export', () => {
     expect(tiers.find((tier: Row) => tier.slug === 'gold')).toMatchObject({ name: 'Gold', monthly_price: 500, yearly_price: 5000, currency: 'USD' });
     const newsletters = (await t.admin.get('/newsletters/?limit=all')).json().newsletters;
     expect(newsletters.find((n: Row) => n.slug === 'weekly')).toMatchObject({ name: 'Weekly', description: 'Once a week', sender_email: null });
+    // The fresh site's default newsletter is the file's now, under its name, not a second one beside it.
+    const fileDefault = peer.newsletters!.find((n) => n.slug === 'default-newsletter')!;
+    expect(newsletters.filter((n: Row) => String(n.slug).startsWith('default-newsletter'))).toEqual([expect.objectContaining({ name: fileDefault.name })]);
   });
 
   it('settings outside the core group take the file’s values', async () => {

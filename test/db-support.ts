@@ -4,6 +4,8 @@ import type { TestSite, Caller } from './test-site.js';
 /** Exports of a Ghost 5.130.6 site seeded by test/fixtures/db/seed-peer.mjs (default tables; with members). */
 export const PEER_EXPORT = readFileSync(new URL('./fixtures/db/peer-export.json', import.meta.url), 'utf8');
 export const PEER_EXPORT_MEMBERS = readFileSync(new URL('./fixtures/db/peer-export-members.json', import.meta.url), 'utf8');
+/** A Ghost 6.65 export with its members (`GET /db/?include=members,…` of a Ghost 6 site; /work/shared/fixtures/ghost6). */
+export const GHOST6_EXPORT = readFileSync(new URL('./fixtures/db/ghost6-export.json', import.meta.url), 'utf8');
 /** The second staff user the seeding script wrote into the peer, with the password it set. */
 export const PEER_STAFF = { email: 'editor@example.com', password: 'Editor-pass-2026!' };
 

@@ -103,7 +103,10 @@ export interface NewsletterRow {
   link_color: string | null;
 }
 
-/** Ghost's column names; the API speaks of `cadence` (interval), `type` (discount_type), `amount`, `display_title`. */
+/**
+ * Ghost's column names; the API speaks of `cadence` (interval), `type` (discount_type), `amount`, `display_title`.
+ * The table also has Ghost 6's `redemption_type` (migration 0020), which only the db import and export read.
+ */
 export interface OfferRow {
   id: string;
   /** `status` on the API: active or archived. */

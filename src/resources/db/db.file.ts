@@ -12,7 +12,7 @@ import { checkKey } from '../../storage/storage.js';
 import { errors } from '../../errors.js';
 import { extensionOf, type UploadedFile, type UploadKind } from '../../http/upload.js';
 import { IMAGE_UPLOAD } from '../images/images.types.js';
-import type { GhostExport } from './db.import-run.js';
+import type { GhostExport, ImportArchive } from './db.import-run.js';
 import { EXPORT_VERSION } from './db.export.js';
 
 /** What `POST /db/` accepts (Ghost's `db` upload kind: its JSON and zip handlers). */
@@ -29,11 +29,21 @@ const S_IFMT = 0o170000;
 const S_IFLNK = 0o120000;
 const IGNORED = /(^|\/)(__MACOSX|\.DS_Store|Thumbs\.db)(\/|$)/;
 const open = promisify<string, yauzl.Options, ZipFile>(yauzl.open);
+/** A theme zip of an archive is held in memory until it is installed: larger ones are listed as not imported. */
+const THEME_ZIP_BYTES = 64 * 1024 * 1024;
+/** Ghost 6's archive entries beside `export.json`, and why the ones this site does not read are left. */
+const ARCHIVE_REASONS: Record<string, string> = {
+  'routes.yaml': 'Custom routes are not built here yet: the site uses the default routes. Keep the file to upload it once they are.',
+  'redirects.yaml': 'Redirects are not built here yet. Keep the file to upload it once they are.',
+  'post-analytics.csv': "Post analytics are the old site's statistics; this site counts its own.",
+};
 
 /**
  * The export in an uploaded `.json`, or in a `.zip` holding one `.json` and, beside it, the site's images
  * (`images/…` or `content/images/…`, as Ghost's zips hold them), which are stored under the same paths so
- * the posts' image URLs keep working. An image already stored under its path is left as it is.
+ * the posts' image URLs keep working. An image already stored under its path is left as it is. The other
+ * entries of Ghost 6's archive (`members.csv`, `themes/*.zip`, `routes.yaml`, …) come back in `archive`,
+ * for the import to read or to name as not imported.
  */
 export async function readImportFile(file: UploadedFile, storage: Storage): Promise<GhostExport> {
   if (extensionOf(file.name) === '.zip') return readZip(file.path, storage);
@@ -109,13 +119,26 @@ async function readZip(zipPath: string, storage: Storage): Promise<GhostExport> 
     if (json.length === 0 && images.length === 0) throw errors.unsupportedMedia('Zip did not include any content to import.');
     if (json.length > 1) throw errors.unsupportedMedia('Zip file contains multiple data formats. Please split up and import separately.');
     const openEntry = promisify(zip.openReadStream.bind(zip)) as (entry: Entry) => Promise<Readable>;
+    const readEntry = async (entry: Entry) => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of await openEntry(entry)) chunks.push(chunk as Buffer);
+      return Buffer.concat(chunks);
+    };
     for (const { entry, key } of images) {
       if (!(await storage.exists(key))) await storage.write(key, await openEntry(entry));
     }
-    if (json.length === 0) return { meta: { version: EXPORT_VERSION }, data: {} };
-    const chunks: Buffer[] = [];
-    for await (const chunk of await openEntry(json[0]!)) chunks.push(chunk as Buffer);
-    return parseExport(Buffer.concat(chunks).toString('utf8'));
+    const archive: ImportArchive = { membersCsv: null, themes: [], skipped: [] };
+    const used = new Set<Entry>([...json, ...images.map((image) => image.entry)]);
+    for (const entry of entries) {
+      if (used.has(entry)) continue;
+      const theme = /^themes\/([^/]+)\.zip$/i.exec(entry.fileName);
+      if (entry.fileName === 'members.csv') archive.membersCsv = (await readEntry(entry)).toString('utf8');
+      else if (theme && entry.uncompressedSize <= THEME_ZIP_BYTES) archive.themes.push({ name: `${theme[1]}.zip`, zip: await readEntry(entry) });
+      else if (theme) archive.skipped.push({ name: entry.fileName, reason: 'The theme is larger than an import reads; upload it in Settings - Design.' });
+      else archive.skipped.push({ name: entry.fileName, reason: ARCHIVE_REASONS[entry.fileName] ?? 'This site does not read this file of an archive.' });
+    }
+    if (json.length === 0) return { meta: { version: EXPORT_VERSION }, data: {}, archive };
+    return { ...parseExport((await readEntry(json[0]!)).toString('utf8')), archive };
   } finally {
     zip.close();
   }

@@ -18,10 +18,21 @@ export interface ImportProblem {
 export type ExportData = Record<string, unknown>;
 export type FileRow = Record<string, unknown>;
 
-/** The `data` of a Ghost export after `{db:[…]}` is taken off. */
+/** What a Ghost 6 archive zip holds beside its `export.json` and images (db.file.ts). */
+export interface ImportArchive {
+  /** `members.csv`, Ghost's members export. */
+  membersCsv: string | null;
+  /** `themes/<name>.zip`, each as Ghost's theme upload takes it. */
+  themes: { name: string; zip: Buffer }[];
+  /** Entries not read, and why. */
+  skipped: { name: string; reason: string }[];
+}
+
+/** The `data` of a Ghost export after `{db:[…]}` is taken off, and what an archive zip held beside it. */
 export interface GhostExport {
   meta: { version: string; exported_on?: number };
   data: ExportData;
+  archive?: ImportArchive;
 }
 
 /** Ghost's message for a row matched with one that exists (same slug or e-mail), which is not imported. */
@@ -42,6 +53,7 @@ export class ImportRun {
   readonly problems: ImportProblem[] = [];
   readonly counts: Record<string, number> = {};
   readonly #ids = new Map<string, Map<string, string>>();
+  readonly #written = new Map<string, Set<string>>();
 
   constructor(
     readonly w: WriteCtx,
@@ -61,6 +73,25 @@ export class ImportRun {
 
   problem(message: string, help: string, row: unknown): void {
     this.problems.push({ message, help, context: JSON.stringify(row) });
+  }
+
+  /**
+   * Something of the file that is not imported, with how much of it there was and why: beyond Ghost, whose
+   * importer passes over tables, columns and keys it does not know without a word.
+   */
+  notImported(what: string, count: number, reason: string, help: string): void {
+    this.problems.push({ message: `Not imported: ${what} (${count}). ${reason}`, help, context: JSON.stringify({ what, count, reason }) });
+  }
+
+  /** Marks a row of `table` here as written (or rewritten) from the file: what hangs off it in the file follows it. */
+  wrote(table: string, id: string): void {
+    let ids = this.#written.get(table);
+    if (!ids) this.#written.set(table, (ids = new Set()));
+    ids.add(id);
+  }
+
+  isWritten(table: string, id: string): boolean {
+    return this.#written.get(table)?.has(id) ?? false;
   }
 
   map(table: string, fileId: unknown, id: string): void {

@@ -14,6 +14,10 @@ import { importNewsletters, importTiers } from './db.import-tiers.js';
 import { importSettings } from './db.import-settings.js';
 import { importPosts } from './db.import-posts.js';
 import { importMembers } from './db.import-members.js';
+import { importBenefits, importOffers, importSnippets } from './db.import-offers.js';
+import { reportNotImported } from './db.import-coverage.js';
+import { archiveProblems, installArchiveThemes } from './db.import-archive.js';
+import { membersFromCsv } from './db.import-members-csv.js';
 
 export interface ImportReport {
   problems: ImportProblem[];
@@ -29,22 +33,33 @@ export interface ImportOptions {
 const HELP = 'https://ghost.org/docs/migration/custom/';
 
 /**
- * Imports a Ghost export (Ghost 1 to 5 files, and ours) in one transaction: it all lands, or on any failure
- * nothing does. Rows get new ids (the file's ids may exist here); references inside the file are mapped.
+ * Imports a Ghost export (Ghost 1 to 6 files and archives, and ours) in one transaction: it all lands, or on
+ * any failure nothing does (an archive's themes and images, stored first, stay). Whatever of the file is not
+ * imported is named in `problems` with its count and reason. Rows get new ids (the file's ids may exist here); references inside the file are mapped.
  * Records no webhook events and no audit actions, as Ghost's importer (internal context). Written as
  * `(ctx, export) → report` with no request in sight: large files run it as a background job (db.import-job.ts).
  */
 export async function importGhostExport(ctx: Ctx, file: GhostExport, options: ImportOptions = {}): Promise<ImportReport> {
   checkStructure(file);
   const importTag = await importTagOf(ctx);
+  const { archive } = file;
+  const membersInJson = Array.isArray(file.data.members) && file.data.members.length > 0;
+  const themes = archive ? await installArchiveThemes(ctx, archive) : { installed: new Set<string>(), problems: [] };
   const report = await ctx.write(async (w) => {
-    const run = new ImportRun(w, file.data);
+    // A retried transaction starts again from the file as it was read.
+    const run = new ImportRun(w, { ...file.data });
+    run.problems.push(...themes.problems, ...(archive ? archiveProblems(archive, membersInJson) : []));
+    reportNotImported(run);
     await importUsers(run);
     await importTags(run, run.rows('posts').length > 0 ? importTag : null);
     await importNewsletters(run);
-    await importSettings(run);
+    await importSettings(run, themes.installed);
     await importTiers(run);
+    await importBenefits(run);
+    await importOffers(run);
+    await importSnippets(run);
     await importPosts(run, run.idOf('tags', importTag.id));
+    if (archive?.membersCsv && !membersInJson) await membersFromCsv(run, archive.membersCsv);
     await importMembers(run);
     // One site-wide change, as Ghost's answer invalidates the whole site; no event per imported row.
     siteChanged(w, '/*');

@@ -2,7 +2,8 @@
  * What Ghost 5.130.6's exporter writes (`core/server/data/exporter/table-lists.js` and its schema): the tables
  * of a default export, the ones `?include=` may add, each with Ghost's columns in Ghost's schema order. The
  * export is built from these lists (an allow-list): a column of ours Ghost does not have (`posts.reading_time`)
- * never leaks, a table we do not keep is written as an empty list so the file has Ghost's shape.
+ * never leaks, a table we do not keep is written as an empty list so the file has Ghost's shape. One column of
+ * Ghost 6 is written too, where Ghost 6 writes it, so a Quire → Quire move keeps it: `offers.redemption_type`.
  */
 
 /** A table's columns as Ghost writes them, or null for a table we do not keep (written as `[]`). */
@@ -113,7 +114,7 @@ const TABLES: [table: string, columns: Columns, kind: 'default' | 'backup'][] = 
     'offers',
     [
       'id', 'active', 'name', 'code', 'product_id', 'stripe_coupon_id', 'interval', 'currency', 'discount_type', 'discount_amount', 'duration',
-      'duration_in_months', 'portal_title', 'portal_description', 'created_at', 'updated_at',
+      'duration_in_months', 'portal_title', 'portal_description', 'redemption_type', 'created_at', 'updated_at',
     ],
     'default',
   ],

@@ -29,9 +29,12 @@ const CALCULATED = [
   'web_analytics_configured',
 ];
 
-/** The Content API object of Ghost 5.130.6, key for key and in its order (recorded from the peer). */
+/**
+ * The Content API object of Ghost 5.130.6, key for key and in its order (recorded from the peer), with Ghost 6's
+ * additions where Ghost 6 lists them (the social accounts, Portal's gift prompts, Transistor's Portal section).
+ */
 const CONTENT_KEYS =
-  'title,description,logo,icon,accent_color,cover_image,facebook,twitter,locale,timezone,codeinjection_head,codeinjection_foot,navigation,secondary_navigation,meta_title,meta_description,og_image,og_title,og_description,twitter_image,twitter_title,twitter_description,members_support_address,members_enabled,donations_enabled,allow_self_signup,members_invite_only,members_signup_access,paid_members_enabled,firstpromoter_account,portal_button_style,portal_button_signup_text,portal_button_icon,portal_signup_terms_html,portal_signup_checkbox_required,portal_plans,portal_default_plan,portal_name,portal_button,comments_enabled,recommendations_enabled,outbound_link_tagging,default_email_address,support_email_address,editor_default_email_recipients,labs,site_uuid,lang,url,version'.split(
+  'title,description,logo,icon,accent_color,cover_image,facebook,twitter,threads,bluesky,mastodon,tiktok,youtube,instagram,linkedin,locale,timezone,codeinjection_head,codeinjection_foot,navigation,secondary_navigation,meta_title,meta_description,og_image,og_title,og_description,twitter_image,twitter_title,twitter_description,members_support_address,members_enabled,donations_enabled,allow_self_signup,members_invite_only,members_signup_access,paid_members_enabled,firstpromoter_account,portal_button_style,portal_button_signup_text,portal_button_icon,portal_signup_terms_html,portal_signup_checkbox_required,portal_signup_gift_promotion,portal_account_gift_promotion,portal_plans,portal_default_plan,portal_name,portal_button,comments_enabled,recommendations_enabled,outbound_link_tagging,default_email_address,support_email_address,editor_default_email_recipients,labs,transistor_portal_enabled,transistor_portal_heading,transistor_portal_description,transistor_portal_button_text,transistor_portal_url_template,site_uuid,lang,url,version'.split(
     ',',
   );
 
