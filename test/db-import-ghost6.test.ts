@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useTestSite } from './test-site.js';
+import { useTestSite, withTestSite } from './test-site.js';
+import { themeZip, zipOf } from './uploads.js';
 import { GHOST6_EXPORT, dataOf, importJson, type Row } from './db-support.js';
 
 /**
@@ -155,5 +156,76 @@ describe('POST /db/ with a Ghost 6 export', () => {
       const comped = file.members_products!.filter((l) => l.member_id === source.id).length;
       expect((member.tiers as Row[]).map((tier) => tier.name)).toEqual(comped ? ['Gold'] : []);
     }
+  });
+});
+
+/** Ghost 6's members.csv columns (`toExportCsvRow`), written from the members of the export. */
+function membersCsv(): string {
+  const header = 'id,email,name,note,subscribed_to_emails,complimentary_plan,stripe_customer_id,created_at,deleted_at,labels,tiers,gift_id';
+  const byId = (table: string) => new Map(file[table]!.map((row) => [row.id, row]));
+  const [labels, tiers] = [byId('labels'), byId('products')];
+  const quote = (cell: unknown) => (cell === null || cell === undefined ? '' : /[",\n]/.test(String(cell)) ? `"${String(cell).replace(/"/g, '""')}"` : String(cell));
+  const lines = file.members!.map((member) => {
+    const own = (table: string) => file[table]!.filter((link) => link.member_id === member.id);
+    return [
+      member.id,
+      member.email,
+      member.name,
+      member.note,
+      own('members_newsletters').length > 0 ? 'true' : 'false',
+      member.status === 'comped' ? 'true' : '',
+      '',
+      new Date(`${String(member.created_at).replace(' ', 'T')}Z`).toISOString(),
+      '',
+      own('members_labels').map((link) => labels.get(link.label_id)!.name).join(','),
+      own('members_products').map((link) => tiers.get(link.product_id)!.name).join(','),
+      '',
+    ]
+      .map(quote)
+      .join(',');
+  });
+  return [header, ...lines].join('\r\n');
+}
+
+describe("POST /db/ with Ghost 6's archive zip", () => {
+  it('imports the members of members.csv, installs and activates the theme, and names what it leaves', async () => {
+    await withTestSite(async (site) => {
+      const memberTables = ['members', 'labels', 'members_labels', 'members_newsletters', 'members_products'];
+      const data = Object.fromEntries(Object.entries(file).filter(([table]) => !memberTables.includes(table)));
+      data.settings = data.settings!.map((s) => (s.key === 'active_theme' ? { ...s, value: 'fieldtheme' } : s));
+      const zip = await zipOf([
+        { name: 'export.json', data: JSON.stringify({ db: [{ meta: { version: '6.65.0' }, data }] }) },
+        { name: 'members.csv', data: membersCsv() },
+        { name: 'themes/fieldtheme.zip', data: await themeZip('fieldtheme'), stored: true },
+        { name: 'themes/source.zip', data: await themeZip('source'), stored: true },
+        { name: 'routes.yaml', data: 'routes:\ncollections:\n  /:\n    permalink: /{slug}/\n' },
+        { name: 'redirects.yaml', data: '301:\n  /old/: /new/\n' },
+        { name: 'post-analytics.csv', data: 'post_id,views\n' },
+      ]);
+      const res = await site.admin.upload('/db/', { importfile: { name: 'site-export.zip', type: 'application/zip', data: zip } });
+      expect(res.statusCode, res.body).toBe(200);
+      const got = res.json().problems as Row[];
+      const named = (what: string) => got.find((p) => String(p.message).startsWith(`Not imported: ${what} (`));
+      for (const entry of ['routes.yaml', 'redirects.yaml', 'post-analytics.csv']) expect(named(`archive entry "${entry}"`), entry).toBeDefined();
+      expect(named('theme "themes/source.zip"')!.message).toMatch(/not allowed to override the default theme/);
+      expect(got.some((p) => p.message === 'Theme not imported, please upload in Settings - Design')).toBe(false);
+
+      const themes = (await site.admin.get('/themes/')).json().themes as Row[];
+      expect(themes.find((theme) => theme.name === 'fieldtheme')).toMatchObject({ active: true });
+
+      const members = (await site.admin.get('/members/?limit=all&include=labels,newsletters,tiers')).json().members as Row[];
+      expect(members).toHaveLength(file.members!.length);
+      const labelName = new Map(file.labels!.map((l) => [l.id, l.name]));
+      for (const source of file.members!) {
+        const member = members.find((m) => m.email === source.email)!;
+        expect(member, String(source.email)).toMatchObject({ name: source.name, note: source.note, status: source.status });
+        const labels = file.members_labels!.filter((l) => l.member_id === source.id).map((l) => labelName.get(l.label_id));
+        expect((member.labels as Row[]).map((l) => l.name).sort()).toEqual(labels.sort());
+        // The CSV says subscribed or not: a subscriber joins the newsletters new members join (the default one here).
+        const subscribed = file.members_newsletters!.some((l) => l.member_id === source.id);
+        expect((member.newsletters as Row[]).map((n) => n.name)).toEqual(subscribed ? ['Field Notes'] : []);
+        expect((member.tiers as Row[]).map((tier) => tier.name)).toEqual(source.status === 'comped' ? ['Gold'] : []);
+      }
+    });
   });
 });
