@@ -164,7 +164,8 @@ function membersCsv(): string {
   const header = 'id,email,name,note,subscribed_to_emails,complimentary_plan,stripe_customer_id,created_at,deleted_at,labels,tiers,gift_id';
   const byId = (table: string) => new Map(file[table]!.map((row) => [row.id, row]));
   const [labels, tiers] = [byId('labels'), byId('products')];
-  const quote = (cell: unknown) => (cell === null || cell === undefined ? '' : /[",\n]/.test(String(cell)) ? `"${String(cell).replace(/"/g, '""')}"` : String(cell));
+  const quote = (cell: unknown) =>
+    cell === null || cell === undefined ? '' : /[",\n]/.test(String(cell)) ? `"${String(cell).replace(/"/g, '""')}"` : String(cell);
   const lines = file.members!.map((member) => {
     const own = (table: string) => file[table]!.filter((link) => link.member_id === member.id);
     return [
@@ -177,8 +178,12 @@ function membersCsv(): string {
       '',
       new Date(`${String(member.created_at).replace(' ', 'T')}Z`).toISOString(),
       '',
-      own('members_labels').map((link) => labels.get(link.label_id)!.name).join(','),
-      own('members_products').map((link) => tiers.get(link.product_id)!.name).join(','),
+      own('members_labels')
+        .map((link) => labels.get(link.label_id)!.name)
+        .join(','),
+      own('members_products')
+        .map((link) => tiers.get(link.product_id)!.name)
+        .join(','),
       '',
     ]
       .map(quote)

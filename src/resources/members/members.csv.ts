@@ -53,6 +53,10 @@ export const DEFAULT_MAPPING: Readonly<Record<string, string>> = {
   stripe_customer_id: 'stripe_customer_id',
   labels: 'labels',
   import_tier: 'import_tier',
+  // Beyond Ghost's importer, which reads neither: the tiers of a comped member (Ghost's export names them here),
+  // and the newsletters a member subscribes to when a file names them.
+  tiers: 'tiers',
+  newsletters: 'newsletters',
 };
 
 /** One row as Ghost's importer reads it: the mapped fields only, cells converted as `@tryghost/members-csv` does. */
@@ -126,6 +130,8 @@ export function preparedCsv(rows: readonly ImportRow[]): string {
     created_at: row.created_at,
     labels: row.labels.map((label) => label.name).join(','),
     import_tier: row.import_tier || null,
+    tiers: row.tiers || null,
+    newsletters: row.newsletters || null,
   }));
   return Papa.unparse(data, { escapeFormulae: true, columns });
 }

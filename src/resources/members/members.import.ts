@@ -37,6 +37,7 @@ const messages = {
   invalidEmail: 'Invalid Email',
   freeMemberNotAllowedImportTier: 'You cannot import a free member with a specified tier.',
   invalidImportTier: (tier: string) => `"${tier}" is not a valid tier.`,
+  invalidNewsletter: (newsletter: string) => `"${newsletter}" is not a valid newsletter.`,
   stripeNotConnected: 'Cannot link Stripe Customer without a Stripe Connection',
 };
 
@@ -114,7 +115,10 @@ interface Planned {
   subscribed: boolean;
   createdAt: Date;
   labels: string[];
-  tier: TierRow | null;
+  /** The comped member's tiers: `import_tier`, else the ones the `tiers` column names, else the default paid tier. */
+  tiers: TierRow[];
+  /** The newsletters the `newsletters` column names; null: the ones new members join. */
+  newsletters: string[] | null;
 }
 
 export interface PerformOptions {
@@ -149,12 +153,38 @@ function tierFinder(db: Db) {
   };
 }
 
+/** Newsletters by name (without case), for a file that names them. */
+function newsletterFinder(db: Db) {
+  let all: Promise<Map<string, string>> | undefined;
+  return async (name: string) => {
+    all ??= db
+      .selectFrom('newsletters')
+      .select(['id', 'name'])
+      .execute()
+      .then((rows) => new Map(rows.map((row) => [row.name.toLowerCase(), row.id])));
+    return (await all).get(name.toLowerCase());
+  };
+}
+
+const listed = (cell: unknown) =>
+  typeof cell === 'string'
+    ? cell
+        .split(',')
+        .map((name) => name.trim())
+        .filter(Boolean)
+    : [];
+
 /** A cell as the member model stores it: the parser's booleans become 1 and 0, as in Ghost's database. */
 const text = (value: unknown): string | null =>
   value === null || value === undefined ? null : typeof value === 'boolean' ? (value ? '1' : '0') : String(value);
 
 /** A row's checks, in the order Ghost's importer meets them; the message of the first that fails, or the plan. */
-async function check(row: ImportRow, tiers: ReturnType<typeof tierFinder>, now: Date): Promise<Planned | string> {
+async function check(
+  row: ImportRow,
+  tiers: ReturnType<typeof tierFinder>,
+  newsletterId: ReturnType<typeof newsletterFinder>,
+  now: Date,
+): Promise<Planned | string> {
   // Ghost's validator refuses what is not text (a missing address, a `true` cell) before anything else.
   if (typeof row.email !== 'string') return 'Validator validates strings only';
   if (!validator.isEmail(row.email, { legacy: false } as validator.IsEmailOptions)) return messages.invalidEmail;
@@ -173,8 +203,25 @@ async function check(row: ImportRow, tiers: ReturnType<typeof tierFinder>, now: 
   }
   // Stripe is never connected here: a Stripe customer cannot be linked.
   if (row.stripe_customer_id) return messages.stripeNotConnected;
-  if (row.complimentary_plan === true) tier ??= (await tiers.default()) ?? null;
-  else if (importTier) return messages.freeMemberNotAllowedImportTier;
+  const named: TierRow[] = [];
+  if (row.complimentary_plan === true && !tier) {
+    for (const name of listed(row.tiers)) {
+      const found = await tiers.named(name);
+      if (!found) return messages.invalidImportTier(name);
+      if (found.type === 'paid' && !named.some((t) => t.id === found.id)) named.push(found);
+    }
+  }
+  if (row.complimentary_plan === true && named.length === 0) tier ??= (await tiers.default()) ?? null;
+  else if (importTier && row.complimentary_plan !== true) return messages.freeMemberNotAllowedImportTier;
+  let newsletters: string[] | null = null;
+  if (listed(row.newsletters).length > 0) {
+    newsletters = [];
+    for (const name of listed(row.newsletters)) {
+      const id = await newsletterId(name);
+      if (!id) return messages.invalidNewsletter(name);
+      newsletters.push(id);
+    }
+  }
   const labels = row.labels.map((label) => String(label.name).trim()).filter((name) => name !== '');
   return {
     email: row.email,
@@ -184,7 +231,8 @@ async function check(row: ImportRow, tiers: ReturnType<typeof tierFinder>, now: 
     // Members dated in the future would not show in the admin list (Ghost moves them to now).
     createdAt: created > now ? now : created,
     labels,
-    tier: row.complimentary_plan === true ? tier : null,
+    tiers: row.complimentary_plan !== true ? [] : named.length > 0 ? named : tier ? [tier] : [],
+    newsletters,
   };
 }
 
@@ -197,7 +245,8 @@ function merge(earlier: Planned, later: Planned): Planned {
     // Subscribed again only if it still is; a `false` unsubscribes.
     subscribed: earlier.subscribed && later.subscribed,
     labels: [...earlier.labels, ...later.labels],
-    tier: later.tier ?? earlier.tier,
+    tiers: later.tiers.length > 0 ? later.tiers : earlier.tiers,
+    newsletters: later.newsletters ? [...new Set([...(earlier.newsletters ?? []), ...later.newsletters])] : earlier.newsletters,
   };
 }
 
@@ -208,13 +257,14 @@ function merge(earlier: Planned, later: Planned): Planned {
 export async function performImport(ctx: Ctx, csv: string, options: PerformOptions): Promise<ImportResult> {
   const rows = await parseMembersCsv(csv, DEFAULT_MAPPING, []);
   const tiers = tierFinder(ctx.db);
+  const newsletterId = newsletterFinder(ctx.db);
   const now = ctx.clock.now();
   const invalid: InvalidRow[] = [];
   const planned = new Map<string, Planned>();
   let imported = 0;
   for (const [index, row] of rows.entries()) {
     if (index % 1000 === 0) await options.progress?.({ stage: 'checking', rows: rows.length, checked: index });
-    const plan = await check(row, tiers, now);
+    const plan = await check(row, tiers, newsletterId, now);
     if (typeof plan === 'string') {
       invalid.push({ ...row, error: plan });
       continue;
@@ -288,11 +338,11 @@ async function writeChunk(w: WriteCtx, plans: Planned[], labels: Map<string, Lab
   await insertInChunks(w.db, 'members_labels', memberLabels);
   const subscriptions = fresh
     .filter(({ plan }) => plan.subscribed)
-    .flatMap(({ row }) => signupNewsletters.map((newsletter_id) => ({ id: objectId(), member_id: row.id, newsletter_id })));
+    .flatMap(({ row, plan }) => (plan.newsletters ?? signupNewsletters).map((newsletter_id) => ({ id: objectId(), member_id: row.id, newsletter_id })));
   await insertInChunks(w.db, 'members_newsletters', subscriptions);
-  const comped = fresh
-    .filter(({ plan }) => plan.tier)
-    .map(({ row, plan }) => ({ id: objectId(), member_id: row.id, product_id: plan.tier!.id, sort_order: 0, expiry_at: null }));
+  const comped = fresh.flatMap(({ row, plan }) =>
+    plan.tiers.map((tier, sort_order) => ({ id: objectId(), member_id: row.id, product_id: tier.id, sort_order, expiry_at: null })),
+  );
   if (comped.length > 0) await w.db.insertInto('members_products').values(comped).execute();
 }
 
@@ -301,12 +351,12 @@ async function writeChunk(w: WriteCtx, plans: Planned[], labels: Map<string, Lab
  * without Stripe links the tier but leaves the status `free` (observed), so its own export then drops the
  * `complimentary_plan` flag; here the import and the export agree.
  */
-const compedBy = (tier: TierRow | null) => tier?.type === 'paid';
+const compedBy = (tiers: readonly TierRow[]) => tiers.some((tier) => tier.type === 'paid');
 
 function newMember(w: WriteCtx, plan: Planned): MemberRow {
   return newMemberRow(w, {
     email: plan.email,
-    status: compedBy(plan.tier) ? 'comped' : 'free',
+    status: compedBy(plan.tiers) ? 'comped' : 'free',
     name: plan.name,
     note: plan.note,
     created_at: plan.createdAt,
@@ -324,16 +374,26 @@ async function updateExisting(w: WriteCtx, id: string, plan: Planned, labels: Ma
     .map((label_id) => ({ id: objectId(), member_id: id, label_id, sort_order: next++ }));
   if (added.length > 0) await w.db.insertInto('members_labels').values(added).execute();
   if (!plan.subscribed) await setMemberNewsletters(w, id, []);
-  if (plan.tier) await setMemberTiers(w, id, [plan.tier]);
+  else if (plan.newsletters) await addNewsletters(w, id, plan.newsletters);
+  if (plan.tiers.length > 0) await setMemberTiers(w, id, plan.tiers);
   await w.db
     .updateTable('members')
     .set({
       ...(plan.name ? { name: plan.name } : {}),
       ...(plan.note ? { note: plan.note } : {}),
-      ...(compedBy(plan.tier) ? { status: 'comped' as const } : {}),
+      ...(compedBy(plan.tiers) ? { status: 'comped' as const } : {}),
       updated_at: w.clock.now(),
       updated_by: w.actingUserId,
     })
     .where('id', '=', id)
     .execute();
+}
+
+/** The newsletters a file names for a member it already had: added to the ones the member has. */
+async function addNewsletters(w: WriteCtx, id: string, newsletters: readonly string[]): Promise<void> {
+  const have = new Set(
+    (await w.db.selectFrom('members_newsletters').select('newsletter_id').where('member_id', '=', id).execute()).map((row) => row.newsletter_id),
+  );
+  const added = newsletters.filter((newsletter) => !have.has(newsletter)).map((newsletter_id) => ({ id: objectId(), member_id: id, newsletter_id }));
+  if (added.length > 0) await w.db.insertInto('members_newsletters').values(added).execute();
 }
