@@ -1,9 +1,9 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestSite, withTestSite, type TestSite } from './test-site.js';
-import { OWNER, ghostError } from './support.js';
+import { ghostError } from './support.js';
 import { zipOf, image } from './uploads.js';
-import { PEER_EXPORT_MEMBERS, dataOf, importJson, type ExportData, type Row } from './db-support.js';
+import { PEER_EXPORT_MEMBERS, comparable, dataOf, importJson, type ExportData } from './db-support.js';
 
 /** `GET /db/` writes Ghost's format; what it writes imports into a fresh site and exports again the same. */
 const t = useTestSite();
@@ -54,48 +54,6 @@ describe('GET /db/', () => {
     expect(data.posts!.length).toBeGreaterThan(0);
   });
 });
-
-/** Rows with ids replaced by what they name (slugs, e-mails, uuids), so two sites' exports compare. */
-function comparable(data: ExportData): Record<string, unknown[]> {
-  const name = (table: string, key: string) => new Map(data[table]!.map((row) => [row.id, row[key]]));
-  const post = name('posts', 'uuid');
-  const tag = name('tags', 'slug');
-  const user = name('users', 'email');
-  const tier = name('products', 'slug');
-  const newsletter = name('newsletters', 'slug');
-  const member = name('members', 'email');
-  const label = name('labels', 'slug');
-  const role = name('roles', 'name');
-  const importTag = (id: unknown) => String(tag.get(id)).startsWith('hash-import-');
-  const strip = ({ id: _id, ...row }: Row) => row;
-  const sorted = (rows: unknown[]) => rows.map((row) => JSON.stringify(row)).sort();
-  return {
-    posts: sorted(data.posts!.map((row) => ({ ...strip(row), newsletter_id: newsletter.get(row.newsletter_id) ?? null }))),
-    posts_meta: sorted(data.posts_meta!.map((row) => ({ ...strip(row), post_id: post.get(row.post_id) }))),
-    posts_tags: sorted(
-      data.posts_tags!.filter((row) => !importTag(row.tag_id)).map((row) => ({ ...strip(row), post_id: post.get(row.post_id), tag_id: tag.get(row.tag_id) })),
-    ),
-    posts_authors: sorted(data.posts_authors!.map((row) => ({ ...strip(row), post_id: post.get(row.post_id), author_id: user.get(row.author_id) }))),
-    posts_products: sorted(data.posts_products!.map((row) => ({ ...strip(row), post_id: post.get(row.post_id), product_id: tier.get(row.product_id) }))),
-    tags: sorted(data.tags!.filter((row) => !importTag(row.id)).map(strip)),
-    // Each site keeps its own Owner (the file's, with the same e-mail, is matched with it).
-    users: sorted(data.users!.filter((row) => row.email !== OWNER.email).map(strip)),
-    roles_users: sorted(data.roles_users!.map((row) => ({ user: user.get(row.user_id), role: role.get(row.role_id) }))),
-    // The free tier, the default tier and newsletter are each site's own (matched by slug): compared without their timestamps.
-    products: sorted(data.products!.map(({ created_at: _c, updated_at: _u, ...row }) => strip(row))),
-    newsletters: sorted(data.newsletters!.map(({ uuid: _uuid, created_at: _c, updated_at: _u, ...row }) => strip(row))),
-    members: sorted(data.members!.map(({ transient_id: _transient, ...row }) => strip(row))),
-    labels: sorted(data.labels!.map(strip)),
-    members_labels: sorted(data.members_labels!.map((row) => ({ ...strip(row), member_id: member.get(row.member_id), label_id: label.get(row.label_id) }))),
-    members_newsletters: sorted(
-      data.members_newsletters!.map((row) => ({ member_id: member.get(row.member_id), newsletter_id: newsletter.get(row.newsletter_id) })),
-    ),
-    members_products: sorted(
-      data.members_products!.map((row) => ({ ...strip(row), member_id: member.get(row.member_id), product_id: tier.get(row.product_id) })),
-    ),
-    settings: sorted(data.settings!.filter((row) => !['core', 'theme'].includes(row.group as string)).map(({ key, value }) => ({ key, value }))),
-  };
-}
 
 describe('round trip', () => {
   it('export → import into a fresh site (its content deleted first) → export gives the same data', async () => {

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { TestSite, Caller } from './test-site.js';
+import { OWNER } from './support.js';
 
 /** Exports of a Ghost 5.130.6 site seeded by test/fixtures/db/seed-peer.mjs (default tables; with members). */
 export const PEER_EXPORT = readFileSync(new URL('./fixtures/db/peer-export.json', import.meta.url), 'utf8');
@@ -46,4 +47,53 @@ export async function snapshot(t: TestSite): Promise<Record<string, unknown>> {
   }
   out.settings = await t.db.selectFrom('settings').select(['key', 'value']).orderBy('key').execute();
   return out;
+}
+
+/** Rows with ids replaced by what they name (slugs, e-mails, uuids), so two sites' exports compare. */
+export function comparable(data: ExportData): Record<string, unknown[]> {
+  const name = (table: string, key: string) => new Map(data[table]!.map((row) => [row.id, row[key]]));
+  const post = name('posts', 'uuid');
+  const tag = name('tags', 'slug');
+  const user = name('users', 'email');
+  const tier = name('products', 'slug');
+  const newsletter = name('newsletters', 'slug');
+  const member = name('members', 'email');
+  const label = name('labels', 'slug');
+  const role = name('roles', 'name');
+  const benefit = name('benefits', 'slug');
+  const importTag = (id: unknown) => String(tag.get(id)).startsWith('hash-import-');
+  const strip = ({ id: _id, ...row }: Row) => row;
+  const sorted = (rows: unknown[]) => rows.map((row) => JSON.stringify(row)).sort();
+  return {
+    posts: sorted(data.posts!.map((row) => ({ ...strip(row), newsletter_id: newsletter.get(row.newsletter_id) ?? null }))),
+    posts_meta: sorted(data.posts_meta!.map((row) => ({ ...strip(row), post_id: post.get(row.post_id) }))),
+    posts_tags: sorted(
+      data.posts_tags!.filter((row) => !importTag(row.tag_id)).map((row) => ({ ...strip(row), post_id: post.get(row.post_id), tag_id: tag.get(row.tag_id) })),
+    ),
+    posts_authors: sorted(data.posts_authors!.map((row) => ({ ...strip(row), post_id: post.get(row.post_id), author_id: user.get(row.author_id) }))),
+    posts_products: sorted(data.posts_products!.map((row) => ({ ...strip(row), post_id: post.get(row.post_id), product_id: tier.get(row.product_id) }))),
+    tags: sorted(data.tags!.filter((row) => !importTag(row.id)).map(strip)),
+    // Each site keeps its own Owner (the file's, with the same e-mail, is matched with it).
+    users: sorted(data.users!.filter((row) => row.email !== OWNER.email).map(strip)),
+    roles_users: sorted(data.roles_users!.map((row) => ({ user: user.get(row.user_id), role: role.get(row.role_id) }))),
+    // The free tier, the default tier and newsletter are each site's own (matched by slug): compared without their timestamps.
+    products: sorted(data.products!.map(({ created_at: _c, updated_at: _u, ...row }) => strip(row))),
+    newsletters: sorted(data.newsletters!.map(({ uuid: _uuid, created_at: _c, updated_at: _u, ...row }) => strip(row))),
+    members: sorted(data.members!.map(({ transient_id: _transient, ...row }) => strip(row))),
+    labels: sorted(data.labels!.map(strip)),
+    members_labels: sorted(data.members_labels!.map((row) => ({ ...strip(row), member_id: member.get(row.member_id), label_id: label.get(row.label_id) }))),
+    members_newsletters: sorted(
+      data.members_newsletters!.map((row) => ({ member_id: member.get(row.member_id), newsletter_id: newsletter.get(row.newsletter_id) })),
+    ),
+    members_products: sorted(
+      data.members_products!.map((row) => ({ ...strip(row), member_id: member.get(row.member_id), product_id: tier.get(row.product_id) })),
+    ),
+    benefits: sorted(data.benefits!.map(({ created_at: _c, updated_at: _u, ...row }) => strip(row))),
+    products_benefits: sorted(
+      data.products_benefits!.map((row) => ({ ...strip(row), product_id: tier.get(row.product_id), benefit_id: benefit.get(row.benefit_id) })),
+    ),
+    offers: sorted(data.offers!.map((row) => ({ ...strip(row), product_id: tier.get(row.product_id) }))),
+    snippets: sorted(data.snippets!.map(strip)),
+    settings: sorted(data.settings!.filter((row) => !['core', 'theme'].includes(row.group as string)).map(({ key, value }) => ({ key, value }))),
+  };
 }
