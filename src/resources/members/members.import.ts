@@ -12,6 +12,7 @@ import { signupNewsletterIds } from './members.queries.js';
 import { newMemberRow } from './members.service.js';
 import { resolveLabels, setMemberNewsletters, setMemberTiers } from './members.relations.js';
 import { DEFAULT_MAPPING, parseMembersCsv, preparedCsv, type ImportRow } from './members.csv.js';
+import { listed, newsletterFinder, tierFinder } from './members.import-finders.js';
 
 /**
  * Ghost's members CSV import (`MembersCSVImporter`), with one difference of substance: Ghost commits row by
@@ -129,50 +130,6 @@ export interface PerformOptions {
   /** Runs last in the import's transaction (a background job marks itself done there). */
   complete?: (db: Db, result: ImportResult) => Promise<void>;
 }
-
-/** Tiers as the importer finds them: the default paid tier for comped rows, others by name (the last made wins, as in Ghost). */
-function tierFinder(db: Db) {
-  const byName = new Map<string, Promise<TierRow | undefined>>();
-  let fallback: Promise<TierRow | undefined> | undefined;
-  return {
-    named: (name: string) => {
-      if (!byName.has(name)) {
-        byName.set(name, db.selectFrom('products').selectAll().where('name', '=', name).orderBy('created_at', 'desc').orderBy('id', 'desc').executeTakeFirst());
-      }
-      return byName.get(name)!;
-    },
-    default: () =>
-      (fallback ??= db
-        .selectFrom('products')
-        .selectAll()
-        .where('type', '=', 'paid')
-        .where('active', '=', true)
-        .orderBy('created_at')
-        .orderBy('id')
-        .executeTakeFirst()),
-  };
-}
-
-/** Newsletters by name (without case), for a file that names them. */
-function newsletterFinder(db: Db) {
-  let all: Promise<Map<string, string>> | undefined;
-  return async (name: string) => {
-    all ??= db
-      .selectFrom('newsletters')
-      .select(['id', 'name'])
-      .execute()
-      .then((rows) => new Map(rows.map((row) => [row.name.toLowerCase(), row.id])));
-    return (await all).get(name.toLowerCase());
-  };
-}
-
-const listed = (cell: unknown) =>
-  typeof cell === 'string'
-    ? cell
-        .split(',')
-        .map((name) => name.trim())
-        .filter(Boolean)
-    : [];
 
 /** A cell as the member model stores it: the parser's booleans become 1 and 0, as in Ghost's database. */
 const text = (value: unknown): string | null =>
