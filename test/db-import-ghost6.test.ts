@@ -110,10 +110,18 @@ describe('POST /db/ with a Ghost 6 export', () => {
   it("checks Ghost 6 keys as Ghost 6's settings model does", async () => {
     const empty = await t.admin.put('/settings/', { settings: [{ key: 'machine_payments_amount', value: '' }] });
     expect(empty.statusCode).toBe(422);
-    expect(empty.json().errors[0]).toMatchObject({ type: 'ValidationError', context: 'ValidationError: Validation (isEmpty) failed for machine_payments_amount' });
+    expect(empty.json().errors[0]).toMatchObject({
+      type: 'ValidationError',
+      context: 'ValidationError: Validation (isEmpty) failed for machine_payments_amount',
+    });
     const flag = await t.admin.put('/settings/', { settings: [{ key: 'portal_signup_gift_promotion', value: 'maybe' }] });
     expect(flag.statusCode).toBe(422);
-    const ok = await t.admin.put('/settings/', { settings: [{ key: 'llms_enabled', value: false }, { key: 'machine_payments_amount', value: 250 }] });
+    const ok = await t.admin.put('/settings/', {
+      settings: [
+        { key: 'llms_enabled', value: false },
+        { key: 'machine_payments_amount', value: 250 },
+      ],
+    });
     expect(ok.statusCode, ok.body).toBe(200);
     const shown = new Map((ok.json().settings as { key: string; value: unknown }[]).map((s) => [s.key, s.value]));
     expect([shown.get('llms_enabled'), shown.get('machine_payments_amount')]).toEqual([false, '250']);
