@@ -38,8 +38,18 @@ const READ: Record<string, readonly string[]> = Object.fromEntries(
   ].map((table) => [table, [...columnsOf(table), ...(LEGACY[table] ?? [])]]),
 );
 
+/** Columns the importers read and then leave out on purpose (a value of the file is not kept), and why. */
+const DROPPED: Record<string, string> = {
+  'tags.parent_id': 'Ghost 5 shows no tag hierarchy; a parent of the old site would point nowhere.',
+  'newsletters.sender_email': 'An address to send from is verified by the site that sends, as Ghost drops it.',
+  'offers.stripe_coupon_id': 'Stripe records are not kept: this site has no Stripe connection.',
+  'products.monthly_price_id': 'Stripe records are not kept: this site has no Stripe connection.',
+  'products.yearly_price_id': 'Stripe records are not kept: this site has no Stripe connection.',
+};
+
 /** Columns a file has that are not stored here, and why. */
 const COLUMN_REASONS: Record<string, string> = {
+  ...DROPPED,
   'posts.auto_excerpt': 'Computed here from the post.',
   'posts.reading_time': 'Computed here from the post.',
 };
@@ -75,7 +85,7 @@ export function reportNotImported(run: ImportRun): void {
       if (!READ_ELSEWHERE.has(table)) run.notImported(`table "${table}"`, rows.length, tableReason(table), table);
       continue;
     }
-    const known = new Set(read);
+    const known = new Set(read.filter((column) => !Object.hasOwn(DROPPED, `${table}.${column}`)));
     const counts = new Map<string, number>();
     for (const row of rows as Record<string, unknown>[]) {
       if (row === null || typeof row !== 'object') continue;

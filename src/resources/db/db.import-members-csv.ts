@@ -92,7 +92,6 @@ export async function membersFromCsv(run: ImportRun, csv: string): Promise<void>
   data.members = members;
   data.labels = [...labels.values()];
   Object.assign(data, links);
-  run.counts['members.csv rows'] = rows.length;
   if (noEmail > 0) run.notImported('rows of "members.csv" without an e-mail address', noEmail, 'A member is known by an address.', 'members');
   if (stripe > 0)
     run.notImported(
