@@ -1,7 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestSite, withTestSite } from './test-site.js';
-import { themeZip, zipOf } from './uploads.js';
-import { GHOST6_EXPORT, comparable, dataOf, importJson, type Row } from './db-support.js';
+import { GHOST6_EXPORT, comparable, dataOf, ghost6Archive, importJson, type Row } from './db-support.js';
 
 /**
  * A Ghost 6.65 export (test/fixtures/db/ghost6-export.json, the `GET /db/` answer of a Ghost 6 site with its
@@ -179,39 +178,6 @@ describe('POST /db/ with a Ghost 6 export', () => {
   });
 });
 
-/** Ghost 6's members.csv columns (`toExportCsvRow`), written from the members of the export. */
-function membersCsv(): string {
-  const header = 'id,email,name,note,subscribed_to_emails,complimentary_plan,stripe_customer_id,created_at,deleted_at,labels,tiers,gift_id';
-  const byId = (table: string) => new Map(file[table]!.map((row) => [row.id, row]));
-  const [labels, tiers] = [byId('labels'), byId('products')];
-  const quote = (cell: unknown) =>
-    cell === null || cell === undefined ? '' : /[",\n]/.test(String(cell)) ? `"${String(cell).replace(/"/g, '""')}"` : String(cell);
-  const lines = file.members!.map((member) => {
-    const own = (table: string) => file[table]!.filter((link) => link.member_id === member.id);
-    return [
-      member.id,
-      member.email,
-      member.name,
-      member.note,
-      own('members_newsletters').length > 0 ? 'true' : 'false',
-      member.status === 'comped' ? 'true' : '',
-      '',
-      new Date(`${String(member.created_at).replace(' ', 'T')}Z`).toISOString(),
-      '',
-      own('members_labels')
-        .map((link) => labels.get(link.label_id)!.name)
-        .join(','),
-      own('members_products')
-        .map((link) => tiers.get(link.product_id)!.name)
-        .join(','),
-      '',
-    ]
-      .map(quote)
-      .join(',');
-  });
-  return [header, ...lines].join('\r\n');
-}
-
 describe('POST /db/ names what a file holds and the site does not keep', () => {
   it('values of columns it reads and leaves out, columns and tables of a newer Ghost', async () => {
     const data = {
@@ -242,18 +208,7 @@ describe('POST /db/ names what a file holds and the site does not keep', () => {
 describe("POST /db/ with Ghost 6's archive zip", () => {
   it('imports the members of members.csv, installs and activates the theme, and names what it leaves', async () => {
     await withTestSite(async (site) => {
-      const memberTables = ['members', 'labels', 'members_labels', 'members_newsletters', 'members_products'];
-      const data = Object.fromEntries(Object.entries(file).filter(([table]) => !memberTables.includes(table)));
-      data.settings = data.settings!.map((s) => (s.key === 'active_theme' ? { ...s, value: 'fieldtheme' } : s));
-      const zip = await zipOf([
-        { name: 'export.json', data: JSON.stringify({ db: [{ meta: { version: '6.65.0' }, data }] }) },
-        { name: 'members.csv', data: membersCsv() },
-        { name: 'themes/fieldtheme.zip', data: await themeZip('fieldtheme'), stored: true },
-        { name: 'themes/source.zip', data: await themeZip('source'), stored: true },
-        { name: 'routes.yaml', data: 'routes:\ncollections:\n  /:\n    permalink: /{slug}/\n' },
-        { name: 'redirects.yaml', data: '301:\n  /old/: /new/\n' },
-        { name: 'post-analytics.csv', data: 'post_id,views\n' },
-      ]);
+      const zip = await ghost6Archive();
       const res = await site.admin.upload('/db/', { importfile: { name: 'site-export.zip', type: 'application/zip', data: zip } });
       expect(res.statusCode, res.body).toBe(200);
       const got = res.json().problems as Row[];

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ADMIN, ghostError } from './support.js';
 import { useTestSite } from './test-site.js';
 import { image, zipOf } from './uploads.js';
-import { PEER_EXPORT, PEER_EXPORT_MEMBERS, dataOf, importJson, snapshot, type Row } from './db-support.js';
+import { PEER_EXPORT, PEER_EXPORT_MEMBERS, dataOf, ghost6Archive, importJson, snapshot, type Row } from './db-support.js';
 import { ctxBaseFromConfig } from '../src/ctx-base.js';
 import { LostLeaseError } from '../src/jobs/jobs.js';
 import { dbImportJob } from '../src/resources/db/db.import-job.js';
@@ -53,6 +53,20 @@ async function finished(location: string): Promise<{ job: Job; seen: string[] }>
 const siteChangedEvents = async () => (await t.db.selectFrom('outbox').select('id').where('event', '=', 'site.changed').execute()).map((row) => row.id).sort();
 
 describe('POST /db/ above DB_IMPORT_INLINE_BYTES (imported by a background job)', () => {
+  it('imports a Ghost 6 archive zip: members from members.csv, the theme installed and active, the rest named', async () => {
+    const res = await t.admin.upload('/db/', { importfile: { name: 'site-export.zip', type: 'application/zip', data: await ghost6Archive() } });
+    const { job } = await finished(queued(res));
+    expect(job.status, job.error ?? '').toBe('done');
+    expect(job.result!.counts.members).toBe(10);
+    const named = job.result!.problems.map((p) => p.message);
+    expect(named).toEqual(expect.arrayContaining([expect.stringMatching(/^Not imported: archive entry "routes\.yaml" \(1\)\. /)]));
+    const themes = (await t.admin.get('/themes/')).json().themes as Row[];
+    expect(themes.find((theme) => theme.name === 'fieldtheme')).toMatchObject({ active: true });
+    expect(((await t.admin.get('/members/?limit=all')).json().members as Row[]).filter((m) => String(m.email).startsWith('member'))).toHaveLength(10);
+    // The upload waits in private storage only while the job runs.
+    expect(await storage().list('data/imports')).toEqual([]);
+  });
+
   it('answers Ghost’s empty 200 at once; the job ends done with the report, and the posts and users read back', async () => {
     const eventsBefore = await siteChangedEvents();
     const location = queued(await importJson(t, PEER_EXPORT));

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { TestSite, Caller } from './test-site.js';
 import { OWNER } from './support.js';
+import { themeZip, zipOf } from './uploads.js';
 
 /** Exports of a Ghost 5.130.6 site seeded by test/fixtures/db/seed-peer.mjs (default tables; with members). */
 export const PEER_EXPORT = readFileSync(new URL('./fixtures/db/peer-export.json', import.meta.url), 'utf8');
@@ -96,4 +97,58 @@ export function comparable(data: ExportData): Record<string, unknown[]> {
     snippets: sorted(data.snippets!.map(strip)),
     settings: sorted(data.settings!.filter((row) => !['core', 'theme'].includes(row.group as string)).map(({ key, value }) => ({ key, value }))),
   };
+}
+
+/** Ghost 6's members.csv columns (`toExportCsvRow`), written from the members of the export. */
+export function ghost6MembersCsv(): string {
+  const file = dataOf(GHOST6_EXPORT);
+  const header = 'id,email,name,note,subscribed_to_emails,complimentary_plan,stripe_customer_id,created_at,deleted_at,labels,tiers,gift_id';
+  const byId = (table: string) => new Map(file[table]!.map((row) => [row.id, row]));
+  const [labels, tiers] = [byId('labels'), byId('products')];
+  const quote = (cell: unknown) =>
+    cell === null || cell === undefined ? '' : /[",\n]/.test(String(cell)) ? `"${String(cell).replace(/"/g, '""')}"` : String(cell);
+  const lines = file.members!.map((member) => {
+    const own = (table: string) => file[table]!.filter((link) => link.member_id === member.id);
+    return [
+      member.id,
+      member.email,
+      member.name,
+      member.note,
+      own('members_newsletters').length > 0 ? 'true' : 'false',
+      member.status === 'comped' ? 'true' : '',
+      '',
+      new Date(`${String(member.created_at).replace(' ', 'T')}Z`).toISOString(),
+      '',
+      own('members_labels')
+        .map((link) => labels.get(link.label_id)!.name)
+        .join(','),
+      own('members_products')
+        .map((link) => tiers.get(link.product_id)!.name)
+        .join(','),
+      '',
+    ]
+      .map(quote)
+      .join(',');
+  });
+  return [header, ...lines].join('\r\n');
+}
+
+/**
+ * Ghost 6's archive zip of the same site: `export.json` without the member tables (Ghost's plain export has
+ * none), `members.csv`, its themes (`fieldtheme`, active, and `source`, a name reserved here), `routes.yaml`,
+ * `redirects.yaml` and `post-analytics.csv`.
+ */
+export async function ghost6Archive(): Promise<Buffer> {
+  const memberTables = ['members', 'labels', 'members_labels', 'members_newsletters', 'members_products'];
+  const data = Object.fromEntries(Object.entries(dataOf(GHOST6_EXPORT)).filter(([table]) => !memberTables.includes(table)));
+  data.settings = data.settings!.map((s) => (s.key === 'active_theme' ? { ...s, value: 'fieldtheme' } : s));
+  return zipOf([
+    { name: 'export.json', data: JSON.stringify({ db: [{ meta: { version: '6.65.0' }, data }] }) },
+    { name: 'members.csv', data: ghost6MembersCsv() },
+    { name: 'themes/fieldtheme.zip', data: await themeZip('fieldtheme'), stored: true },
+    { name: 'themes/source.zip', data: await themeZip('source'), stored: true },
+    { name: 'routes.yaml', data: 'routes:\ncollections:\n  /:\n    permalink: /{slug}/\n' },
+    { name: 'redirects.yaml', data: '301:\n  /old/: /new/\n' },
+    { name: 'post-analytics.csv', data: 'post_id,views\n' },
+  ]);
 }
