@@ -93,6 +93,27 @@ const EDITS: [key: string, sent: unknown, shown: unknown][] = [
   ['social_web', false, false],
   ['explore_ping', false, false],
   ['explore_ping_growth', true, true],
+  // Ghost 6's keys (migration 0020).
+  ['threads', 'https://www.threads.net/@fieldnotes', 'https://www.threads.net/@fieldnotes'],
+  ['bluesky', 'https://bsky.app/profile/fieldnotes', 'https://bsky.app/profile/fieldnotes'],
+  ['mastodon', 'https://mastodon.social/@fieldnotes', 'https://mastodon.social/@fieldnotes'],
+  ['tiktok', 'https://www.tiktok.com/@fieldnotes', 'https://www.tiktok.com/@fieldnotes'],
+  ['youtube', 'https://www.youtube.com/@fieldnotes', 'https://www.youtube.com/@fieldnotes'],
+  ['instagram', 'https://www.instagram.com/fieldnotes', 'https://www.instagram.com/fieldnotes'],
+  ['linkedin', 'https://www.linkedin.com/in/fieldnotes', 'https://www.linkedin.com/in/fieldnotes'],
+  ['llms_enabled', false, false],
+  ['machine_payments_enabled', true, true],
+  ['machine_payments_currency', 'usd', 'usd'],
+  ['machine_payments_amount', 250, '250'],
+  ['machine_payments_stripe_profile_id', 'prof_1', 'prof_1'],
+  ['portal_signup_gift_promotion', false, false],
+  ['portal_account_gift_promotion', 'false', false],
+  ['transistor', true, true],
+  ['transistor_portal_enabled', false, false],
+  ['transistor_portal_heading', 'Shows', 'Shows'],
+  ['transistor_portal_description', 'Your feed', 'Your feed'],
+  ['transistor_portal_button_text', 'Open', 'Open'],
+  ['transistor_portal_url_template', 'https://partner.transistor.fm/x/{memberUuid}', 'https://partner.transistor.fm/x/{memberUuid}'],
 ];
 
 describe('PUT /settings/', () => {
