@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestSite, withTestSite } from './test-site.js';
+import { zipOf } from './uploads.js';
 import { GHOST6_EXPORT, comparable, dataOf, ghost6Archive, importJson, type Row } from './db-support.js';
 
 /**
@@ -202,6 +203,29 @@ describe('POST /db/ names what a file holds and the site does not keep', () => {
         'Not imported: table "comments" (2). Comments are not built here yet.',
       ]),
     );
+  });
+});
+
+describe('POST /db/ with an archive whose members.csv has columns this site does not read', () => {
+  it('names them with the rows that hold a value', async () => {
+    const csv = 'email,name,subscribed_to_emails,gift_id,deleted_at,favourite_colour\r\na@example.com,A,true,gift_1,,blue\r\nb@example.com,B,false,,,green';
+    const zip = await zipOf([
+      { name: 'export.json', data: JSON.stringify({ db: [{ meta: { version: '6.65.0' }, data: { posts: [] } }] }) },
+      { name: 'members.csv', data: csv },
+    ]);
+    const messages = await withTestSite(async (site) => {
+      const res = await site.admin.upload('/db/', { importfile: { name: 'site.zip', type: 'application/zip', data: zip } });
+      expect(res.statusCode, res.body).toBe(200);
+      expect((await site.admin.get('/members/?limit=all')).json().members).toHaveLength(2);
+      return (res.json().problems as Row[]).map((p) => String(p.message));
+    });
+    expect(messages).toEqual(
+      expect.arrayContaining([
+        'Not imported: column "gift_id" of "members.csv" (1). Gift subscriptions are not built here.',
+        'Not imported: column "favourite_colour" of "members.csv" (2). This site has no such member field.',
+      ]),
+    );
+    expect(messages.some((m) => m.includes('deleted_at'))).toBe(false);
   });
 });
 

@@ -1,3 +1,4 @@
+import Papa from 'papaparse';
 import { parseMembersCsv } from '../members/members.csv.js';
 import type { FileRow, ImportRun } from './db.import-run.js';
 
@@ -35,6 +36,7 @@ const names = (cell: unknown) =>
 export async function membersFromCsv(run: ImportRun, csv: string): Promise<void> {
   const rows = await parseMembersCsv(csv, CSV_MAPPING, []);
   if (rows.length === 0) return;
+  reportOtherColumns(run, csv);
   const { db } = run.w;
   const newsletters = await db.selectFrom('newsletters').select(['id', 'name', 'status', 'subscribe_on_signup']).orderBy('sort_order').execute();
   const tiers = await db.selectFrom('products').select(['id', 'name', 'type', 'active']).orderBy('created_at').orderBy('id').execute();
@@ -114,4 +116,21 @@ export async function membersFromCsv(run: ImportRun, csv: string): Promise<void>
 function unknownName(set: Set<string>, name: string): null {
   set.add(name);
   return null;
+}
+
+/** Why a column of Ghost's members CSV that is not read here is left (`deleted_at` is always empty in Ghost's). */
+const OTHER_COLUMNS: Record<string, string> = {
+  gift_id: 'Gift subscriptions are not built here.',
+};
+
+/** Columns of the file the import does not read (Ghost 6's gifts, a site's member metafields), when they hold values. */
+function reportOtherColumns(run: ImportRun, csv: string): void {
+  const parsed = Papa.parse<Record<string, string>>(csv.replace(/^\uFEFF/, ''), { header: true, skipEmptyLines: true });
+  for (const field of parsed.meta.fields ?? []) {
+    if (Object.hasOwn(CSV_MAPPING, field)) continue;
+    const count = parsed.data.filter((row) => typeof row[field] === 'string' && row[field] !== '').length;
+    if (count > 0) {
+      run.notImported(`column "${field}" of "members.csv"`, count, OTHER_COLUMNS[field] ?? 'This site has no such member field.', 'members');
+    }
+  }
 }
