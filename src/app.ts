@@ -74,6 +74,7 @@ import { JobRunner } from './jobs/runner.js';
 import { publishDuePosts } from './resources/posts/posts.schedule.js';
 import { membersUploadRoutes } from './resources/members/members.upload.routes.js';
 import { MEMBERS_IMPORT_JOB, membersImportJob } from './resources/members/members.import-job.js';
+import { membersApiRoutes } from './resources/members-api/members-api.routes.js';
 
 export interface AppDeps {
   config: Config;
@@ -253,6 +254,7 @@ export async function buildApp({
   );
   const unmatched = notFoundHandler(apiRoot, config.siteUrl);
   for (const [method, path] of MEMBER_PATHS_NOT_BUILT) app.route({ method, url: `${adminRoot}${path}`, handler: unmatched });
+  await membersApiRoutes(app, base, config, { siteRoutes });
   publicFilesRoutes(app, base);
   return app;
 }

@@ -17,6 +17,7 @@ import { memberEvents } from './0015-member-events.js';
 import { webhookDeliveryOrder } from './0016-webhook-delivery-order.js';
 import { contentVersion } from './0017-content-version.js';
 import { secretsKeyCheck } from './0018-secrets-key-check.js';
+import { membersApi } from './0019-members-api.js';
 
 /**
  * Every migration in order. Names sort in the order they must run; Kysely's migrator refuses to run
@@ -41,4 +42,5 @@ export const MIGRATIONS: [name: string, factory: MigrationFactory][] = [
   ['0016-webhook-delivery-order', webhookDeliveryOrder],
   ['0017-content-version', contentVersion],
   ['0018-secrets-key-check', secretsKeyCheck],
+  ['0019-members-api', membersApi],
 ];
