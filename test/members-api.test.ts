@@ -122,7 +122,7 @@ describe('sign-up through a magic link', () => {
       name: 'Reader One',
       firstname: 'Reader',
       paid: false,
-      subscribed: true,
+      subscribed: false,
       subscriptions: [],
     });
     expect(me.json().newsletters).toHaveLength(1);

@@ -17,13 +17,14 @@ export function feedbackRoutes(api: FastifyInstance, sessionOf: SessionOf) {
     const member = await feedbackMember(request, sessionOf);
     const items = request.body?.feedback;
     const data = Array.isArray(items) && items[0] && typeof items[0] === 'object' ? (items[0] as { post_id?: unknown; score?: unknown }) : null;
-    if (!data || data.post_id === undefined) throw errors.validation({ message: 'Validation (FieldIsRequired) failed for post_id', property: 'post_id' });
-    if (data.score === undefined) throw errors.validation({ message: 'Validation (FieldIsRequired) failed for score', property: 'score' });
+    const invalid = (context: string) => errors.validation({ message: 'Validation error, cannot save feedback.', context });
+    if (!data || data.post_id === undefined) throw invalid('Validation (FieldIsRequired) failed for ["post_id"]');
+    if (data.score === undefined) throw invalid('Validation (FieldIsRequired) failed for ["score"]');
     const score = data.score;
-    if (score !== 0 && score !== 1) throw errors.validation('Invalid feedback score. Only 1 or 0 is currently allowed.');
+    if (score !== 0 && score !== 1) throw invalid('Invalid feedback score. Only 1 or 0 is currently allowed.');
     const ctx = request.ctx;
     const post = typeof data.post_id === 'string' ? await ctx.db.selectFrom('posts').select('id').where('id', '=', data.post_id).executeTakeFirst() : undefined;
-    if (!post) throw errors.notFound('Post not found.');
+    if (!post) throw errors.notFound({ message: 'Resource not found error, cannot save feedback.', context: 'Post not found.' });
     const saved = await ctx.write(async (w) => {
       const existing = await w.db
         .selectFrom('members_feedback')
@@ -60,7 +61,8 @@ export function feedbackRoutes(api: FastifyInstance, sessionOf: SessionOf) {
       ((shown.includes('visitors') && !member) ||
         (shown.includes('free_members') && member?.status === 'free') ||
         (shown.includes('paid_members') && member !== null && member.status !== 'free'));
-    return { announcement: visible ? [{ announcement: content, announcement_background: s.get('announcement_background') }] : [] };
+    // Ghost's serializer wraps the missing announcement as one empty object.
+    return { announcement: [visible ? { announcement: content, announcement_background: s.get('announcement_background') } : {}] };
   });
 }
 

@@ -24,6 +24,11 @@ function plain(reply: FastifyReply, status: number, body = '') {
   return reply.status(status).type('text/plain;charset=UTF-8').send(body);
 }
 
+/** Express's `res.redirect`: 302 with its short text body. */
+function found(reply: FastifyReply, location: string) {
+  return reply.status(302).header('Location', location).type('text/plain; charset=utf-8').send(`Found. Redirecting to ${location}`);
+}
+
 const secureCookies = (siteUrl: string) => siteUrl.startsWith('https:');
 
 /** The member of the request's session cookie, or null. */
@@ -61,13 +66,13 @@ export async function membersApiRoutes(app: FastifyInstance, base: CtxBase, conf
         const member = await memberFromMagicLink(ctx, Array.isArray(token) ? String(token[0]) : token);
         if (!member) {
           request.log.warn('magic link refused');
-          return reply.redirect(failureRedirect(ctx.site.url, params), 302);
+          return found(reply, failureRedirect(ctx.site.url, params));
         }
         const { cookieSecret } = await memberKeys(ctx);
         reply.header('Set-Cookie', sessionCookies(member.transient_id, cookieSecret, secure, ctx.clock.epochMs()));
         await forgetSendAttempts(ctx, request.ip, member.email);
         await touchLastSeen(ctx, member);
-        return reply.redirect(await successRedirect(ctx, member, request.query, params), 302);
+        return found(reply, await successRedirect(ctx, member, request.query, params));
       });
 
       members.get('/.well-known/jwks.json', async (request) => memberJwks((await memberKeys(request.ctx)).privateKey));
@@ -166,13 +171,27 @@ export async function membersApiRoutes(app: FastifyInstance, base: CtxBase, conf
 
           feedbackRoutes(api, sessionOf);
 
-          // Paid sign-up and subscription changes go through Stripe, which this service does not connect to.
-          const noStripe = async () => {
-            throw new GhostError('DisabledFeatureError', { message: 'This site is not accepting payments at the moment.' });
-          };
-          api.post('/create-stripe-checkout-session/', noStripe);
-          api.post('/create-stripe-update-session/', noStripe);
-          api.put('/subscriptions/:id/', noStripe);
+          // Paid sign-up and subscription changes go through Stripe, which this service does not connect to:
+          // Ghost's answers on a site without a Stripe connection.
+          api.post<{ Body: Record<string, unknown> | undefined }>('/create-stripe-checkout-session/', async (request) => {
+            const body = request.body ?? {};
+            const type = body.type ?? 'subscription';
+            if (typeof type !== 'string' || !['subscription', 'donation'].includes(type)) throw errors.badRequest('Invalid checkout type.');
+            if (type === 'subscription' && !body.offerId && !body.tierId) {
+              throw errors.badRequest({ message: 'Bad Request.', context: 'Expected offerId or tierId, received none' });
+            }
+            if (type === 'donation') throw new GhostError('DisabledFeatureError', { message: 'This site is not accepting payments at the moment.' });
+            throw errors.badRequest('Unable to initiate checkout session');
+          });
+          api.post<{ Body: Record<string, unknown> | undefined }>('/create-stripe-update-session/', async (request, reply) => {
+            if (!request.body?.identity) return plain(reply, 400);
+            throw errors.badRequest('Unable to initiate checkout session');
+          });
+          api.put<{ Body: Record<string, unknown> | undefined }>('/subscriptions/:id/', async (request, reply) =>
+            request.body?.identity
+              ? plain(reply, 400, 'Cannot update Stripe Subscription without a Stripe Connection')
+              : plain(reply, 400, 'Updating subscription failed!'),
+          );
           api.all('/*', async () => {
             throw errors.notFound('Resource not found');
           });
@@ -215,6 +234,8 @@ async function newsletterPrefs(request: FastifyRequest, member: Parameters<typeo
 
 /** Ghost's members middleware answers these failures as the error's message in plain text. */
 function textError(request: FastifyRequest, reply: FastifyReply, err: unknown) {
+  // A column check fails there as a bare 500 in Ghost too.
+  if (err instanceof GhostError && err.name === 'ValidationError') return plain(reply, 500);
   if (err instanceof GhostError) return plain(reply, err.status, err.message);
   request.log.error({ err }, 'members api failure');
   return plain(reply, 500, 'An unexpected error occurred, please try again.');

@@ -66,7 +66,8 @@ export function memberData(ctx: Pick<Ctx, 'site' | 'clock'>, row: MemberRow, rel
     expertise: row.expertise,
     avatar_image: admin.avatar_image,
     unsubscribe_url: admin.unsubscribe_url,
-    subscribed: admin.subscribed,
+    // Ghost reads a `subscribed` column that 5.0 dropped: its Members API always says false.
+    subscribed: false,
     subscriptions: admin.subscriptions,
     paid: row.status !== 'free',
     created_at: admin.created_at,
