@@ -75,6 +75,7 @@ import { publishDuePosts } from './resources/posts/posts.schedule.js';
 import { membersUploadRoutes } from './resources/members/members.upload.routes.js';
 import { MEMBERS_IMPORT_JOB, membersImportJob } from './resources/members/members.import-job.js';
 import { membersApiRoutes } from './resources/members-api/members-api.routes.js';
+import { memberAccessHooks } from './resources/members-api/members-api.content-access.js';
 
 export interface AppDeps {
   config: Config;
@@ -232,9 +233,13 @@ export async function buildApp({
       // Fastify sends the Buffer as it is (its types only name strings).
       content.setReplySerializer(jsonBuffer as (payload: unknown) => string);
       content.addHook('onRequest', contentAuthHook(base.db));
+      // The member's access keys the kept answers, so it is known before the cache is looked at.
+      const memberAccess = memberAccessHooks(base, config);
+      content.addHook('onRequest', memberAccess.resolve);
       // After the key check: a deleted key is refused even where its URL's answer is kept.
       contentCacheHooks(content, caching);
       content.addHook('onRequest', ctxHook(base));
+      content.addHook('onRequest', memberAccess.attach);
       content.addHook('preValidation', async (request) => {
         request.controllerStarted = true;
       });
