@@ -76,6 +76,7 @@ import { membersUploadRoutes } from './resources/members/members.upload.routes.j
 import { MEMBERS_IMPORT_JOB, membersImportJob } from './resources/members/members.import-job.js';
 import { membersApiRoutes } from './resources/members-api/members-api.routes.js';
 import { memberAccessHooks } from './resources/members-api/members-api.content-access.js';
+import { readerScriptsRoutes } from './resources/reader-scripts/reader-scripts.routes.js';
 
 export interface AppDeps {
   config: Config;
@@ -260,6 +261,7 @@ export async function buildApp({
   const unmatched = notFoundHandler(apiRoot, config.siteUrl);
   for (const [method, path] of MEMBER_PATHS_NOT_BUILT) app.route({ method, url: `${adminRoot}${path}`, handler: unmatched });
   await membersApiRoutes(app, base, config, { siteRoutes });
+  readerScriptsRoutes(app, config.siteUrl);
   publicFilesRoutes(app, base);
   return app;
 }
