@@ -63,36 +63,34 @@ export class TokenRefused extends Error {}
 
 /**
  * Counts one use of the token and returns its data, or throws TokenRefused (unknown, used up, expired).
- * The use is counted with a compare-and-set on `used_count`, so two instances opening the same link at once
- * both count.
+ * The use is counted first, by one conditional UPDATE (a write lock from the start: on SQLite no read lock to
+ * upgrade, on the servers the row lock queues concurrent uses), then checked; a refused use is rolled back.
+ * Two instances opening the same link at once both count.
  */
 export async function useMagicToken(ctx: Ctx, token: string): Promise<MagicLinkData> {
-  for (let attempt = 0; attempt < 8; attempt++) {
-    const row = await ctx.db.selectFrom('tokens').selectAll().where('token', '=', token).executeTakeFirst();
-    if (!row) throw new TokenRefused('Invalid token provided');
-    if (row.used_count >= TOKEN_MAX_USAGE_COUNT) throw new TokenRefused('Token expired');
-    const now = ctx.clock.now();
+  const data = await ctx.write(async (w) => {
+    const at = w.clock.now();
+    const { numUpdatedRows } = await w.db
+      .updateTable('tokens')
+      .set((eb) => ({ used_count: eb('used_count', '+', 1), updated_at: at, first_used_at: eb.fn.coalesce('first_used_at', eb.val(at)) }))
+      .where('token', '=', token)
+      .executeTakeFirst();
+    if (numUpdatedRows === 0n) throw new TokenRefused('Invalid token provided');
+    const row = await w.db.selectFrom('tokens').selectAll().where('token', '=', token).executeTakeFirstOrThrow();
+    const usedBefore = row.used_count - 1;
+    const now = w.clock.epochMs();
     const created = new Date(row.created_at).getTime();
-    const firstUsed = row.first_used_at ? new Date(row.first_used_at).getTime() : created;
-    if (row.used_count > 0 && now.getTime() - firstUsed > TOKEN_VALIDITY_AFTER_USAGE_MS) throw new TokenRefused('Token expired');
-    if (now.getTime() - created > TOKEN_VALIDITY_MS) throw new TokenRefused('Token expired');
-    const counted = await ctx.write(async (w) => {
-      const { numUpdatedRows } = await w.db
-        .updateTable('tokens')
-        .set({ used_count: row.used_count + 1, updated_at: now, ...(row.first_used_at ? {} : { first_used_at: now }) })
-        .where('id', '=', row.id)
-        .where('used_count', '=', row.used_count)
-        .executeTakeFirst();
-      return numUpdatedRows > 0n;
-    });
-    if (!counted) continue;
-    try {
-      return JSON.parse(row.data ?? '{}') as MagicLinkData;
-    } catch {
-      return {};
-    }
+    if (usedBefore >= TOKEN_MAX_USAGE_COUNT) throw new TokenRefused('Token expired');
+    if (usedBefore > 0 && now - new Date(row.first_used_at ?? row.created_at).getTime() > TOKEN_VALIDITY_AFTER_USAGE_MS)
+      throw new TokenRefused('Token expired');
+    if (now - created > TOKEN_VALIDITY_MS) throw new TokenRefused('Token expired');
+    return row.data;
+  });
+  try {
+    return JSON.parse(data ?? '{}') as MagicLinkData;
+  } catch {
+    return {};
   }
-  throw new TokenRefused('Token expired');
 }
 
 /** Ghost's daily clean-up drops tokens older than their validity; called now and then when links are made. */
