@@ -206,6 +206,23 @@ describe('sign-in links', () => {
   });
 });
 
+describe('last_seen_at', () => {
+  it('moves on sign-in and on GET /member/, at most once a day', async () => {
+    const { mail: m } = await linkFor({ email: 'seen@example.com', emailType: 'signup' });
+    const cookie = cookiesOf(await openLink(t.app, linkIn(m)));
+    const seen = async () =>
+      (await t.db.selectFrom('members').select('last_seen_at').where('email', '=', 'seen@example.com').executeTakeFirstOrThrow()).last_seen_at;
+    const first = new Date((await seen())!).getTime();
+    expect(first).toBe(nowMs - (nowMs % 1000));
+    nowMs += 60 * 60 * 1000;
+    expect((await t.app.inject({ url: `${MEMBERS}/member/`, headers: { cookie } })).statusCode).toBe(200);
+    expect(new Date((await seen())!).getTime()).toBe(first);
+    nowMs += 24 * 60 * 60 * 1000;
+    await t.app.inject({ url: `${MEMBERS}/member/`, headers: { cookie } });
+    expect(new Date((await seen())!).getTime()).toBe(nowMs - (nowMs % 1000));
+  });
+});
+
 describe('send-magic-link refusals', () => {
   it.each([
     [{}, 'Email is required.'],

@@ -95,4 +95,17 @@ describe('member.added', () => {
     const current = (delivery!.json as { member: { current: Record<string, unknown> } }).member.current;
     expect(current).toMatchObject({ email: 'hooked@example.com', name: 'Hooked Reader', status: 'free', labels: [{ name: 'VIP' }] });
   });
+
+  it('member.edited is delivered when the member renames themselves', async () => {
+    const integration = (await a.admin.post('/integrations/', { integrations: [{ name: 'Edits' }] })).json().integrations[0];
+    await a.admin.post('/webhooks/', { webhooks: [{ event: 'member.edited', target_url: `${receiver.url}/edited`, integration_id: integration.id }] });
+    const before = mail.received.length;
+    await send(a.app, { email: 'hooked@example.com', emailType: 'signin' }, '10.5.0.5');
+    const cookie = cookiesOf(await openLink(a.app, linkIn(await mail.next('hooked@example.com', before))));
+    expect((await b.inject({ method: 'PUT', url: `${MEMBERS}/member/`, headers: { cookie }, payload: { name: 'Renamed Reader' } })).statusCode).toBe(200);
+    for (let i = 0; i < 100 && !receiver.received.some((r) => r.path === '/edited'); i++) await new Promise((resolve) => setTimeout(resolve, 100));
+    const edited = receiver.received.find((r) => r.path === '/edited')!.json as { member: { current: { name: string }; previous: { name: string } } };
+    expect(edited.member.current.name).toBe('Renamed Reader');
+    expect(edited.member.previous.name).toBe('Hooked Reader');
+  });
 });
