@@ -30,7 +30,9 @@ const t = useTestSite({ settings: () => ({ MAIL_SMTP_URL: mail.url, SITE_URL: `h
 
 const page = (siteUrl: string, key: string) => `<!doctype html><html><head><meta charset="utf-8"><title>Test Site</title>
 <script defer src="${siteUrl}public/portal/portal.min.js" data-i18n="true" data-ghost="${siteUrl}" data-key="${key}" data-api="${siteUrl}ghost/api/content/" data-locale="en" crossorigin="anonymous"></script>
-</head><body><h1>Test Site</h1><a href="#/portal/signup" data-portal="signup">Subscribe</a></body></html>`;
+</head><body><h1>Test Site</h1><a href="#/portal/signup" data-portal="signup">Subscribe</a>
+<form id="theme-form" data-members-form="subscribe"><input data-members-name type="text"><input data-members-email type="email"><button type="submit">Go</button><p data-members-error></p></form>
+</body></html>`;
 
 function body(request: IncomingMessage): Promise<Buffer> {
   return new Promise((resolve) => {
@@ -112,6 +114,21 @@ if (!available && !required) {
         .toBeGreaterThan(0);
       await tab.frameLocator('iframe[title="portal-popup"]').locator('button:has-text("Sign out")').first().click();
       await expect.poll(async () => tab.evaluate(async () => (await fetch('/members/api/member/')).status), { timeout: 20_000 }).toBe(204);
+    }, 120_000);
+
+    it('a theme form with data-members-form subscribes through Portal', async () => {
+      await tab.goto(siteUrl);
+      await tab.waitForFunction(() => document.querySelector('[data-portal]')?.classList.contains('gh-portal-close'), undefined, { timeout: 30_000 });
+      await tab.fill('#theme-form [data-members-name]', 'Form Reader');
+      await tab.fill('#theme-form [data-members-email]', 'form.reader@example.com');
+      const before = mail.received.length;
+      await tab.click('#theme-form button');
+      await tab.waitForFunction(() => document.querySelector('#theme-form')?.classList.contains('success'), undefined, { timeout: 20_000 });
+      const m = await mail.next('form.reader@example.com', before);
+      expect(m.subject).toBe('📫 Confirm your subscription to Test Site');
+      await tab.goto(linkIn(m));
+      const me = await tab.evaluate(async () => (await fetch('/members/api/member/')).json());
+      expect(me).toMatchObject({ email: 'form.reader@example.com', name: 'Form Reader' });
     }, 120_000);
   });
 }
