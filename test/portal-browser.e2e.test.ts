@@ -114,6 +114,18 @@ if (!available && !required) {
         .toBeGreaterThan(0);
       await tab.frameLocator('iframe[title="portal-popup"]').locator('button:has-text("Sign out")').first().click();
       await expect.poll(async () => tab.evaluate(async () => (await fetch('/members/api/member/')).status), { timeout: 20_000 }).toBe(204);
+
+      // And back in through Portal's sign-in screen.
+      await tab.goto(`${siteUrl}#/portal/signin`);
+      const signin = tab.frameLocator('iframe[title="portal-popup"]');
+      await signin.locator('input[name="email"]').fill('browser.reader@example.com', { timeout: 30_000 });
+      const beforeSignin = mail.received.length;
+      await signin.locator('button:has-text("Continue")').first().click();
+      const signinMail = await mail.next('browser.reader@example.com', beforeSignin);
+      expect(signinMail.subject).toBe('🔑 Secure sign in link for Test Site');
+      await tab.goto(linkIn(signinMail));
+      expect(tab.url()).toContain('success=true');
+      expect(await tab.evaluate(async () => (await fetch('/members/api/member/')).status)).toBe(200);
     }, 120_000);
 
     it('a theme form with data-members-form subscribes through Portal', async () => {
