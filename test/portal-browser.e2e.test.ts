@@ -29,6 +29,7 @@ afterAll(() => mail.stop());
 const t = useTestSite({ settings: () => ({ MAIL_SMTP_URL: mail.url, SITE_URL: `http://127.0.0.1:${port}/` }) });
 
 const page = (siteUrl: string, key: string) => `<!doctype html><html><head><meta charset="utf-8"><title>Test Site</title>
+<script defer src="${siteUrl}public/sodo-search/sodo-search.min.js" data-key="${key}" data-styles="${siteUrl}public/sodo-search/main.css" data-sodo-search="${siteUrl}" crossorigin="anonymous"></script>
 <script defer src="${siteUrl}public/portal/portal.min.js" data-i18n="true" data-ghost="${siteUrl}" data-key="${key}" data-api="${siteUrl}ghost/api/content/" data-locale="en" crossorigin="anonymous"></script>
 </head><body><h1>Test Site</h1><a href="#/portal/signup" data-portal="signup">Subscribe</a>
 <form id="theme-form" data-members-form="subscribe"><input data-members-name type="text"><input data-members-email type="email"><button type="submit">Go</button><p data-members-error></p></form>
@@ -126,6 +127,14 @@ if (!available && !required) {
       await tab.goto(linkIn(signinMail));
       expect(tab.url()).toContain('success=true');
       expect(await tab.evaluate(async () => (await fetch('/members/api/member/')).status)).toBe(200);
+    }, 120_000);
+
+    it('Search (sodo-search) served by Quire finds a post by its title', async () => {
+      expect((await t.admin.post('/posts/', { posts: [{ title: 'Findable Zebra Story', status: 'published' }] })).statusCode).toBe(201);
+      await tab.goto(`${siteUrl}#/search`);
+      const search = tab.frameLocator('iframe[title="portal-popup"]').last();
+      await search.locator('input').first().fill('Zebra', { timeout: 30_000 });
+      await expect.poll(() => search.locator('text=Findable Zebra Story').count(), { timeout: 20_000 }).toBeGreaterThan(0);
     }, 120_000);
 
     it('a theme form with data-members-form subscribes through Portal', async () => {
