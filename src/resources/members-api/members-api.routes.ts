@@ -4,12 +4,12 @@ import type { Config } from '../../config.js';
 import type { CtxBase } from '../../ctx.js';
 import { ctxHook } from '../../http/request-ctx.js';
 import { GhostError, errors } from '../../errors.js';
-import { clearedSessionCookies, identityToken, memberJwks, memberUuidKey, sameKey, sessionCookies, sessionTransientId } from '../../auth/member-session.js';
+import { clearedSessionCookies, identityToken, memberJwks, memberUuidKey, sameKey, sessionCookies } from '../../auth/member-session.js';
 import { sendMagicLink, type SendMagicLinkBody } from './members-api.send.js';
 import { countSendAttempt, forgetSendAttempts, integrityToken, validIntegrityToken } from './members-api.limits.js';
 import { memberFromMagicLink } from './members-api.signup.js';
 import { failureRedirect, redirectParams, successRedirect } from './members-api.magic-link.js';
-import { currentMember, identityIssuer, memberByTransientId, memberKeys } from './members-api.session.js';
+import { currentMember, identityIssuer, memberByTransientId, memberKeys, sessionMember } from './members-api.session.js';
 import { cycleTransientId, editSelf, touchLastSeen, unsuppress } from './members-api.member.js';
 import { requestEmailChange } from './members-api.email.js';
 import { feedbackRoutes } from './members-api.feedback.js';
@@ -32,13 +32,7 @@ function found(reply: FastifyReply, location: string) {
 const secureCookies = (siteUrl: string) => siteUrl.startsWith('https:');
 
 /** The member of the request's session cookie, or null. */
-async function sessionOf(request: FastifyRequest) {
-  const cookie = request.headers.cookie;
-  if (!cookie || !cookie.includes('ghost-members-ssr')) return null;
-  const { cookieSecret } = await memberKeys(request.ctx);
-  const transientId = sessionTransientId(cookie, cookieSecret);
-  return transientId ? memberByTransientId(request.ctx, transientId) : null;
-}
+const sessionOf = (request: FastifyRequest) => sessionMember(request.ctx, request.headers.cookie);
 
 /**
  * The Members API at `<site>/members/api/`, the magic link at `<site>/members/`, and the identity-token keys
@@ -63,16 +57,23 @@ export async function membersApiRoutes(app: FastifyInstance, base: CtxBase, conf
         if (!request.url.includes('token=') || (typeof token !== 'string' && !Array.isArray(token))) throw errors.notFound();
         const params = redirectParams(request.query);
         const ctx = request.ctx;
-        const member = await memberFromMagicLink(ctx, Array.isArray(token) ? String(token[0]) : token);
-        if (!member) {
-          request.log.warn('magic link refused');
+        // Ghost answers every failure here, a database error included, with the failure redirect and no session.
+        try {
+          const member = await memberFromMagicLink(ctx, Array.isArray(token) ? String(token[0]) : token);
+          if (!member) {
+            request.log.warn('magic link refused');
+            return found(reply, failureRedirect(ctx.site.url, params));
+          }
+          const { cookieSecret } = await memberKeys(ctx);
+          reply.header('Set-Cookie', sessionCookies(member.transient_id, cookieSecret, secure, ctx.clock.epochMs()));
+          await forgetSendAttempts(ctx, request.ip, member.email);
+          await touchLastSeen(ctx, member);
+          return found(reply, await successRedirect(ctx, member, request.query, new URLSearchParams(params)));
+        } catch (err) {
+          request.log.error({ err }, 'magic link failed');
+          reply.removeHeader('Set-Cookie');
           return found(reply, failureRedirect(ctx.site.url, params));
         }
-        const { cookieSecret } = await memberKeys(ctx);
-        reply.header('Set-Cookie', sessionCookies(member.transient_id, cookieSecret, secure, ctx.clock.epochMs()));
-        await forgetSendAttempts(ctx, request.ip, member.email);
-        await touchLastSeen(ctx, member);
-        return found(reply, await successRedirect(ctx, member, request.query, params));
       });
 
       members.get('/.well-known/jwks.json', async (request) => memberJwks((await memberKeys(request.ctx)).privateKey));
