@@ -74,6 +74,9 @@ import { JobRunner } from './jobs/runner.js';
 import { publishDuePosts } from './resources/posts/posts.schedule.js';
 import { membersUploadRoutes } from './resources/members/members.upload.routes.js';
 import { MEMBERS_IMPORT_JOB, membersImportJob } from './resources/members/members.import-job.js';
+import { membersApiRoutes } from './resources/members-api/members-api.routes.js';
+import { memberAccessHooks } from './resources/members-api/members-api.content-access.js';
+import { readerScriptsRoutes } from './resources/reader-scripts/reader-scripts.routes.js';
 
 export interface AppDeps {
   config: Config;
@@ -231,9 +234,13 @@ export async function buildApp({
       // Fastify sends the Buffer as it is (its types only name strings).
       content.setReplySerializer(jsonBuffer as (payload: unknown) => string);
       content.addHook('onRequest', contentAuthHook(base.db));
+      // The member's access keys the kept answers, so it is known before the cache is looked at.
+      const memberAccess = memberAccessHooks(base, config);
+      content.addHook('onRequest', memberAccess.resolve);
       // After the key check: a deleted key is refused even where its URL's answer is kept.
       contentCacheHooks(content, caching);
       content.addHook('onRequest', ctxHook(base));
+      content.addHook('onRequest', memberAccess.attach);
       content.addHook('preValidation', async (request) => {
         request.controllerStarted = true;
       });
@@ -253,6 +260,8 @@ export async function buildApp({
   );
   const unmatched = notFoundHandler(apiRoot, config.siteUrl);
   for (const [method, path] of MEMBER_PATHS_NOT_BUILT) app.route({ method, url: `${adminRoot}${path}`, handler: unmatched });
+  await membersApiRoutes(app, base, config, { siteRoutes });
+  readerScriptsRoutes(app, config.siteUrl);
   publicFilesRoutes(app, base);
   return app;
 }

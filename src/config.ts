@@ -59,6 +59,21 @@ export interface Config {
    * reads the version from the database for every Content API request.
    */
   readonly redisUrl: string | null;
+  /** The Members API (`<site>/members/api/`): Ghost's request-integrity check and Quire's identity-token option. */
+  readonly members: MembersConfig;
+}
+
+export interface MembersConfig {
+  /**
+   * Refuse `send-magic-link` without a valid integrity token (`MEMBERS_VERIFY_REQUEST_INTEGRITY`, Ghost's
+   * `verifyRequestIntegrity`); off by default as in Ghost, which only logs the missing token.
+   */
+  readonly verifyRequestIntegrity: boolean;
+  /**
+   * Beyond Ghost: the Content API takes a member identity token (`GET /members/api/session/`) as
+   * `Authorization: Bearer <token>` and answers with that member's access (`MEMBERS_BEARER_TOKENS`; off by default).
+   */
+  readonly bearerTokens: boolean;
 }
 
 export interface JobsConfig {
@@ -146,6 +161,8 @@ const SETTINGS = [
   'JOBS_LEASE_MS',
   'RESPONSE_CACHE_MB',
   'REDIS_URL',
+  'MEMBERS_VERIFY_REQUEST_INTEGRITY',
+  'MEMBERS_BEARER_TOKENS',
 ] as const;
 
 /**
@@ -237,6 +254,10 @@ export function parseConfig(source: Source, cwd = process.cwd()): Config {
   const responseCacheBytes = parseCount('RESPONSE_CACHE_MB', (source.RESPONSE_CACHE_MB ?? '16').trim(), 0, 65_536) * 1024 * 1024;
   const redisUrl = source.REDIS_URL?.trim() || null;
   if (redisUrl && !/^rediss?:\/\/[^/]/.test(redisUrl)) throw new ConfigError(`REDIS_URL: must start with redis:// or rediss:// (got "${redisUrl}")`);
+  const members = Object.freeze({
+    verifyRequestIntegrity: parseBoolean('MEMBERS_VERIFY_REQUEST_INTEGRITY', source.MEMBERS_VERIFY_REQUEST_INTEGRITY ?? 'false'),
+    bearerTokens: parseBoolean('MEMBERS_BEARER_TOKENS', source.MEMBERS_BEARER_TOKENS ?? 'false'),
+  });
   return Object.freeze({
     port,
     host,
@@ -261,6 +282,7 @@ export function parseConfig(source: Source, cwd = process.cwd()): Config {
     jobs,
     responseCacheBytes,
     redisUrl,
+    members,
   });
 }
 

@@ -27,6 +27,16 @@ export function siteOf(url: string): Site {
 }
 
 /**
+ * The member a public request comes from (the Members API's session cookie, or an identity token where
+ * allowed), as access checks need it; set on Content API requests by the Members API's hook.
+ */
+export interface MemberAccess {
+  readonly status: 'free' | 'paid' | 'comped';
+  /** The tiers the member holds. */
+  readonly tierIds: readonly string[];
+}
+
+/**
  * Everything a service needs to do its work, built once per request (`request.ctx`) and once per
  * background job (`jobCtx`). Services take `(ctx, input)`; writes go through `ctx.write`.
  */
@@ -37,6 +47,8 @@ export interface Ctx {
   readonly site: Site;
   /** The Admin API caller; null for the Content API, public routes, jobs and the CLI. */
   readonly actor: Actor | null;
+  /** The signed-in member of a Content API request; absent or null for everyone else. */
+  readonly member?: MemberAccess | null;
   /**
    * The user a write is recorded against (`created_by`, `updated_by`): the caller, or the Owner's id `"1"`
    * for integrations and callers without a user, as Ghost records them.

@@ -6,13 +6,25 @@ import type { ClientTables } from './schema-client.js';
 import type { PostMemberTables } from './schema-posts-members.js';
 import type { JobTables } from './schema-jobs.js';
 import type { MemberEventTables } from './schema-member-events.js';
+import type { MembersApiTables } from './schema-members-api.js';
 
 /**
  * Row types, one interface per table; column names are the JSON field names of the wire format.
  * Each group of tables lives with the migration that creates it and is joined here.
  */
 export interface Database
-  extends FoundationTables, PostTables, StaffTables, EventTables, WebhookTables, MemberTables, ClientTables, PostMemberTables, JobTables, MemberEventTables {}
+  extends
+    FoundationTables,
+    PostTables,
+    StaffTables,
+    EventTables,
+    WebhookTables,
+    MemberTables,
+    ClientTables,
+    PostMemberTables,
+    JobTables,
+    MemberEventTables,
+    MembersApiTables {}
 
 export interface FoundationTables {
   settings: SettingRow;

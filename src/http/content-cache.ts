@@ -14,6 +14,11 @@ declare module 'fastify' {
     cacheSlot?: CacheSlot;
     /** The answer came from the cache: nothing to hash or keep. */
     cacheHit?: boolean;
+    /**
+     * What else the answer depends on besides the URL: the signed-in member's access (set by the Members API's
+     * hook), so answers are kept per access and never served across it.
+     */
+    cacheVariant?: string;
   }
 }
 
@@ -48,7 +53,7 @@ const cacheable = (request: FastifyRequest) => request.method === 'GET' || reque
 function lookup(cache: ResponseCache, versions: ContentVersions) {
   return async function serveKeptAnswer(request: FastifyRequest, reply: FastifyReply) {
     if (!cacheable(request)) return;
-    const key = `${request.originalUrl}\n${request.headers['accept-version'] ?? ''}`;
+    const key = `${request.originalUrl}\n${request.headers['accept-version'] ?? ''}\n${request.cacheVariant ?? ''}`;
     // Read before anything is computed: a write committed while the answer is computed makes it older than
     // the latest version, so it is never served again.
     const version = await versions.current();

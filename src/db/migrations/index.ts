@@ -17,6 +17,7 @@ import { memberEvents } from './0015-member-events.js';
 import { webhookDeliveryOrder } from './0016-webhook-delivery-order.js';
 import { contentVersion } from './0017-content-version.js';
 import { secretsKeyCheck } from './0018-secrets-key-check.js';
+import { membersApi } from './0019-members-api.js';
 import { ghost6Import } from './0020-ghost6-import.js';
 
 /**
@@ -42,5 +43,6 @@ export const MIGRATIONS: [name: string, factory: MigrationFactory][] = [
   ['0016-webhook-delivery-order', webhookDeliveryOrder],
   ['0017-content-version', contentVersion],
   ['0018-secrets-key-check', secretsKeyCheck],
+  ['0019-members-api', membersApi],
   ['0020-ghost6-import', ghost6Import],
 ];

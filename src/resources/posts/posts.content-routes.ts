@@ -20,6 +20,7 @@ const view = (ctx: Ctx, include: readonly string[], formats: readonly string[] |
   engine: ctx.engine,
   include,
   formats: contentFormats(formats),
+  member: ctx.member ?? null,
 });
 
 /**

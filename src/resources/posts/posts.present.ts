@@ -11,6 +11,8 @@ import { zonedIso } from './posts.dates.js';
 import type { PostRecord } from './posts.queries.js';
 import type { Format } from './posts.schemas.js';
 import { gateForAnonymous } from './posts.gating.js';
+import { gateForMember, memberCanRead } from './posts.member-gating.js';
+import type { MemberAccess } from '../../ctx.js';
 import { shownVisibility } from './posts.model.js';
 import { tiersForPost, type PostTiers } from './posts.tiers.js';
 import { presentEmail, type PostMailing } from './posts.email.js';
@@ -36,6 +38,10 @@ export interface ContentPresentContext extends PresentContext {
   /** `outbound_link_tagging`: external links get `?ref=<site host>`. */
   tagLinks: boolean;
   commentsEnabled: boolean;
+  /** The signed-in member (Members API session or identity token): access and gated blocks are theirs. */
+  member?: MemberAccess | null;
+  /** Each `tiers` post's tier ids, loaded when a member asks. */
+  memberTiers?: ReadonlyMap<string, readonly string[]>;
 }
 
 /**
@@ -191,7 +197,8 @@ export function presentContentPost(record: PostRecord, ctx: ContentPresentContex
   const featureImage = abs(row.feature_image, ctx.siteUrl);
   const html = absHtml(row.html, ctx.siteUrl);
   const plaintext = absHtml(row.plaintext, ctx.siteUrl);
-  const access = row.visibility === 'public';
+  const member = ctx.member ?? null;
+  const access = member ? memberCanRead(row.visibility, member, ctx.memberTiers?.get(row.id) ?? []) : row.visibility === 'public';
 
   const out: Record<string, unknown> = { id: row.id, uuid: row.uuid, title: row.title, slug: row.slug };
   if (ctx.formats.has('html')) out.html = html;
@@ -224,7 +231,8 @@ export function presentContentPost(record: PostRecord, ctx: ContentPresentContex
   // Reading time is worked out before gating, from the whole post.
   if (html) out.reading_time = row.reading_time ?? readingTime({ html, feature_image: featureImage });
   out.access = access;
-  gateForAnonymous(out, access, row.custom_excerpt);
+  if (member) gateForMember(out, access, row.custom_excerpt, member);
+  else gateForAnonymous(out, access, row.custom_excerpt);
   if (typeof out.html === 'string' && out.html && ctx.tagLinks) out.html = withOutboundRefs(out.html, ctx.siteUrl);
   out.comments = access && ctx.commentsEnabled;
   for (const key of META_KEYS) out[key] = key.endsWith('image') ? abs(meta?.[key] ?? null, ctx.siteUrl) : meta?.[key] || null;

@@ -1,5 +1,6 @@
 import type { Db } from '../../db/connect.js';
-import type { PostRow, UserRow } from '../../db/schema.js';
+import type { PostRow, TierRow, UserRow } from '../../db/schema.js';
+import type { MemberAccess } from '../../ctx.js';
 import { authorsWithPublishedPosts, rolesOfUsers } from '../users/users.queries.js';
 import { tagsWithPublishedPosts } from '../tags/tags.queries.js';
 import { readSettings } from '../../settings/settings.js';
@@ -7,7 +8,7 @@ import { loadRecords, type PostRecord } from './posts.queries.js';
 import { presentAdminPost, presentContentPost, type PresentContext } from './posts.present.js';
 import type { Format } from './posts.schemas.js';
 import type { Engine } from '../../db/engine.js';
-import { loadPostTiers } from './posts.tiers.js';
+import { loadPostTiers, tiersOfPosts } from './posts.tiers.js';
 import { loadPostMailing } from './posts.email.js';
 
 const unique = <T>(values: T[]) => [...new Set(values)];
@@ -25,6 +26,8 @@ export interface AdminView {
   engine: Engine;
   include: readonly string[];
   formats: ReadonlySet<Format>;
+  /** Content API: the signed-in member whose access the answer shows. */
+  member?: MemberAccess | null;
 }
 
 /** Admin API posts or pages with their relations, in the envelope key's array. */
@@ -83,6 +86,10 @@ export async function contentPosts(db: Db, rows: PostRow[], view: AdminView) {
   ]);
   const publishedTags = new Set(records.flatMap((record) => record.tags?.map((tag) => tag.id) ?? []));
   const publishedAuthors = new Set(records.flatMap((record) => record.authors?.map((user) => user.id) ?? []));
+  const tiersPosts = view.member ? rows.filter((row) => row.visibility === 'tiers').map((row) => row.id) : [];
+  const memberTiers = new Map(
+    [...(tiersPosts.length > 0 ? await tiersOfPosts(db, tiersPosts) : new Map<string, TierRow[]>())].map(([id, list]) => [id, list.map((t) => t.id)]),
+  );
   return records.map((record) =>
     presentContentPost(record, {
       siteUrl: view.siteUrl,
@@ -91,6 +98,7 @@ export async function contentPosts(db: Db, rows: PostRow[], view: AdminView) {
       publishedTags,
       publishedAuthors,
       ...(tiers ? { tiers } : {}),
+      ...(view.member ? { member: view.member, memberTiers } : {}),
       timezone: settings.get('timezone') || 'Etc/UTC',
       tagLinks: settings.get('outbound_link_tagging') !== 'false',
       commentsEnabled: (settings.get('comments_enabled') ?? 'off') !== 'off',

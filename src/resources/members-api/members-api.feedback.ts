@@ -1,0 +1,82 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { MemberRow } from '../../db/schema.js';
+import { objectId } from '../../db/ids.js';
+import { errors } from '../../errors.js';
+import { readSettings } from '../../settings/settings.js';
+import { memberUuidKey, sameKey } from '../../auth/member-session.js';
+import { memberKeys } from './members-api.session.js';
+
+type SessionOf = (request: FastifyRequest) => Promise<MemberRow | null>;
+
+/**
+ * `POST /feedback/` (a member rates a newsletter post, from the mail's links: session or `uuid`+`key`) and
+ * `GET /announcement/` (the announcement bar for this visitor: visitors, free or paid members).
+ */
+export function feedbackRoutes(api: FastifyInstance, sessionOf: SessionOf) {
+  api.post<{ Querystring: Record<string, unknown>; Body: { feedback?: unknown } | undefined }>('/feedback/', async (request, reply) => {
+    const member = await feedbackMember(request, sessionOf);
+    const items = request.body?.feedback;
+    const data = Array.isArray(items) && items[0] && typeof items[0] === 'object' ? (items[0] as { post_id?: unknown; score?: unknown }) : null;
+    const invalid = (context: string) => errors.validation({ message: 'Validation error, cannot save feedback.', context });
+    if (!data || data.post_id === undefined) throw invalid('Validation (FieldIsRequired) failed for ["post_id"]');
+    if (data.score === undefined) throw invalid('Validation (FieldIsRequired) failed for ["score"]');
+    const score = data.score;
+    if (score !== 0 && score !== 1) throw invalid('Invalid feedback score. Only 1 or 0 is currently allowed.');
+    const ctx = request.ctx;
+    const post = typeof data.post_id === 'string' ? await ctx.db.selectFrom('posts').select('id').where('id', '=', data.post_id).executeTakeFirst() : undefined;
+    if (!post) throw errors.notFound({ message: 'Resource not found error, cannot save feedback.', context: 'Post not found.' });
+    const saved = await ctx.write(async (w) => {
+      const existing = await w.db
+        .selectFrom('members_feedback')
+        .selectAll()
+        .where('post_id', '=', post.id)
+        .where('member_id', '=', member.id)
+        .executeTakeFirst();
+      if (existing) {
+        if (existing.score !== score)
+          await w.db.updateTable('members_feedback').set({ score, updated_at: w.clock.now() }).where('id', '=', existing.id).execute();
+        return { id: existing.id, score };
+      }
+      const id = objectId();
+      const at = w.clock.now();
+      await w.db.insertInto('members_feedback').values({ id, score, member_id: member.id, post_id: post.id, created_at: at, updated_at: at }).execute();
+      return { id, score };
+    });
+    return reply.status(201).send({ feedback: [{ id: saved.id, score: saved.score, memberId: member.id, postId: post.id }] });
+  });
+
+  api.get('/announcement/', async (request) => {
+    const member = await sessionOf(request);
+    const s = await readSettings(request.ctx.db, ['announcement_content', 'announcement_visibility', 'announcement_background']);
+    const content = s.get('announcement_content');
+    let visibility: unknown = [];
+    try {
+      visibility = JSON.parse(s.get('announcement_visibility') ?? '[]');
+    } catch {
+      visibility = [];
+    }
+    const shown = Array.isArray(visibility) ? visibility : [];
+    const visible =
+      Boolean(content) &&
+      ((shown.includes('visitors') && !member) ||
+        (shown.includes('free_members') && member?.status === 'free') ||
+        (shown.includes('paid_members') && member !== null && member.status !== 'free'));
+    // Ghost's serializer wraps the missing announcement as one empty object.
+    return { announcement: [visible ? { announcement: content, announcement_background: s.get('announcement_background') } : {}] };
+  });
+}
+
+async function feedbackMember(request: FastifyRequest<{ Querystring: Record<string, unknown> }>, sessionOf: SessionOf): Promise<MemberRow> {
+  const { uuid, key } = request.query;
+  if (typeof uuid !== 'string' || !uuid) {
+    const member = await sessionOf(request);
+    if (member) return member;
+    throw errors.unauthorized('Missing uuid.');
+  }
+  if (typeof key !== 'string' || !key) throw errors.unauthorized('Invalid key.');
+  const { validationKey } = await memberKeys(request.ctx);
+  if (!sameKey(memberUuidKey(uuid, validationKey), key)) throw errors.unauthorized('Invalid key.');
+  const member = await request.ctx.db.selectFrom('members').selectAll().where('uuid', '=', uuid).executeTakeFirst();
+  if (!member) throw errors.unauthorized('Invalid uuid.');
+  return member;
+}
