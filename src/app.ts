@@ -74,6 +74,7 @@ import { JobRunner } from './jobs/runner.js';
 import { publishDuePosts } from './resources/posts/posts.schedule.js';
 import { membersUploadRoutes } from './resources/members/members.upload.routes.js';
 import { MEMBERS_IMPORT_JOB, membersImportJob } from './resources/members/members.import-job.js';
+import { adminAppRoutes } from './admin-app/admin-app.routes.js';
 
 export interface AppDeps {
   config: Config;
@@ -254,5 +255,6 @@ export async function buildApp({
   const unmatched = notFoundHandler(apiRoot, config.siteUrl);
   for (const [method, path] of MEMBER_PATHS_NOT_BUILT) app.route({ method, url: `${adminRoot}${path}`, handler: unmatched });
   publicFilesRoutes(app, base);
+  if (config.adminApp.enabled) adminAppRoutes(app, { siteUrl: config.siteUrl, dir: config.adminApp.dir });
   return app;
 }

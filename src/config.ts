@@ -1,5 +1,13 @@
 import { readFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * The folder Quire is installed in: this module runs as src/config.ts (tests) or bundled into dist/*.mjs, one
+ * level below it either way. Files that come with the install (the admin build) are found from here, not from
+ * the working directory.
+ */
+const INSTALL_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 /** Every setting of the service, validated once at start; the frozen result is passed to whoever needs it. */
 export interface Config {
@@ -59,6 +67,18 @@ export interface Config {
    * reads the version from the database for every Content API request.
    */
   readonly redisUrl: string | null;
+  /** Ghost's admin app at `<siteUrl>ghost/` (`admin-app/`). */
+  readonly adminApp: AdminAppConfig;
+}
+
+export interface AdminAppConfig {
+  /** Serve it (`ADMIN_APP`, on by default); off, `<siteUrl>ghost/` is unmatched and only the API answers under it. */
+  readonly enabled: boolean;
+  /**
+   * The build folder (`ADMIN_APP_DIR`): by default `vendor/ghost-admin/` of the install, filled by
+   * `quire admin fetch` (which `npm install` runs); another folder serves another build of Ghost's admin.
+   */
+  readonly dir: string;
 }
 
 export interface JobsConfig {
@@ -146,6 +166,8 @@ const SETTINGS = [
   'JOBS_LEASE_MS',
   'RESPONSE_CACHE_MB',
   'REDIS_URL',
+  'ADMIN_APP',
+  'ADMIN_APP_DIR',
 ] as const;
 
 /**
@@ -237,6 +259,10 @@ export function parseConfig(source: Source, cwd = process.cwd()): Config {
   const responseCacheBytes = parseCount('RESPONSE_CACHE_MB', (source.RESPONSE_CACHE_MB ?? '16').trim(), 0, 65_536) * 1024 * 1024;
   const redisUrl = source.REDIS_URL?.trim() || null;
   if (redisUrl && !/^rediss?:\/\/[^/]/.test(redisUrl)) throw new ConfigError(`REDIS_URL: must start with redis:// or rediss:// (got "${redisUrl}")`);
+  const adminApp = Object.freeze({
+    enabled: parseBoolean('ADMIN_APP', source.ADMIN_APP ?? 'true'),
+    dir: source.ADMIN_APP_DIR?.trim() ? path.resolve(cwd, source.ADMIN_APP_DIR.trim()) : DEFAULT_ADMIN_APP_DIR,
+  });
   return Object.freeze({
     port,
     host,
@@ -261,8 +287,12 @@ export function parseConfig(source: Source, cwd = process.cwd()): Config {
     jobs,
     responseCacheBytes,
     redisUrl,
+    adminApp,
   });
 }
+
+/** Where `quire admin fetch` puts the admin build unless told otherwise (git-ignored). */
+export const DEFAULT_ADMIN_APP_DIR = path.join(INSTALL_ROOT, 'vendor', 'ghost-admin');
 
 function parseStorage(source: Source): S3Config | null {
   const kind = (source.STORAGE ?? 'local').trim().toLowerCase();
