@@ -4,7 +4,16 @@
  * (`npm view ghost@5.130.6 dist.integrity`); a tarball that does not hash to it is refused. To update, change
  * both, run `quire admin fetch`, and run the browser test (test/admin-app.e2e.test.ts).
  */
-export const ADMIN_PACKAGE = Object.freeze({
+export interface AdminPackage {
+  readonly name: string;
+  readonly version: string;
+  /** Subresource integrity of the tarball (`sha512-<base64>`). */
+  readonly integrity: string;
+  readonly buildPath: string;
+  readonly licensePath: string;
+}
+
+export const ADMIN_PACKAGE: AdminPackage = Object.freeze({
   name: 'ghost',
   version: '5.130.6',
   integrity: 'sha512-CAWqPKt+7ws+/1NrVmvuiWiDZDEtutiu7niVMTku9uM29MjfNFFUVKM3giQBpZGZrUORXkWiXSlqbry4QGVrBw==',
@@ -12,8 +21,6 @@ export const ADMIN_PACKAGE = Object.freeze({
   buildPath: 'package/core/built/admin/',
   licensePath: 'package/LICENSE',
 });
-
-export type AdminPackage = Pick<typeof ADMIN_PACKAGE, 'name' | 'version' | 'integrity' | 'buildPath' | 'licensePath'>;
 
 /** Written beside the build by `quire admin fetch`: which package it came from, so a later install can tell it is current. */
 export const MANIFEST_FILE = 'quire-admin.json';
