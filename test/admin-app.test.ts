@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { installAdminBuild } from '../src/admin-app/fetch.js';
 import { ADMIN_PACKAGE } from '../src/admin-app/pin.js';
@@ -14,6 +15,7 @@ import { ADMIN, ghostError, startTestApp, type TestApp } from './support.js';
  * code that installs the real one. The real build in Chromium is test/admin-app.e2e.test.ts.
  */
 const INDEX = '<!DOCTYPE html><html><head><title>Ghost</title></head><body><script src="assets/ghost-abc.js"></script></body></html>';
+const BIG_SCRIPT = 'window.vendor = 1;\n'.repeat(200);
 const PRIVATE = 'no-cache, private, no-store, must-revalidate, max-stale=0, post-check=0, pre-check=0';
 
 const scratch = mkdtempSync(path.join(tmpdir(), 'quire-admin-test-'));
@@ -29,6 +31,7 @@ function fakeGhostTarball(version = ADMIN_PACKAGE.version): { tarball: Buffer; i
   writeFileSync(path.join(root, 'package/core/server.js'), 'not part of the admin build');
   writeFileSync(path.join(admin, 'index.html'), INDEX);
   writeFileSync(path.join(admin, 'assets/ghost-abc.js'), 'console.log("admin");');
+  writeFileSync(path.join(admin, 'assets/vendor-def.js'), BIG_SCRIPT);
   writeFileSync(path.join(admin, 'assets/admin-x-settings/index-BVxh86CD.mjs'), 'export const settings = 1;');
   const file = path.join(root, 'ghost.tgz');
   execFileSync('tar', ['czf', file, '-C', root, 'package']);
@@ -41,7 +44,10 @@ describe('installing a build from the package tarball', () => {
     const { tarball, integrity } = fakeGhostTarball();
     const dir = path.join(scratch, 'installed');
     const result = installAdminBuild(tarball, dir, { ...ADMIN_PACKAGE, integrity });
-    expect(result).toMatchObject({ version: ADMIN_PACKAGE.version, files: 4 });
+    expect(result).toMatchObject({ version: ADMIN_PACKAGE.version, files: 5 });
+    // Text assets of 1 KB or more get a gzipped copy beside them.
+    expect(gunzipSync(readFileSync(path.join(dir, 'assets/vendor-def.js.gz'))).toString()).toBe(BIG_SCRIPT);
+    expect(existsSync(path.join(dir, 'assets/ghost-abc.js.gz'))).toBe(false);
     expect(readFileSync(path.join(dir, 'index.html'), 'utf8')).toBe(INDEX);
     expect(existsSync(path.join(dir, 'assets/admin-x-settings/index-BVxh86CD.mjs'))).toBe(true);
     expect(readFileSync(path.join(dir, 'LICENSE'), 'utf8')).toBe('MIT');
@@ -105,6 +111,16 @@ describe('the admin app at <site>ghost/', () => {
     expect(mjs.headers['content-type']).toBe('text/javascript; charset=utf-8');
     const cached = await t.app.inject({ url: '/ghost/assets/ghost-abc.js', headers: { 'if-none-match': String(js.headers.etag) } });
     expect(cached.statusCode).toBe(304);
+  });
+
+  it('sends the gzipped copy to browsers that take gzip, as Ghost compresses', async () => {
+    const zipped = await t.app.inject({ url: '/ghost/assets/vendor-def.js', headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    expect(zipped.headers.vary).toBe('Accept-Encoding');
+    expect(gunzipSync(zipped.rawPayload).toString()).toBe(BIG_SCRIPT);
+    const plain = await t.app.inject({ url: '/ghost/assets/vendor-def.js', headers: { 'accept-encoding': 'gzip;q=0, br' } });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe(BIG_SCRIPT);
   });
 
   it("answers a missing asset with Express's 404 page, and never leaves the assets folder", async () => {
@@ -209,4 +225,29 @@ describe('without a build, and turned off', () => {
     }
     expect((await off.app.inject({ url: `${ADMIN}/site/` })).statusCode).toBe(200);
   });
+});
+
+describe('quire admin fetch', () => {
+  const saved = { ...process.env };
+  afterAll(() => {
+    for (const key of ['ADMIN_APP_DIR', 'ADMIN_APP', 'npm_config_registry']) {
+      if (saved[key] === undefined) delete process.env[key];
+      else process.env[key] = saved[key];
+    }
+  });
+
+  it('during npm install, a registry that cannot be reached leaves the install working and says how to fetch later', async () => {
+    process.env.ADMIN_APP_DIR = path.join(scratch, 'offline');
+    // A closed port on this machine: npm pack fails as it would offline.
+    process.env.npm_config_registry = 'http://127.0.0.1:9/';
+    const { runAdmin } = await import('../src/cli-admin.js');
+    const lines = await runAdmin(['fetch', '--install']);
+    expect(lines.join('\n')).toMatch(/admin app was not fetched \(npm pack ghost@5\.130\.6 failed/);
+    expect(lines.join('\n')).toContain('npm run admin:fetch');
+    expect(existsSync(path.join(scratch, 'offline'))).toBe(false);
+    // Asked for by hand, the same failure is an error.
+    await expect(runAdmin(['fetch'])).rejects.toThrow(/npm pack ghost@5\.130\.6 failed/);
+    process.env.ADMIN_APP = 'false';
+    expect(await runAdmin(['fetch', '--install'])).toEqual(['quire: ADMIN_APP=false, the admin app is not fetched']);
+  }, 120_000);
 });

@@ -6,6 +6,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fresh from 'fresh';
 import { contentType } from 'mime-types';
 import { missingBuildPage } from './missing-page.js';
+import { COMPRESSIBLE } from './fetch.js';
 
 export interface AdminAppOptions {
   /** The site's URL (ending with `/`); the app is served at `<siteUrl>ghost/`. */
@@ -101,9 +102,21 @@ async function sendAsset(request: FastifyRequest, reply: FastifyReply, file: str
     .header('ETag', etag)
     .header('Last-Modified', modified)
     .header('Content-Type', contentType(path.extname(file)) || 'application/octet-stream');
+  if (COMPRESSIBLE.test(file)) reply.header('Vary', 'Accept-Encoding');
   if (fresh(request.headers, { etag, 'last-modified': modified })) return reply.status(304).send();
+  // The install keeps a gzipped copy of each text asset (fetch.ts).
+  const gzipped = COMPRESSIBLE.test(file) && acceptsGzip(request) ? await stat(`${file}.gz`).catch(() => null) : null;
+  if (gzipped?.isFile()) {
+    reply.header('Content-Encoding', 'gzip').header('Content-Length', gzipped.size);
+    return reply.send(createReadStream(`${file}.gz`));
+  }
   reply.header('Content-Length', info.size);
   return reply.send(createReadStream(file));
+}
+
+function acceptsGzip(request: FastifyRequest): boolean {
+  const header = request.headers['accept-encoding'];
+  return typeof header === 'string' && /(^|,)\s*gzip\s*(;\s*q=(?!0(\.0*)?\s*(,|$))[\d.]+)?\s*(,|$)/i.test(header);
 }
 
 function assetNotFound(reply: FastifyReply) {
