@@ -7,6 +7,7 @@ import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { installAdminBuild } from '../src/admin-app/fetch.js';
 import { ADMIN_PACKAGE } from '../src/admin-app/pin.js';
+import { ConfigError, DEFAULT_ADMIN_APP_DIR, parseConfig } from '../src/config.js';
 import { ADMIN, ghostError, startTestApp, type TestApp } from './support.js';
 
 /**
@@ -227,6 +228,15 @@ describe('without a build, and turned off', () => {
   });
 });
 
+describe('settings', () => {
+  it('ADMIN_APP is a boolean and ADMIN_APP_DIR a folder from the working directory; the default is the install', () => {
+    expect(parseConfig({}).adminApp).toEqual({ enabled: true, dir: DEFAULT_ADMIN_APP_DIR });
+    expect(DEFAULT_ADMIN_APP_DIR).toBe(path.resolve(import.meta.dirname, '..', 'vendor', 'ghost-admin'));
+    expect(parseConfig({ ADMIN_APP: 'off', ADMIN_APP_DIR: 'builds/admin' }, '/srv/quire').adminApp).toEqual({ enabled: false, dir: '/srv/quire/builds/admin' });
+    expect(() => parseConfig({ ADMIN_APP: 'maybe' })).toThrow(new ConfigError('ADMIN_APP: must be true or false (got "maybe")'));
+  });
+});
+
 describe('quire admin fetch', () => {
   const saved = { ...process.env };
   afterAll(() => {
@@ -242,7 +252,7 @@ describe('quire admin fetch', () => {
     process.env.npm_config_registry = 'http://127.0.0.1:9/';
     const { runAdmin } = await import('../src/cli-admin.js');
     const lines = await runAdmin(['fetch', '--install']);
-    expect(lines.join('\n')).toMatch(/admin app was not fetched \(npm pack ghost@5\.130\.6 failed/);
+    expect(lines.join('\n')).toMatch(/admin app was not fetched \(npm pack ghost@5\.130\.6 failed: ECONNREFUSED, .*127\.0\.0\.1:9/);
     expect(lines.join('\n')).toContain('npm run admin:fetch');
     expect(existsSync(path.join(scratch, 'offline'))).toBe(false);
     // Asked for by hand, the same failure is an error.

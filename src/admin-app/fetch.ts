@@ -114,12 +114,13 @@ function safeSegments(relative: string): string[] {
 
 /** `npm pack SPEC` into `destination`, through the npm that runs this install when there is one. */
 function npmPack(spec: string, destination: string, cwd: string): Promise<void> {
+  // Few retries: offline, the install should go on within seconds, not after npm's minute of back-off.
   const args = [
     'pack',
     spec,
     '--pack-destination',
     destination,
-    '--silent',
+    '--loglevel=error',
     '--fetch-retries=1',
     '--fetch-retry-mintimeout=2000',
     '--fetch-retry-maxtimeout=5000',
@@ -129,8 +130,11 @@ function npmPack(spec: string, destination: string, cwd: string): Promise<void> 
   return new Promise((resolve, reject) => {
     execFile(command, argv, { cwd, timeout: 300_000, shell: process.platform === 'win32' && command === 'npm' }, (err, _stdout, stderr) => {
       if (!err) return resolve();
-      const reason = stderr.split('\n').find((line) => /ERR!|error/i.test(line)) ?? err.message;
-      reject(new Error(`npm pack ${spec} failed: ${reason.trim()}`));
+      // npm's own words: its error code and the line saying what failed (`request to … failed, reason: …`).
+      const lines = stderr.split('\n').map((line) => line.replace(/^npm (error|ERR!)\s*/, '').trim());
+      const code = lines.find((line) => /^code \S+$/.test(line));
+      const reason = lines.find((line) => /fail|reason|not found|404|integrity/i.test(line) && !line.startsWith('at ')) ?? `exit ${err.code ?? '?'}`;
+      reject(new Error(`npm pack ${spec} failed: ${code ? `${code.slice(5)}, ` : ''}${reason}`));
     });
   });
 }
