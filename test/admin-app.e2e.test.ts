@@ -20,11 +20,43 @@ const required = Boolean(process.env.CI);
 const OWNER = { name: 'Browser Owner', email: 'browser-owner@example.com', password: 'Sup3r-secret-pass!', title: 'Browser Site' };
 
 let port = 0;
+let subPort = 0;
 beforeAll(async () => {
   port = await freePort();
+  subPort = await freePort();
 });
 // The site URL is where the browser finds it: the session cookie and the Origin check follow it.
 const t = useTestSite({ setup: 'none', settings: () => ({ SITE_URL: `http://127.0.0.1:${port}/` }) });
+// A second site in a sub-directory: the app finds its API and assets from its own address.
+const sub = useTestSite({ setup: 'none', settings: () => ({ SITE_URL: `http://127.0.0.1:${subPort}/blog/` }) });
+
+/** The first-run screen, filled in as a new publisher would. */
+async function setUpOwner(page: Page, admin: string) {
+  await page.goto(admin);
+  await page.waitForURL(/#\/setup/);
+  await page.fill('#blog-title', OWNER.title);
+  await page.fill('#name', OWNER.name);
+  await page.fill('#email', OWNER.email);
+  await page.fill('#password', OWNER.password);
+  await page.click('button[type=submit]');
+  await page.waitForURL(/#\/dashboard/);
+}
+
+/** A new post written in the editor and published now, through the publish flow. */
+async function publishPost(page: Page, admin: string, title: string, text: string) {
+  await page.goto(`${admin}#/editor/post`);
+  await page.locator('textarea.gh-editor-title').fill(title);
+  // Into Koenig (the lexical editor, from this server's assets) once it has loaded.
+  const body = page.locator('.koenig-lexical [contenteditable=true]').first();
+  await body.click();
+  await page.keyboard.type(text);
+  await expect.poll(() => body.textContent()).toContain(text);
+  await page.locator('button[data-test-button=publish-flow]').first().click();
+  await page.locator('button[data-test-button=continue]').click();
+  // The button pulses: Playwright never finds it still.
+  await page.locator('button[data-test-button=confirm-publish]').click({ force: true });
+  await expect.poll(() => page.locator('[data-test-publish-flow=complete]').textContent(), { timeout: 30_000 }).toContain("It's out there");
+}
 
 if (!available && !required) {
   console.warn(`admin-app.e2e: no Chromium at ${CHROMIUM}, browser test skipped (apt-get install chromium, or set CHROMIUM_PATH)`);
@@ -57,6 +89,7 @@ if (!available && !required) {
       if (!available) throw new Error(`Chromium is required in CI and missing at ${CHROMIUM}: apt-get install -y chromium`);
       if (!adminBuildState(DEFAULT_ADMIN_APP_DIR).ready) await fetchAdminBuild(DEFAULT_ADMIN_APP_DIR, ADMIN_PACKAGE);
       await t.app.listen({ port, host: '127.0.0.1' });
+      await sub.app.listen({ port: subPort, host: '127.0.0.1' });
       base = `http://127.0.0.1:${port}`;
       browser = await chromium.launch({
         executablePath: CHROMIUM,
@@ -75,14 +108,7 @@ if (!available && !required) {
     });
 
     it('creates the owner on the first-run screen', async () => {
-      await page.goto(`${base}/ghost/`);
-      await page.waitForURL(/#\/setup/);
-      await page.fill('#blog-title', OWNER.title);
-      await page.fill('#name', OWNER.name);
-      await page.fill('#email', OWNER.email);
-      await page.fill('#password', OWNER.password);
-      await page.click('button[type=submit]');
-      await page.waitForURL(/#\/dashboard/);
+      await setUpOwner(page, `${base}/ghost/`);
       const owner = await t.db.selectFrom('users').select(['email', 'name']).executeTakeFirstOrThrow();
       expect(owner).toEqual({ email: OWNER.email, name: OWNER.name });
     }, 60_000);
@@ -103,18 +129,7 @@ if (!available && !required) {
     }, 60_000);
 
     it('writes and publishes a post in the editor, and lists it', async () => {
-      await page.goto(`${base}/ghost/#/editor/post`);
-      await page.locator('textarea.gh-editor-title').fill('Written in the browser');
-      // Into Koenig (the lexical editor, from this server's assets) once it has loaded.
-      const body = page.locator('.koenig-lexical [contenteditable=true]').first();
-      await body.click();
-      await page.keyboard.type('A paragraph typed into Koenig.');
-      await expect.poll(() => body.textContent()).toContain('A paragraph typed into Koenig.');
-      await page.locator('button[data-test-button=publish-flow]').first().click();
-      await page.locator('button[data-test-button=continue]').click();
-      // The button pulses: Playwright never finds it still.
-      await page.locator('button[data-test-button=confirm-publish]').click({ force: true });
-      await expect.poll(() => page.locator('[data-test-publish-flow=complete]').textContent(), { timeout: 30_000 }).toContain("It's out there");
+      await publishPost(page, `${base}/ghost/`, 'Written in the browser', 'A paragraph typed into Koenig.');
 
       // Read until the publish is recorded (a failure shows every post row as it is).
       const posts = async () =>
@@ -128,6 +143,23 @@ if (!available && !required) {
       await page.goto(`${base}/ghost/#/posts`);
       const row = page.locator('.gh-posts-list-item, .gh-list-row', { hasText: 'Written in the browser' }).first();
       await expect.poll(() => row.textContent(), { timeout: 30_000 }).toContain('Published');
+    }, 120_000);
+
+    it('works the same under a sub-directory SITE_URL (/blog/ghost/)', async () => {
+      const subContext = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+      subContext.setDefaultTimeout(30_000);
+      try {
+        const subPage = await subContext.newPage();
+        const admin = `http://127.0.0.1:${subPort}/blog/ghost/`;
+        await setUpOwner(subPage, admin);
+        const [cookie] = await subContext.cookies(admin);
+        expect(cookie).toMatchObject({ name: 'service-admin-api-session', path: '/blog/ghost', sameSite: 'Lax' });
+        await publishPost(subPage, admin, 'Under a sub-directory', 'Written at /blog/ghost/.');
+        const post = () => sub.db.selectFrom('posts').select(['title', 'status']).where('status', '=', 'published').executeTakeFirst();
+        await expect.poll(post, { timeout: 15_000 }).toEqual({ title: 'Under a sub-directory', status: 'published' });
+      } finally {
+        await subContext.close();
+      }
     }, 120_000);
 
     it('loaded the editor and the settings app from this server', async () => {
