@@ -77,6 +77,7 @@ import { MEMBERS_IMPORT_JOB, membersImportJob } from './resources/members/member
 import { membersApiRoutes } from './resources/members-api/members-api.routes.js';
 import { memberAccessHooks } from './resources/members-api/members-api.content-access.js';
 import { readerScriptsRoutes } from './resources/reader-scripts/reader-scripts.routes.js';
+import { adminAppRoutes } from './admin-app/admin-app.routes.js';
 
 export interface AppDeps {
   config: Config;
@@ -263,5 +264,6 @@ export async function buildApp({
   await membersApiRoutes(app, base, config, { siteRoutes });
   readerScriptsRoutes(app, config.siteUrl);
   publicFilesRoutes(app, base);
+  if (config.adminApp.enabled) adminAppRoutes(app, { siteUrl: config.siteUrl, dir: config.adminApp.dir });
   return app;
 }

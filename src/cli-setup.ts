@@ -42,6 +42,8 @@ export async function runSetup(config: Config, options: SetupOptions): Promise<s
       for (const key of keys.filter((k) => k.type === type)) lines.push(`${type.toUpperCase()}_KEY=${presentApiKey(key).secret}`);
     }
     lines.push(`ADMIN_API_URL=${config.siteUrl}`);
+    // Where a person signs in: Ghost's admin app, when this server serves it.
+    if (config.adminApp.enabled) lines.push(`ADMIN_URL=${config.siteUrl}ghost/`);
     return lines;
   } finally {
     await connection.close();

@@ -1,5 +1,13 @@
 import { readFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * The folder Quire is installed in: this module runs as src/config.ts (tests) or bundled into dist/*.mjs, one
+ * level below it either way. Files that come with the install (the admin build) are found from here, not from
+ * the working directory.
+ */
+const INSTALL_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 /** Every setting of the service, validated once at start; the frozen result is passed to whoever needs it. */
 export interface Config {
@@ -74,6 +82,18 @@ export interface MembersConfig {
    * `Authorization: Bearer <token>` and answers with that member's access (`MEMBERS_BEARER_TOKENS`; off by default).
    */
   readonly bearerTokens: boolean;
+  /** Ghost's admin app at `<siteUrl>ghost/` (`admin-app/`). */
+  readonly adminApp: AdminAppConfig;
+}
+
+export interface AdminAppConfig {
+  /** Serve it (`ADMIN_APP`, on by default); off, `<siteUrl>ghost/` is unmatched and only the API answers under it. */
+  readonly enabled: boolean;
+  /**
+   * The build folder (`ADMIN_APP_DIR`): by default `vendor/ghost-admin/` of the install, filled by
+   * `quire admin fetch` (which `npm install` runs); another folder serves another build of Ghost's admin.
+   */
+  readonly dir: string;
 }
 
 export interface JobsConfig {
@@ -163,6 +183,8 @@ const SETTINGS = [
   'REDIS_URL',
   'MEMBERS_VERIFY_REQUEST_INTEGRITY',
   'MEMBERS_BEARER_TOKENS',
+  'ADMIN_APP',
+  'ADMIN_APP_DIR',
 ] as const;
 
 /**
@@ -258,6 +280,10 @@ export function parseConfig(source: Source, cwd = process.cwd()): Config {
     verifyRequestIntegrity: parseBoolean('MEMBERS_VERIFY_REQUEST_INTEGRITY', source.MEMBERS_VERIFY_REQUEST_INTEGRITY ?? 'false'),
     bearerTokens: parseBoolean('MEMBERS_BEARER_TOKENS', source.MEMBERS_BEARER_TOKENS ?? 'false'),
   });
+  const adminApp = Object.freeze({
+    enabled: parseBoolean('ADMIN_APP', source.ADMIN_APP ?? 'true'),
+    dir: source.ADMIN_APP_DIR?.trim() ? path.resolve(cwd, source.ADMIN_APP_DIR.trim()) : DEFAULT_ADMIN_APP_DIR,
+  });
   return Object.freeze({
     port,
     host,
@@ -283,8 +309,12 @@ export function parseConfig(source: Source, cwd = process.cwd()): Config {
     responseCacheBytes,
     redisUrl,
     members,
+    adminApp,
   });
 }
+
+/** Where `quire admin fetch` puts the admin build unless told otherwise (git-ignored). */
+export const DEFAULT_ADMIN_APP_DIR = path.join(INSTALL_ROOT, 'vendor', 'ghost-admin');
 
 function parseStorage(source: Source): S3Config | null {
   const kind = (source.STORAGE ?? 'local').trim().toLowerCase();

@@ -25,13 +25,14 @@ const values = (lines: string[]) => Object.fromEntries(lines.map((line) => line.
 
 it('sets up a fresh site and prints working keys; a second run only adds an integration', async () => {
   const first = values(await runSetup(config, { name: 'Script Owner', email: 'script@example.com', title: 'Scripted', integration: 'Deploy' }));
-  expect(Object.keys(first)).toEqual(['OWNER_EMAIL', 'OWNER_PASSWORD', 'ADMIN_KEY', 'CONTENT_KEY', 'ADMIN_API_URL']);
+  expect(Object.keys(first)).toEqual(['OWNER_EMAIL', 'OWNER_PASSWORD', 'ADMIN_KEY', 'CONTENT_KEY', 'ADMIN_API_URL', 'ADMIN_URL']);
+  expect(first.ADMIN_URL).toBe(`${config.siteUrl}ghost/`);
   expect(first.ADMIN_KEY).toMatch(/^[0-9a-f]{24}:[0-9a-f]{64}$/);
 
   const again = values(
     await runSetup(config, { name: 'Ignored', email: 'ignored@example.com', password: 'Never-used-here-1', title: 'Ignored', integration: 'Second' }),
   );
-  expect(Object.keys(again)).toEqual(['ADMIN_KEY', 'CONTENT_KEY', 'ADMIN_API_URL']);
+  expect(Object.keys(again)).toEqual(['ADMIN_KEY', 'CONTENT_KEY', 'ADMIN_API_URL', 'ADMIN_URL']);
 
   const connection: Connection = connect(config.databaseUrl, { poolSize: 2 });
   const app = await buildApp({ config, connection });
