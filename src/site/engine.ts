@@ -69,12 +69,15 @@ export function compileTheme(name: string, dir: string): CompiledTheme {
   const config = { ...DEFAULT_CONFIG, ...((pkg.config as Partial<ThemeConfig> | undefined) ?? {}) };
   const hbs = expressHbs.create();
   registerHelpers(hbs);
-  for (const [partial, source] of HELPER_PARTIALS) hbs.registerPartial(partial, source);
   const partialsDir = path.join(dir, 'partials');
   const renderFile = hbs.express4({
     ...(existsSync(partialsDir) ? { partialsDir: [partialsDir] } : {}),
     restrictLayoutsTo: dir,
+    // As Ghost: a partial's output is not re-indented to where the partial tag stands.
+    onCompile: (exhbs: ExpressHbs, source: string) => exhbs.handlebars.compile(source, { preventIndent: true }),
   });
+  // After express4, so they compile as the theme's do; the theme's partials of the same names replace them.
+  for (const [partial, source] of HELPER_PARTIALS) hbs.registerPartial(partial, source);
   const templates = new Set(
     readdirSync(dir)
       .filter((file) => file.endsWith('.hbs'))

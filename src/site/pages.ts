@@ -1,3 +1,4 @@
+import Handlebars from 'handlebars';
 import { errors } from '../errors.js';
 import type { Ctx } from '../ctx.js';
 import type { CompiledTheme } from './engine.js';
@@ -16,6 +17,7 @@ export interface PagePlan {
 /** Ghost prepares each resource before a theme sees it: the caption is HTML, and `show_title_and_feature_image` moves to `@page`. */
 function prepare(entity: Entity): Entity {
   const out = { ...entity };
+  if (out.feature_image_caption) out.feature_image_caption = new Handlebars.SafeString(String(out.feature_image_caption));
   delete out.show_title_and_feature_image;
   return out;
 }
@@ -36,7 +38,7 @@ export async function planPage(ctx: Ctx, theme: CompiledTheme, routes: SiteRoute
       ...(routes.collection.filter ? { filter: routes.collection.filter } : {}),
       ...(routes.collection.order ? { order: routes.collection.order } : {}),
     });
-    if (match.page > pagination.pages) throw errors.notFound('Page not found');
+    if (match.page > pagination.pages) throw errors.notFound('Page not found.');
     const context = [...pagingContext(match.page), ...(relativeUrl === '/' ? ['home'] : []), 'index'];
     return {
       template: entriesTemplate(theme, { name: 'index', frontPage: relativeUrl === '/' ? routes.collection.frontPageTemplate : null }),
@@ -53,7 +55,7 @@ export async function planPage(ctx: Ctx, theme: CompiledTheme, routes: SiteRoute
       include: 'authors,tags,tiers',
       filter: match.taxonomy.filter(String(entity.slug)),
     });
-    if (match.page > pagination.pages) throw errors.notFound('Page not found');
+    if (match.page > pagination.pages) throw errors.notFound('Page not found.');
     const context = [...pagingContext(match.page), match.taxonomy.name];
     return {
       template: entriesTemplate(theme, { name: match.taxonomy.name, slug: match.slug }),

@@ -71,7 +71,8 @@ export function createSite({ base, versions, cache, routes = DEFAULT_ROUTES }: S
       // As Ghost: a missing resource and a request its API refuses (a bad slug or page) are both a 404.
       const status = err instanceof GhostError && err.status < 500 ? 404 : 500;
       if (status === 500) request.log.error({ err }, 'site page failed');
-      const message = status === 404 ? 'Page not found' : err instanceof GhostError && status < 500 ? err.message : 'The server has encountered an error.';
+      const message =
+        err instanceof GhostError && err.status === 404 ? err.message : status === 404 ? 'Page not found' : 'The server has encountered an error.';
       try {
         const html = await renderPage({ ...pageRequest, context: [] }, errorTemplate(theme, status), { message, statusCode: status, errorDetails: [] });
         return { status, type: 'text/html; charset=utf-8', body: Buffer.from(html), cacheControl: ERROR_CACHE };

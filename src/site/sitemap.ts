@@ -15,7 +15,7 @@ const KINDS = ['pages', 'posts', 'authors', 'tags'] as const;
 type Kind = (typeof KINDS)[number];
 
 async function entries(ctx: Ctx, kind: Kind): Promise<Entity[]> {
-  const order = kind === 'posts' || kind === 'pages' ? 'updated_at desc' : undefined;
+  const order = 'updated_at desc';
   const { items } = await browse(ctx, kind, { limit: 'all', ...(order ? { order } : {}), ...(kind === 'tags' ? { filter: 'visibility:public' } : {}) });
   return items;
 }

@@ -4,7 +4,7 @@ import type { Ctx } from '../../ctx.js';
 /** What helpers know of the theme being rendered. */
 export interface ThemeInfo {
   assetHash: string;
-  config: { posts_per_page: number; image_sizes: Record<string, { width?: number; height?: number }> };
+  config: { posts_per_page: number; image_sizes: Record<string, { width?: number; height?: number }>; card_assets: unknown };
   translate(text: string, locale: string): string;
 }
 

@@ -36,7 +36,8 @@ export function get(this: unknown, resource: unknown, options: Options, done: (v
   if (typeof options.fn !== 'function') return done(undefined);
   if (typeof resource !== 'string' || !RESOURCES.includes(resource)) return done(options.inverse(this, { data }));
   const env = envOf(options);
-  const hash = { ...(options.hash as Record<string, unknown>) };
+  // Query options as the API reads them from a URL: `limit=@config.posts_per_page` arrives as a number.
+  const hash = Object.fromEntries(Object.entries(options.hash as Record<string, unknown>).map(([k, v]) => [k, typeof v === 'number' ? String(v) : v]));
   if (typeof hash.filter === 'string') hash.filter = resolveFilter(hash.filter, this, data);
   if (hash.id || hash.slug) {
     const key = hash.id ? 'id' : 'slug';
