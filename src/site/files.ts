@@ -7,6 +7,7 @@ import type { Ctx } from '../ctx.js';
 import type { CompiledTheme } from './engine.js';
 import { sitemapFile } from './sitemap.js';
 import { FAVICON_ICO } from './favicon.js';
+import { PUBLIC_ASSETS } from './public-assets.js';
 
 interface FileRequest {
   ctx: Ctx;
@@ -40,6 +41,11 @@ export async function serveSiteFile(request: FastifyRequest, reply: FastifyReply
       .type(mime.contentType(path.extname(file)) || 'application/octet-stream');
     if (request.method === 'HEAD') return (void reply.header('Content-Length', info.size).send(), true);
     await reply.send(createReadStream(file));
+    return true;
+  }
+  const own = PUBLIC_ASSETS.get(relativeUrl);
+  if (own) {
+    await reply.header('Cache-Control', YEAR).type(own.type).send(own.body);
     return true;
   }
   if (relativeUrl === '/robots.txt') {

@@ -65,11 +65,15 @@ export function createSite({ base, versions, cache, routes = DEFAULT_ROUTES }: S
         return { status: 200, type: 'application/rss+xml; charset=utf-8', body: Buffer.from(feed), cacheControl: PAGE_CACHE };
       }
       const plan = await planPage(ctx, theme, routes, match, relativeUrl);
-      const html = await renderPage({ ...pageRequest, context: plan.context }, plan.template, plan.data, plan.page);
+      // Whatever fails while the theme renders is the theme's fault or ours, never the visitor's: a 500.
+      const html = await renderPage({ ...pageRequest, context: plan.context }, plan.template, plan.data, plan.page).catch((err: unknown) => {
+        throw new TemplateError(err);
+      });
       return { status: 200, type: 'text/html; charset=utf-8', body: Buffer.from(html), cacheControl: PAGE_CACHE };
     } catch (err) {
       // As Ghost: a missing resource and a request its API refuses (a bad slug or page) are both a 404.
       const status = err instanceof GhostError && err.status < 500 ? 404 : 500;
+      if (err instanceof TemplateError) err = err.cause;
       if (status === 500) request.log.error({ err }, 'site page failed');
       const message =
         err instanceof GhostError && err.status === 404 ? err.message : status === 404 ? 'Page not found' : 'The server has encountered an error.';
@@ -121,6 +125,13 @@ export function createSite({ base, versions, cache, routes = DEFAULT_ROUTES }: S
 
     close: () => themes.close(),
   };
+}
+
+/** An error raised while a template rendered (a helper's refusal included). */
+class TemplateError extends Error {
+  constructor(override readonly cause: unknown) {
+    super('template error');
+  }
 }
 
 function send(request: FastifyRequest, reply: FastifyReply, body: Buffer, etag: string, headers: Record<string, string>, status: number) {

@@ -65,6 +65,25 @@ describe('the public site (Source)', () => {
     }
   });
 
+  it("serves the card assets and attribution script, and leaves Portal's and search's paths to their owners", async () => {
+    for (const [url, type] of [
+      ['/public/cards.min.css?v=1', 'text/css'],
+      ['/public/cards.min.js?v=1', 'application/javascript'],
+      ['/public/member-attribution.min.js?v=1', 'application/javascript'],
+      ['/public/ghost.min.css?v=1', 'text/css'],
+    ]) {
+      const res = await t.app.inject({ url });
+      expect(res.statusCode, url).toBe(200);
+      expect(String(res.headers['content-type'])).toContain(type);
+      expect(res.headers['cache-control']).toBe('public, max-age=31536000');
+    }
+    for (const url of ['/public/portal/portal.min.js', '/members/api/member/', '/ghost/api/admin/nothing/']) {
+      const res = await t.app.inject({ url });
+      expect(res.statusCode, url).toBe(404);
+      expect(res.headers['content-type'], url).toContain('application/json');
+    }
+  });
+
   it('answers robots.txt, the favicon and the RSS feed', async () => {
     await installTheme(t, 'source');
     await makePost(t, { title: "It's a feed", status: 'published' });
