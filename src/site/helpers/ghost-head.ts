@@ -1,6 +1,6 @@
 import { SafeString, envOf, escape, type Options, type RenderEnv } from './env.js';
 import { metaDescription, metaTitle } from './meta.js';
-import { paginatedUrl } from './small.js';
+import { paginatedUrl } from './page-url.js';
 import { truncate } from './excerpt.js';
 import { MEMBERS_STYLES } from './members-styles.js';
 import { findKey } from './social-url.js';
