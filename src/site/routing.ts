@@ -30,7 +30,8 @@ export type Match =
   | { kind: 'entry'; slug: string };
 
 const SLUG = '([a-z0-9\\-_%\\u0080-\\uFFFF]+)';
-const PAGE = '(?:page/(\\d+)/)?';
+/** Page numbers up to 6 digits: a longer one is no page of any site (and would overflow an SQL offset). */
+const PAGE = '(?:page/(\\d{1,6})/)?';
 
 /** The route `path` (lower case, with its trailing slash) belongs to, or null. `/page/1/` is redirected before this. */
 export function matchRoute(routes: SiteRoutes, path: string): Match | null {

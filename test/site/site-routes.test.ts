@@ -26,7 +26,7 @@ describe('the public site (Source)', () => {
     expect((await t.app.inject({ url: '/tag/news/' })).body).toContain('tag-template tag-news');
     expect((await t.app.inject({ url: '/author/owner/' })).statusCode).toBe(200);
 
-    for (const url of ['/nope/', '/tag/nope/', '/page/2/']) {
+    for (const url of ['/nope/', '/tag/nope/', '/page/2/', '/page/99999999999999999999/']) {
       const missing = await t.app.inject({ url });
       expect(missing.statusCode, url).toBe(404);
       expect(missing.body).toContain('<h1 class="error-code">404</h1>');
