@@ -27,6 +27,9 @@ import type { Metrics } from './http/metrics.js';
 import { legacyUrlRewriter } from './http/legacy-versions.js';
 import { checkVersionMatch } from './http/version-match.js';
 import { contentCacheHooks, contentCaching } from './http/content-cache.js';
+import { createSite } from './site/site.js';
+import { databaseContentVersions } from './events/content-version.js';
+import { invalidateSettings } from './settings/settings.js';
 import { siteRoutes } from './resources/site/site.routes.js';
 import { settingsAdminRoutes, settingsContentRoutes } from './resources/settings/settings.routes.js';
 import { configRoutes } from './resources/config/config.routes.js';
@@ -163,7 +166,14 @@ export async function buildApp({
   }
   registerJsonParser(app);
   app.setErrorHandler((err: FastifyError, request, reply) => renderError(err, request, reply));
-  app.setNotFoundHandler(notFoundHandler(apiRoot, config.siteUrl));
+  // The public site answers every GET and HEAD no route matched, outside the APIs and the other reader paths;
+  // it renders through the same content version (read per request even with the cache off) and page cache.
+  const site = createSite({ base, versions: versions ?? databaseContentVersions(base.db, invalidateSettings), cache: caching.cache });
+  app.addHook('onClose', async () => site.close());
+  const apiNotFound = notFoundHandler(apiRoot, config.siteUrl);
+  app.setNotFoundHandler((request, reply) =>
+    site.owns(request.method, request.url.split('?')[0]!) ? site.handle(request, reply) : apiNotFound(request, reply),
+  );
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
   });

@@ -1,0 +1,90 @@
+// The public site with Source, side by side with Ghost 5.130.6 (design.md §6: with the page cache ≥ 50× Ghost's
+// req/s and p99 ≤ 1/10; without it ≥ 10×). The same site on both: 20 tags, 60 published ~1,000-word posts
+// with 3 tags each, 5 pages (bench/site-content.mjs). Pages: home, a post, a tag page, page 2 and /rss/.
+// Each server is pinned to CPU 0 (`taskset -c 0`), one at a time; autocannon (16 connections) runs here.
+// Quire runs twice: RESPONSE_CACHE_MB=64 (cache on) and RESPONSE_CACHE_MB=0 (every page rendered).
+// Usage: npm run build && node bench/site-pages.mjs [seconds per page] [posts]
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { unzipFiles } from './unzip.mjs';
+import { drive } from './load.mjs';
+import { keysFor, startServer } from './posts-common.mjs';
+import { adminApi, clearSite, seedThroughApi } from './site-content.mjs';
+import { ghostInstalled, startGhost } from './ghost-peer.mjs';
+import { fmt, table } from './compare-report.mjs';
+
+const seconds = Number(process.argv[2] ?? 5);
+const posts = Number(process.argv[3] ?? 60);
+const SOURCE_ZIP = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../shared/themes/source.zip');
+const PAGES = ['/', '/bench-post-1/', '/tag/topic-1/', '/page/2/', '/rss/'];
+const QUIRE_PORT = Number(process.env.BENCH_QUIRE_PORT ?? 3400 + Math.floor(Math.random() * 90));
+const GHOST_PORT = Number(process.env.BENCH_GHOST_PORT ?? 2401);
+
+try {
+  execFileSync('taskset', ['-pc', '1', String(process.pid)], { stdio: 'ignore' });
+} catch {
+  // No taskset: the figures are then not one core each.
+}
+
+async function measure(name, base, pid) {
+  const rows = [];
+  for (const page of PAGES) {
+    const res = await fetch(`${base}${page}`);
+    if (res.status !== 200) throw new Error(`${name} ${page}: ${res.status}`);
+    const run = await drive(`${base}${page}`, { pid, seconds, connections: 16, warmupSeconds: 1 });
+    rows.push({ page, ...run });
+    console.error(`${name} ${page}: ${fmt(run.reqPerSec)} req/s, p99 ${run.p99} ms`);
+  }
+  return rows;
+}
+
+/** Quire with Source: its files written where a theme upload puts them (`themes/source/`), then activated. */
+async function quire(cacheMb) {
+  const server = await startServer({ cpu: 0, env: { PORT: String(QUIRE_PORT), RESPONSE_CACHE_MB: String(cacheMb) } });
+  try {
+    const { adminKey } = await keysFor(server.base);
+    const call = adminApi(server.base, adminKey);
+    await seedThroughApi(call, posts);
+    for (const [file, data] of await unzipFiles(SOURCE_ZIP)) {
+      const target = path.join(server.dir, 'themes', 'source', file);
+      mkdirSync(path.dirname(target), { recursive: true });
+      writeFileSync(target, data);
+    }
+    await call('PUT', '/themes/source/activate/');
+    return await measure(`quire cache=${cacheMb}MB`, server.base, server.pid);
+  } finally {
+    await server.stop();
+  }
+}
+
+async function ghost() {
+  const server = await startGhost({ port: GHOST_PORT, cpu: 0 });
+  try {
+    const call = adminApi(server.base, server.adminKey);
+    await clearSite(call);
+    await seedThroughApi(call, posts);
+    return await measure('ghost', server.base, server.pid);
+  } finally {
+    await server.stop();
+  }
+}
+
+const cached = await quire(64);
+const uncached = await quire(0);
+const reference = ghostInstalled() ? await ghost() : null;
+const rows = PAGES.map((page, i) => {
+  const g = reference?.[i];
+  const ratio = (run) => (g ? `${fmt(run.reqPerSec / g.reqPerSec, 1)}×` : '—');
+  return [
+    page,
+    g ? `${fmt(g.reqPerSec)} / ${g.p99}` : '—',
+    `${fmt(cached[i].reqPerSec)} / ${cached[i].p99}`,
+    ratio(cached[i]),
+    `${fmt(uncached[i].reqPerSec)} / ${uncached[i].p99}`,
+    ratio(uncached[i]),
+  ];
+});
+console.log(`Site pages with Source, ${posts} posts, 16 connections, ${seconds} s each, servers on one core (req/s / p99 ms)\n`);
+console.log(table(['page', 'Ghost 5.130.6', 'Quire, cache on', 'ratio', 'Quire, cache off', 'ratio'], rows));

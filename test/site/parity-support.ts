@@ -1,0 +1,34 @@
+/** Makes a page from Ghost and the same page from Quire comparable: what differs by nature between two sites is replaced by a token. */
+export function normalise(body: string, origin: string): string {
+  const host = origin.replace(/^https?:/, '');
+  return (
+    body
+      .split(origin)
+      .join('SITE')
+      .split(host)
+      .join('//SITE_HOST')
+      // Ghost loads Portal and search from a CDN; Quire serves its own copies under /public/.
+      .replace(/https:\/\/cdn\.jsdelivr\.net\/ghost\/portal@~[\d.]+\/umd\/portal\.min\.js/g, 'PORTAL_JS')
+      .replace(/SITE\/public\/portal\/portal\.min\.js/g, 'PORTAL_JS')
+      .replace(/https:\/\/cdn\.jsdelivr\.net\/ghost\/sodo-search@~[\d.]+\/umd\/(sodo-search\.min\.js|main\.css)/g, 'SEARCH_$1')
+      .replace(/SITE\/public\/sodo-search\/(sodo-search\.min\.js|main\.css)/g, 'SEARCH_$1')
+      .replace(/\?v=[0-9a-f]+/g, '?v=V')
+      .replace(/\b[0-9a-f]{24}\b/g, 'ID')
+      .replace(/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/g, 'UUID')
+      .replace(/data-key="[0-9a-f]*"/g, 'data-key="KEY"')
+      .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{3})?(Z|[+-]\d\d:\d\d)/g, 'TIME')
+      // Ghost's members call-to-action stylesheet is its own text; Quire prints its own rules for the same classes.
+      .replace(/<style id="gh-members-styles">[^]*?<\/style>/g, '<style id="gh-members-styles">MEMBERS_CSS</style>')
+      .replace(/<lastBuildDate>[^<]*<\/lastBuildDate>/g, '<lastBuildDate>NOW</lastBuildDate>')
+  );
+}
+
+/** The first line where two texts part, with a little context, for a readable failure. */
+export function firstDifference(a: string, b: string): string {
+  const left = a.split('\n');
+  const right = b.split('\n');
+  for (let i = 0; i < Math.max(left.length, right.length); i++) {
+    if (left[i] !== right[i]) return `line ${i + 1}:\n  ghost: ${(left[i] ?? '<end>').slice(0, 300)}\n  quire: ${(right[i] ?? '<end>').slice(0, 300)}`;
+  }
+  return 'identical';
+}
