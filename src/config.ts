@@ -69,6 +69,8 @@ export interface Config {
   readonly redisUrl: string | null;
   /** The Members API (`<site>/members/api/`): Ghost's request-integrity check and Quire's identity-token option. */
   readonly members: MembersConfig;
+  /** Ghost's admin app at `<siteUrl>ghost/` (`admin-app/`). */
+  readonly adminApp: AdminAppConfig;
 }
 
 export interface MembersConfig {
@@ -82,8 +84,6 @@ export interface MembersConfig {
    * `Authorization: Bearer <token>` and answers with that member's access (`MEMBERS_BEARER_TOKENS`; off by default).
    */
   readonly bearerTokens: boolean;
-  /** Ghost's admin app at `<siteUrl>ghost/` (`admin-app/`). */
-  readonly adminApp: AdminAppConfig;
 }
 
 export interface AdminAppConfig {
