@@ -28,6 +28,7 @@ import { legacyUrlRewriter } from './http/legacy-versions.js';
 import { checkVersionMatch } from './http/version-match.js';
 import { contentCacheHooks, contentCaching } from './http/content-cache.js';
 import { createSite } from './site/site.js';
+import { memberFromRequest } from './resources/members-api/members-api.session.js';
 import { databaseContentVersions } from './events/content-version.js';
 import { invalidateSettings } from './settings/settings.js';
 import { siteRoutes } from './resources/site/site.routes.js';
@@ -168,7 +169,15 @@ export async function buildApp({
   app.setErrorHandler((err: FastifyError, request, reply) => renderError(err, request, reply));
   // The public site answers every GET and HEAD no route matched, outside the APIs and the other reader paths;
   // it renders through the same content version (read per request even with the cache off) and page cache.
-  const site = createSite({ base, versions: versions ?? databaseContentVersions(base.db, invalidateSettings), cache: caching.cache });
+  const site = createSite({
+    base,
+    versions: versions ?? databaseContentVersions(base.db, invalidateSettings),
+    cache: caching.cache,
+    member: async (ctx, request) => {
+      const found = await memberFromRequest(ctx, request);
+      return found && { access: { status: found.row.status, tierIds: found.tierIds }, data: found.data };
+    },
+  });
   app.addHook('onClose', async () => site.close());
   const apiNotFound = notFoundHandler(apiRoot, config.siteUrl);
   app.setNotFoundHandler((request, reply) =>

@@ -27,6 +27,8 @@ const postView = (ctx: Ctx, params: BrowseParams) => ({
   engine: ctx.engine,
   include: params.include,
   formats: new Set((params.formats ?? ['html']).filter((format): format is 'html' | 'plaintext' => format === 'html' || format === 'plaintext')),
+  // A signed-in member's pages carry their access (gated html), as the Content API answers them.
+  ...(ctx.member ? { member: ctx.member } : {}),
 });
 
 async function presentTags(ctx: Ctx, rows: TagRow[], include: readonly string[]): Promise<Entity[]> {

@@ -6,7 +6,6 @@ import { labsFlags } from '../settings/derived.js';
 import type { CompiledTheme } from './engine.js';
 import type { RenderEnv } from './helpers/env.js';
 import { DEFAULT_ERROR_TEMPLATE, renderDefaultErrorPage } from './default-error.js';
-import { memberOf } from './member.js';
 import { frontendContentKey } from './frontend-key.js';
 import { browse } from './data.js';
 
@@ -18,7 +17,8 @@ export interface PageRequest {
   relativeUrl: string;
   /** Ghost's context names (`home`, `paged`, `post`, `page`, `tag`, `author`, `index`, `error`). */
   context: string[];
-  cookies: Record<string, string | undefined>;
+  /** Ghost's member data of the signed-in reader (`@member`), or null for a visitor. */
+  member: Record<string, unknown> | null;
   log: RenderEnv['log'];
 }
 
@@ -57,7 +57,6 @@ export async function renderPage(request: PageRequest, template: string, data: R
     log: request.log,
     browse: (resource, query) => browse(ctx, resource, query),
   };
-  const member = await memberOf(ctx, request.cookies);
   const locals = {
     ...data,
     context: request.context,
@@ -71,7 +70,7 @@ export async function renderPage(request: PageRequest, template: string, data: R
         labs: labsFlags(values as never),
         config: { posts_per_page: theme.config.posts_per_page, image_sizes: theme.config.image_sizes },
         custom: customData(theme),
-        member,
+        member: request.member ?? null,
         page: { show_title_and_feature_image: true, ...page },
       },
     },

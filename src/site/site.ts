@@ -10,7 +10,7 @@ import { DEFAULT_ROUTES, matchRoute, siteRedirect, type SiteRoutes } from './rou
 import { planPage } from './pages.js';
 import { renderPage } from './render.js';
 import { errorTemplate } from './templates.js';
-import { hasMemberCookie } from './member.js';
+import { hasMemberCookie, type SiteMember, type SiteMemberResolver } from './member.js';
 import { serveSiteFile } from './files.js';
 import { feedFor } from './rss.js';
 
@@ -21,6 +21,8 @@ export interface SiteDeps {
   /** Rendered pages kept in memory (shared with the Content API's cache), or null with the cache off. */
   cache: ResponseCache | null;
   routes?: SiteRoutes;
+  /** The signed-in member of a request (the Members API's); without it every reader is a visitor. */
+  member?: SiteMemberResolver;
 }
 
 /** Paths the site never answers: the APIs, the admin app, members, uploads and Quire's own endpoints have their handlers. */
@@ -49,14 +51,13 @@ const REDIRECT_CACHE = 'public, max-age=31536000';
  * Ghost's site middleware), then site files (theme assets, robots, favicon, sitemaps), then pages through the
  * page cache, then the theme's error page.
  */
-export function createSite({ base, versions, cache, routes = DEFAULT_ROUTES }: SiteDeps): Site {
+export function createSite({ base, versions, cache, routes = DEFAULT_ROUTES, member: resolveMember }: SiteDeps): Site {
   const themes = new ThemeStore();
   const sitePath = new URL(base.site.url).pathname;
 
-  async function render(request: FastifyRequest, ctx: Ctx, version: number, relativeUrl: string): Promise<Answer> {
+  async function render(request: FastifyRequest, ctx: Ctx, version: number, relativeUrl: string, member: SiteMember | null): Promise<Answer> {
     const theme = await themes.active(ctx, version);
-    const cookies = request.cookies ?? {};
-    const pageRequest = { ctx, theme, relativeUrl, cookies, log: request.log };
+    const pageRequest = { ctx, theme, relativeUrl, member: member?.data ?? null, log: request.log };
     try {
       const match = matchRoute(routes, relativeUrl);
       if (!match) throw new GhostError('NotFoundError', { message: 'Page not found' });
@@ -104,16 +105,18 @@ export function createSite({ base, versions, cache, routes = DEFAULT_ROUTES }: S
         reply.header('Cache-Control', REDIRECT_CACHE);
         return reply.redirect(`${sitePath.slice(0, -1)}${redirect}`, 301);
       }
-      const ctx = requestCtx(base, null);
+      const personal = hasMemberCookie(request.cookies ?? {});
+      // A signed-in member's pages are rendered with their access (gated content, `@member`), never shared.
+      const member = personal && resolveMember ? await resolveMember(requestCtx(base, null), request) : null;
+      const ctx: Ctx = member ? { ...requestCtx(base, null), member: member.access } : requestCtx(base, null);
       const version = await versions.current();
       if (await serveSiteFile(request, reply, { ctx, relativeUrl, theme: () => themes.active(ctx, version) })) return reply;
-      const personal = hasMemberCookie(request.cookies ?? {});
       const key = `site\n${relativeUrl}`;
       if (cache && !personal) {
         const kept = cache.get(key);
         if (kept?.version === version) return send(request, reply, kept.body, kept.etag, kept.headers as Record<string, string>, 200);
       }
-      const answer = await render(request, ctx, version, relativeUrl);
+      const answer = await render(request, ctx, version, relativeUrl, member);
       const etag = entityTag(answer.body);
       const headers = {
         'content-type': answer.type,

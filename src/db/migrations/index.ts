@@ -19,6 +19,7 @@ import { contentVersion } from './0017-content-version.js';
 import { secretsKeyCheck } from './0018-secrets-key-check.js';
 import { membersApi } from './0019-members-api.js';
 import { ghost6Import } from './0020-ghost6-import.js';
+import { frontendIntegration } from './0021-frontend-integration.js';
 
 /**
  * Every migration in order. Names sort in the order they must run; Kysely's migrator refuses to run
@@ -45,4 +46,5 @@ export const MIGRATIONS: [name: string, factory: MigrationFactory][] = [
   ['0018-secrets-key-check', secretsKeyCheck],
   ['0019-members-api', membersApi],
   ['0020-ghost6-import', ghost6Import],
+  ['0021-frontend-integration', frontendIntegration],
 ];

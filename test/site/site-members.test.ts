@@ -1,0 +1,62 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useTestSite } from '../test-site.js';
+import { MEMBERS, MailCatcher, cookiesOf, linkIn, openLink } from '../members-support.js';
+import { installTheme } from './site-support.js';
+
+/**
+ * A members-only post on the rendered site: a visitor sees Source's call to action, a signed-in member (the
+ * Members API's cookie) reads it whole and is `@member` in the theme; neither page reaches the other through
+ * the page cache, which is on.
+ */
+const mail = new MailCatcher();
+beforeAll(() => mail.start());
+afterAll(() => mail.stop());
+const t = useTestSite({ settings: () => ({ MAIL_SMTP_URL: mail.url, RESPONSE_CACHE_MB: '8' }) });
+
+const paragraph = (text: string) => ({
+  type: 'paragraph',
+  version: 1,
+  direction: 'ltr',
+  format: '',
+  indent: 0,
+  children: [{ type: 'text', version: 1, text, detail: 0, format: 0, mode: 'normal', style: '' }],
+});
+const lexical = JSON.stringify({ root: { type: 'root', version: 1, direction: 'ltr', format: '', indent: 0, children: [paragraph('Only for members here')] } });
+
+async function signIn(email: string): Promise<string> {
+  const before = mail.received.length;
+  await t.app.inject({ method: 'POST', url: `${MEMBERS}/send-magic-link/`, remoteAddress: '10.7.0.1', payload: { email, emailType: 'signup' } });
+  return cookiesOf(await openLink(t.app, linkIn(await mail.next(email, before))));
+}
+
+describe('members on the rendered site', () => {
+  it('gates a members-only post for visitors and shows it whole to a signed-in member', async () => {
+    await installTheme(t, 'source');
+    const res = await t.admin.post('/posts/', { posts: [{ title: 'Behind the door', slug: 'behind', status: 'published', visibility: 'members', lexical }] });
+    expect(res.statusCode).toBe(201);
+
+    const visitor = await t.app.inject({ url: '/behind/' });
+    expect(visitor.statusCode).toBe(200);
+    expect(visitor.body).not.toContain('Only for members here');
+    expect(visitor.body).toContain('class="gh-post-upgrade-cta"');
+
+    const cookie = await signIn('reader@example.com');
+    const member = await t.app.inject({ url: '/behind/', headers: { cookie } });
+    expect(member.statusCode).toBe(200);
+    expect(member.body).toContain('Only for members here');
+    expect(member.body).not.toContain('class="gh-post-upgrade-cta"');
+    expect(member.headers['cache-control']).toContain('private');
+    // `@member` is set: Source's navigation offers the account screen instead of sign-in.
+    expect(member.body).toContain('data-portal="account"');
+    expect(visitor.body).not.toContain('data-portal="account"');
+
+    const again = await t.app.inject({ url: '/behind/' });
+    expect(again.body).not.toContain('Only for members here');
+  });
+
+  it('prints the frontend integration key for Portal and search', async () => {
+    await installTheme(t, 'source');
+    const home = await t.app.inject({ url: '/' });
+    expect(home.body).toMatch(/data-key="[0-9a-f]{26}"/);
+  });
+});
