@@ -133,7 +133,8 @@ export async function buildApp({
         ? null
         : connect(config.databaseUrl, {
             poolSize: 3,
-            onIdleConnectionLost: (err) => app.log.warn({ err }, 'idle database connection lost; the pool replaces it'),
+            ...config.db,
+            onConnectionLost: (err) => app.log.warn({ err }, 'database connection lost (job runner); the pool replaces it'),
           });
     const runner = new JobRunner({
       db: jobs?.db ?? base.db,

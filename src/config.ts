@@ -59,6 +59,23 @@ export interface Config {
    * reads the version from the database for every Content API request.
    */
   readonly redisUrl: string | null;
+  /**
+   * Longest time a client may take to send a whole request, headers and body (`REQUEST_TIMEOUT_MS`); then the
+   * connection is answered 408 and closed, as Node does for Ghost after 300 s. Raise it for large uploads
+   * over slow links.
+   */
+  readonly requestTimeoutMs: number;
+  /** Database waits (`db/connect.ts`). */
+  readonly db: DbTimeouts;
+  /** Longest run of one worker-pool task (rendering, html conversion, hashing) before its thread is ended. */
+  readonly workerTaskTimeoutMs: number;
+}
+
+export interface DbTimeouts {
+  /** Longest wait for a database connection (a free pool slot, or a new connect). */
+  readonly acquireTimeoutMs: number;
+  /** Longest run of one statement; 0: no limit. */
+  readonly statementTimeoutMs: number;
 }
 
 export interface JobsConfig {
@@ -146,6 +163,10 @@ const SETTINGS = [
   'JOBS_LEASE_MS',
   'RESPONSE_CACHE_MB',
   'REDIS_URL',
+  'REQUEST_TIMEOUT_MS',
+  'DB_ACQUIRE_TIMEOUT_MS',
+  'DB_STATEMENT_TIMEOUT_MS',
+  'WORKER_TASK_TIMEOUT_MS',
 ] as const;
 
 /**
@@ -237,6 +258,12 @@ export function parseConfig(source: Source, cwd = process.cwd()): Config {
   const responseCacheBytes = parseCount('RESPONSE_CACHE_MB', (source.RESPONSE_CACHE_MB ?? '16').trim(), 0, 65_536) * 1024 * 1024;
   const redisUrl = source.REDIS_URL?.trim() || null;
   if (redisUrl && !/^rediss?:\/\/[^/]/.test(redisUrl)) throw new ConfigError(`REDIS_URL: must start with redis:// or rediss:// (got "${redisUrl}")`);
+  const requestTimeoutMs = parseCount('REQUEST_TIMEOUT_MS', (source.REQUEST_TIMEOUT_MS ?? '60000').trim(), 1000, 3_600_000);
+  const db = Object.freeze({
+    acquireTimeoutMs: parseCount('DB_ACQUIRE_TIMEOUT_MS', (source.DB_ACQUIRE_TIMEOUT_MS ?? '10000').trim(), 100, 600_000),
+    statementTimeoutMs: parseCount('DB_STATEMENT_TIMEOUT_MS', (source.DB_STATEMENT_TIMEOUT_MS ?? '60000').trim(), 0, 3_600_000),
+  });
+  const workerTaskTimeoutMs = parseCount('WORKER_TASK_TIMEOUT_MS', (source.WORKER_TASK_TIMEOUT_MS ?? '30000').trim(), 100, 3_600_000);
   return Object.freeze({
     port,
     host,
@@ -261,6 +288,9 @@ export function parseConfig(source: Source, cwd = process.cwd()): Config {
     jobs,
     responseCacheBytes,
     redisUrl,
+    requestTimeoutMs,
+    db,
+    workerTaskTimeoutMs,
   });
 }
 

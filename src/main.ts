@@ -59,7 +59,12 @@ async function main() {
   // Set once the app exists; a connection lost before then has nobody to tell but the start-up error.
   let app: FastifyInstance | undefined = undefined;
   const connection = connect(config.databaseUrl, {
-    onIdleConnectionLost: (err) => (app ? app.log.warn({ err }, 'idle database connection lost; the pool replaces it') : undefined),
+    ...config.db,
+    onConnectionLost: (err) => (app ? app.log.warn({ err }, 'database connection lost; the work on it failed and the pool replaces it') : undefined),
+    onAvailability: (down, reason) =>
+      down
+        ? app?.log.error({ reason }, 'the database is unreachable: requests that need it answer 503 and /_quire/ready 503 until it is back')
+        : app?.log.info('the database answers again'),
   });
   await migrate(connection, config);
   const secretsKey = resolveSecretsKey(config);
