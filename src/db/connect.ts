@@ -75,7 +75,7 @@ function dialectFor(databaseUrl: string, settings: Settings): { dialect: Dialect
         keepAlive: true,
         // The server ends a long statement; the client gives up a little later on a server that stopped
         // answering altogether (frozen, partitioned), where the server's own timeout cannot fire.
-        ...(statementTimeoutMs > 0 ? { statement_timeout: statementTimeoutMs, query_timeout: statementTimeoutMs + 5000 } : {}),
+        ...(statementTimeoutMs > 0 ? { statement_timeout: statementTimeoutMs, query_timeout: answerTimeout(statementTimeoutMs) } : {}),
       });
       return guardPgPool(pool as never, { acquireTimeoutMs, breaker, onLost }) as unknown as InstanceType<typeof pg.Pool>;
     };
@@ -121,7 +121,10 @@ function dialectFor(databaseUrl: string, settings: Settings): { dialect: Dialect
         connection.query(`SET SESSION max_execution_time = ${Math.round(statementTimeoutMs)}`, ignore);
       });
     }
-    return guardMysqlPool(raw as never, { acquireTimeoutMs, breaker, onLost }) as unknown as typeof raw;
+    return guardMysqlPool(raw as never, { acquireTimeoutMs, answerTimeoutMs: answerTimeout(statementTimeoutMs), breaker, onLost }) as unknown as typeof raw;
   };
   return { engine: ENGINES.mysql, dialect: new MysqlDialect({ pool }) };
 }
+
+/** How long the client waits for a server that cannot end a statement itself (frozen, partitioned); 0: for ever. */
+const answerTimeout = (statementTimeoutMs: number) => (statementTimeoutMs > 0 ? statementTimeoutMs + Math.min(5000, statementTimeoutMs) : 0);

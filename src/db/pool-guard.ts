@@ -101,6 +101,8 @@ export class DatabaseBreaker {
 
 export interface GuardOptions {
   acquireTimeoutMs: number;
+  /** mysql2: a statement without an answer for this long ends its connection (0: never). */
+  answerTimeoutMs?: number;
   breaker: DatabaseBreaker;
   /** A connection failed (told once per connection; idle or checked out). */
   onLost: (err: Error) => void;
@@ -174,9 +176,10 @@ interface MysqlPool {
 }
 
 /** mysql2's pool as Kysely's MysqlDialect uses it (`getConnection`, `end`), with a deadline on acquiring. */
-export function guardMysqlPool(pool: MysqlPool, { acquireTimeoutMs, breaker, onLost }: GuardOptions) {
+export function guardMysqlPool(pool: MysqlPool, { acquireTimeoutMs, answerTimeoutMs = 0, breaker, onLost }: GuardOptions) {
   pool.on('connection', (connection) => {
     connection.on('error', onLost);
+    if (answerTimeoutMs > 0) giveUpOnSilence(connection, answerTimeoutMs);
   });
   return {
     getConnection(callback: (err: NodeJS.ErrnoException | null, connection?: MysqlConnection) => void): void {
@@ -209,5 +212,32 @@ export function guardMysqlPool(pool: MysqlPool, { acquireTimeoutMs, breaker, onL
       });
     },
     end: (callback: (err: NodeJS.ErrnoException | null) => void) => pool.end(callback),
+  };
+}
+
+/**
+ * A server that stopped answering (frozen, partitioned) cannot end a statement by its own timeout, and mysql2
+ * would wait for ever: a statement given a callback that has no answer within `ms` destroys its connection
+ * (the pool then opens a new one) and fails.
+ */
+function giveUpOnSilence(connection: MysqlConnection, ms: number): void {
+  const query = connection.query.bind(connection);
+  connection.query = (sql: string, ...rest: unknown[]) => {
+    const callback = rest.at(-1);
+    if (typeof callback !== 'function') return query(sql, ...rest);
+    let answered = false;
+    const timer = setTimeout(() => {
+      answered = true;
+      const err: NodeJS.ErrnoException = new Error(`no answer from the database within ${ms} ms`);
+      err.code = 'PROTOCOL_SEQUENCE_TIMEOUT';
+      connection.destroy();
+      (callback as (err: Error) => void)(err);
+    }, ms);
+    return query(sql, ...rest.slice(0, -1), (...args: unknown[]) => {
+      if (answered) return;
+      answered = true;
+      clearTimeout(timer);
+      (callback as (...args: unknown[]) => void)(...args);
+    });
   };
 }
