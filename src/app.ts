@@ -23,6 +23,7 @@ import { adminCorsOrigin } from './http/cors.js';
 import { OneLinePerRequest } from './http/request-log.js';
 import { requestIdOf } from './http/logging.js';
 import { healthRoutes, type Readiness } from './http/health.js';
+import { clientTimeoutOptions } from './http/client-timeout.js';
 import type { Metrics } from './http/metrics.js';
 import { legacyUrlRewriter } from './http/legacy-versions.js';
 import { checkVersionMatch } from './http/version-match.js';
@@ -121,6 +122,7 @@ export async function buildApp({
     requestIdHeader: false,
     genReqId: requestIdOf,
     rewriteUrl: legacyUrlRewriter(apiRoot),
+    ...clientTimeoutOptions(config.requestTimeoutMs),
   });
   await app.register(cookie);
   const base = ctxBaseFromConfig(config, connection, app.log, { mailer, secrets, storage, clock });
