@@ -55,7 +55,14 @@ async function migrate(connection: Connection, config: Config): Promise<void> {
 async function main() {
   const config = loadConfig();
   // The bundle's sibling: dist/main.mjs runs dist/worker.mjs.
-  configureWorkerPool({ threads: config.workerThreads, file: new URL('./worker.mjs', import.meta.url) });
+  // Set once the app exists; a task past its deadline before then is told on stderr.
+  let log: FastifyInstance['log'] | undefined = undefined;
+  configureWorkerPool({
+    threads: config.workerThreads,
+    file: new URL('./worker.mjs', import.meta.url),
+    taskTimeoutMs: config.workerTaskTimeoutMs,
+    onDeadline: (task, ms) => log?.error({ task, timeoutMs: ms }, 'a worker task ran past WORKER_TASK_TIMEOUT_MS: it failed and its thread was ended'),
+  });
   // Set once the app exists; a connection lost before then has nobody to tell but the start-up error.
   let app: FastifyInstance | undefined = undefined;
   const connection = connect(config.databaseUrl, {
@@ -81,6 +88,7 @@ async function main() {
     readiness,
     runJobs: config.jobs.enabled,
   });
+  log = app.log;
   // Said at every start: instances with their own CONTENT_DIR would each make a key and fail to open the
   // secrets another one sealed.
   if (secretsKey.file)
