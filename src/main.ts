@@ -13,6 +13,7 @@ import { configureWorkerPool, stopWorkerPool } from './workers/pool.js';
 import { loggerOptions } from './http/logging.js';
 import { createMetrics, serveMetrics } from './http/metrics.js';
 import type { Readiness } from './http/health.js';
+import { sweepTemporaryFolders } from './http/upload.js';
 
 const RENDERER_WARM_DELAY_MS = 2000;
 
@@ -100,6 +101,8 @@ async function main() {
     app.log.error(
       'the secrets key differs from the one the previous start on this database used: if an instance with that key still runs, authenticator-app codes sealed by one instance fail on the other; give every instance the same SECRETS_KEY (after changing the key on purpose, this is said once)',
     );
+  const swept = await sweepTemporaryFolders();
+  if (swept > 0) app.log.info({ swept }, 'removed temporary upload folders left by a process that ended without removing them');
   const sealed = await sealStoredSecrets(connection.db, secrets);
   if (sealed > 0) app.log.info({ sealed }, 'sealed authenticator secrets stored before sealing');
   await listen(`${config.host}:${config.port}`, () => app.listen({ port: config.port, host: config.host }), 'PORT or HOST');
