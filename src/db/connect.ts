@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import path from 'node:path';
 import { Kysely, MysqlDialect, PostgresDialect, SqliteDialect, type Dialect } from 'kysely';
 import { ENGINES, type Engine } from './engine.js';
@@ -58,7 +58,7 @@ function dialectFor(databaseUrl: string, settings: Settings): { dialect: Dialect
   const { poolSize, onConnectionLost: onLost, acquireTimeoutMs, statementTimeoutMs, breaker } = settings;
   if (databaseUrl.startsWith('sqlite:')) {
     const file = databaseUrl.slice('sqlite:'.length);
-    if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true });
+    if (file !== ':memory:') createPrivately(file);
     return { engine: ENGINES.sqlite, dialect: new SqliteDialect({ database: async () => (await import('./sqlite-database.js')).openSqlite(file) }) };
   }
   if (/^postgres(ql)?:/.test(databaseUrl)) {
@@ -128,3 +128,17 @@ function dialectFor(databaseUrl: string, settings: Settings): { dialect: Dialect
 
 /** How long the client waits for a server that cannot end a statement itself (frozen, partitioned); 0: for ever. */
 const answerTimeout = (statementTimeoutMs: number) => (statementTimeoutMs > 0 ? statementTimeoutMs + Math.min(5000, statementTimeoutMs) : 0);
+
+/**
+ * The SQLite file holds every secret of the site (admin API keys, sessions, members): its folder is made 700
+ * and the file 600 before SQLite opens it, whatever the umask (SQLite gives the -wal and -shm files the
+ * database file's mode). Existing files keep the mode their operator gave them.
+ */
+function createPrivately(file: string): void {
+  const folder = path.dirname(file);
+  if (!existsSync(folder)) {
+    mkdirSync(path.dirname(folder), { recursive: true });
+    mkdirSync(folder, { mode: 0o700 });
+  }
+  if (!existsSync(file)) closeSync(openSync(file, 'a', 0o600));
+}
