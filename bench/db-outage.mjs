@@ -48,7 +48,16 @@ let child = null;
 let output = '';
 function startQuire() {
   child = spawn(process.execPath, [path.join(values.dist, 'main.mjs')], {
-    env: { ...process.env, PORT: values.port, HOST: '127.0.0.1', DATABASE_URL: `${server}/${database}`, CONTENT_DIR: contentDir, LOG_LEVEL: 'warn', LOG_FORMAT: 'json', STAFF_DEVICE_VERIFICATION: 'false' },
+    env: {
+      ...process.env,
+      PORT: values.port,
+      HOST: '127.0.0.1',
+      DATABASE_URL: `${server}/${database}`,
+      CONTENT_DIR: contentDir,
+      LOG_LEVEL: 'warn',
+      LOG_FORMAT: 'json',
+      STAFF_DEVICE_VERIFICATION: 'false',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout.on('data', (chunk) => (output += chunk));
@@ -59,7 +68,10 @@ async function untilReady(ms) {
   const end = Date.now() + ms;
   while (Date.now() < end) {
     if (!alive()) return false;
-    const ok = await fetch(`${base}/_quire/ready`).then((res) => res.ok, () => false);
+    const ok = await fetch(`${base}/_quire/ready`).then(
+      (res) => res.ok,
+      () => false,
+    );
     if (ok) return true;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -68,7 +80,11 @@ async function untilReady(ms) {
 
 startQuire();
 if (!(await untilReady(30_000))) throw new Error(`Quire did not start:\n${output}`);
-await fetch(`${base}/ghost/api/admin/authentication/setup/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ setup: [OWNER] }) });
+await fetch(`${base}/ghost/api/admin/authentication/setup/`, {
+  method: 'POST',
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify({ setup: [OWNER] }),
+});
 const cookie = await ownerSession(base);
 
 let running = true;
@@ -114,7 +130,9 @@ for (let cycle = 1; cycle <= Number(values.cycles); cycle++) {
 running = false;
 await Promise.all(writers);
 child.kill('SIGTERM');
-console.log(JSON.stringify({ dist: values.dist, cycles: Number(values.cycles), mode: values.mode, deaths, writes: counts, recoveryMsMax: Math.max(...recoveries) }));
+console.log(
+  JSON.stringify({ dist: values.dist, cycles: Number(values.cycles), mode: values.mode, deaths, writes: counts, recoveryMsMax: Math.max(...recoveries) }),
+);
 const died = output.split('\n').find((line) => /Uncaught|unhandled 'error'|terminating connection/i.test(line));
 if (died) console.log('first death line:', died.slice(0, 300));
 rmSync(contentDir, { recursive: true, force: true });
