@@ -134,5 +134,5 @@ console.log(
   JSON.stringify({ dist: values.dist, cycles: Number(values.cycles), mode: values.mode, deaths, writes: counts, recoveryMsMax: Math.max(...recoveries) }),
 );
 const died = output.split('\n').find((line) => /Uncaught|unhandled 'error'|terminating connection/i.test(line));
-if (died) console.log('first death line:', died.slice(0, 300));
+if (died) console.log('first connection-loss line:', died.slice(0, 300));
 rmSync(contentDir, { recursive: true, force: true });
