@@ -50,6 +50,10 @@ export function isConnectionFailure(err: unknown): boolean {
   return (typeof code === 'string' && CONNECTION_CODES.has(code)) || (typeof message === 'string' && CONNECTION_MESSAGES.test(message));
 }
 
+/** pg-pool's and our own error for a request that waited too long for a free pooled connection. */
+const isPoolWait = (err: unknown) =>
+  (err as { code?: unknown }).code === 'QUIRE_ACQUIRE_TIMEOUT' || /timeout exceeded when trying to connect/.test(String((err as Error).message));
+
 /** How long the breaker stays open after a failed attempt before letting the next one through. */
 const PROBE_INTERVAL_MS = 1000;
 
@@ -83,7 +87,8 @@ export class DatabaseBreaker {
   }
 
   failed(err: unknown): void {
-    if (!isConnectionFailure(err)) return;
+    // A wait for a free pooled connection that ran out is load, not an unreachable server.
+    if (!isConnectionFailure(err) || isPoolWait(err)) return;
     this.#lastAttempt = Date.now();
     this.#reason = String((err as Error).message ?? err).split('\n')[0]!;
     if (this.#openSince === null) {
@@ -200,8 +205,9 @@ export function guardMysqlPool(pool: MysqlPool, { acquireTimeoutMs, answerTimeou
       }, acquireTimeoutMs);
       pool.getConnection((err, connection) => {
         if (settled) {
-          // Too late: hand it back for the next caller.
-          if (!err) connection.release();
+          // Too late: hand it back for the next caller; a connect that failed still tells the breaker.
+          if (err) breaker.failed(err);
+          else connection.release();
           return;
         }
         settled = true;
