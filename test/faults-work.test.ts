@@ -59,6 +59,18 @@ describe('html nesting', () => {
   });
 });
 
+describe('staff sign-in lane', () => {
+  it('signs a user in while every content thread is busy converting, before any of those conversions ends', { timeout: 120_000 }, async () => {
+    const order: string[] = [];
+    // More conversions than content threads (at most four), each a couple of seconds long.
+    const conversions = Array.from({ length: 5 }, (_, i) => runInWorker('htmlToLexical', nested(HTML_MAX_DEPTH)).then(() => order.push(`conversion ${i}`)));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const login = t.session({ email: 'owner@example.com', password: 'Sup3r-secret-pass!' }).then(() => order.push('login'));
+    await Promise.all([...conversions, login]);
+    expect(order[0]).toBe('login');
+  });
+});
+
 describe('worker task deadline', () => {
   it('fails a task past its deadline, ends its thread, and keeps serving', { timeout: 60_000 }, async () => {
     const started = Date.now();
