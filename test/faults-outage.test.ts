@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { connect } from '../src/db/connect.js';
@@ -85,6 +86,24 @@ describe.skipIf(!pooled)('the database server unreachable', () => {
     } finally {
       await site.close();
       await proxy.close();
+    }
+  });
+
+  it('has the server end a statement that runs past DB_STATEMENT_TIMEOUT_MS', async () => {
+    const connection = connect(t.config.databaseUrl, { poolSize: 1, statementTimeoutMs: 500 });
+    try {
+      const sleep = t.connection.engine.kind === 'postgres' ? sql`select pg_sleep(3)` : sql`select sleep(3) as slept`;
+      const started = Date.now();
+      const err = await sleep.execute(connection.db).then(
+        () => null,
+        (e: unknown) => e as Error,
+      );
+      expect(err?.message).toMatch(/statement timeout|max_statement_time/);
+      expect(Date.now() - started).toBeLessThan(2500);
+      // The connection serves on.
+      expect((await sql<{ one: number }>`select 1 as one`.execute(connection.db)).rows[0]?.one).toBe(1);
+    } finally {
+      await connection.close();
     }
   });
 });
