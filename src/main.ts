@@ -74,7 +74,14 @@ async function main() {
         ? app?.log.error({ reason }, 'the database is unreachable: requests that need it answer 503 and /_quire/ready 503 until it is back')
         : app?.log.info('the database answers again'),
   });
-  await migrate(connection, config);
+  // Migrations on a connection of their own without a statement timeout: an index built on a large table may
+  // rightly take longer than any request's statement should.
+  const migrations = connect(config.databaseUrl, { ...config.db, statementTimeoutMs: 0 });
+  try {
+    await migrate(migrations, config);
+  } finally {
+    await migrations.close();
+  }
   const secretsKey = resolveSecretsKey(config);
   const secrets = secretBox(secretsKey.key);
   const metrics = config.metricsPort === null ? undefined : createMetrics(connection.db);
