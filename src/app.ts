@@ -23,6 +23,7 @@ import { adminCorsOrigin } from './http/cors.js';
 import { OneLinePerRequest } from './http/request-log.js';
 import { requestIdOf } from './http/logging.js';
 import { healthRoutes, type Readiness } from './http/health.js';
+import { clientTimeoutOptions } from './http/client-timeout.js';
 import type { Metrics } from './http/metrics.js';
 import { legacyUrlRewriter } from './http/legacy-versions.js';
 import { checkVersionMatch } from './http/version-match.js';
@@ -129,6 +130,7 @@ export async function buildApp({
     requestIdHeader: false,
     genReqId: requestIdOf,
     rewriteUrl: legacyUrlRewriter(apiRoot),
+    ...clientTimeoutOptions(config.requestTimeoutMs),
   });
   await app.register(cookie);
   const base = ctxBaseFromConfig(config, connection, app.log, { mailer, secrets, storage, clock });
@@ -141,7 +143,8 @@ export async function buildApp({
         ? null
         : connect(config.databaseUrl, {
             poolSize: 3,
-            onIdleConnectionLost: (err) => app.log.warn({ err }, 'idle database connection lost; the pool replaces it'),
+            ...config.db,
+            onConnectionLost: (err) => app.log.warn({ err }, 'database connection lost (job runner); the pool replaces it'),
           });
     const runner = new JobRunner({
       db: jobs?.db ?? base.db,

@@ -18,7 +18,7 @@ import { importGhostExport } from './resources/db/db.import.js';
 const MEMBER_TABLES = ['members', 'labels', 'members_labels', 'members_newsletters', 'members_products'];
 
 async function withCtx<T>(config: Config, work: (ctx: Ctx, connection: Connection) => Promise<T>): Promise<T> {
-  const connection = connect(config.databaseUrl, { poolSize: 2 });
+  const connection = connect(config.databaseUrl, { poolSize: 2, statementTimeoutMs: 0 }); // an operator's command: no statement timeout
   try {
     await migrateToLatest(connection);
     const log = (details: object, message: string) => console.error(`quire: ${message}`, details);

@@ -23,7 +23,7 @@ export interface SetupOptions {
  * admin and content keys, the site URL.
  */
 export async function runSetup(config: Config, options: SetupOptions): Promise<string[]> {
-  const connection = connect(config.databaseUrl, { poolSize: 1 });
+  const connection = connect(config.databaseUrl, { poolSize: 1, statementTimeoutMs: 0 }); // an operator's command: no statement timeout
   const lines: string[] = [];
   try {
     await migrateToLatest(connection);

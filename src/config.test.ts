@@ -68,6 +68,18 @@ describe('configuration', () => {
     expect(() => parseConfig({ WORKER_THREADS: '0' })).toThrow('WORKER_THREADS: must be a whole number from 1 to 64 (got "0")');
   });
 
+  it('bounds every wait: request, database acquire and statement, worker task', () => {
+    expect(parseConfig({})).toMatchObject({
+      requestTimeoutMs: 60_000,
+      db: { acquireTimeoutMs: 10_000, statementTimeoutMs: 60_000 },
+      workerTaskTimeoutMs: 30_000,
+    });
+    const set = parseConfig({ REQUEST_TIMEOUT_MS: '5000', DB_ACQUIRE_TIMEOUT_MS: '2000', DB_STATEMENT_TIMEOUT_MS: '0', WORKER_TASK_TIMEOUT_MS: '1000' });
+    expect(set).toMatchObject({ requestTimeoutMs: 5000, db: { acquireTimeoutMs: 2000, statementTimeoutMs: 0 }, workerTaskTimeoutMs: 1000 });
+    expect(() => parseConfig({ REQUEST_TIMEOUT_MS: '0' })).toThrow('REQUEST_TIMEOUT_MS: must be a whole number from 1000 to 3600000 (got "0")');
+    expect(() => parseConfig({ DB_ACQUIRE_TIMEOUT_MS: 'soon' })).toThrow(/^DB_ACQUIRE_TIMEOUT_MS: must be a whole number/);
+  });
+
   it('reads the log format; unset, it is null (pretty at a terminal)', () => {
     expect(parseConfig({ LOG_FORMAT: 'pretty' }).logFormat).toBe('pretty');
     expect(parseConfig({}).logFormat).toBeNull();

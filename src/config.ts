@@ -71,6 +71,16 @@ export interface Config {
   readonly members: MembersConfig;
   /** Ghost's admin app at `<siteUrl>ghost/` (`admin-app/`). */
   readonly adminApp: AdminAppConfig;
+  /**
+   * Longest time a client may take to send a whole request, headers and body (`REQUEST_TIMEOUT_MS`); then the
+   * connection is answered 408 and closed, as Node does for Ghost after 300 s. Raise it for large uploads
+   * over slow links.
+   */
+  readonly requestTimeoutMs: number;
+  /** Database waits (`db/connect.ts`). */
+  readonly db: DbTimeouts;
+  /** Longest run of one worker-pool task (rendering, html conversion, hashing) before its thread is ended. */
+  readonly workerTaskTimeoutMs: number;
 }
 
 export interface MembersConfig {
@@ -94,6 +104,13 @@ export interface AdminAppConfig {
    * `quire admin fetch` (which `npm install` runs); another folder serves another build of Ghost's admin.
    */
   readonly dir: string;
+}
+
+export interface DbTimeouts {
+  /** Longest wait for a database connection (a free pool slot, or a new connect). */
+  readonly acquireTimeoutMs: number;
+  /** Longest run of one statement; 0: no limit. */
+  readonly statementTimeoutMs: number;
 }
 
 export interface JobsConfig {
@@ -185,6 +202,10 @@ const SETTINGS = [
   'MEMBERS_BEARER_TOKENS',
   'ADMIN_APP',
   'ADMIN_APP_DIR',
+  'REQUEST_TIMEOUT_MS',
+  'DB_ACQUIRE_TIMEOUT_MS',
+  'DB_STATEMENT_TIMEOUT_MS',
+  'WORKER_TASK_TIMEOUT_MS',
 ] as const;
 
 /**
@@ -284,6 +305,12 @@ export function parseConfig(source: Source, cwd = process.cwd()): Config {
     enabled: parseBoolean('ADMIN_APP', source.ADMIN_APP ?? 'true'),
     dir: source.ADMIN_APP_DIR?.trim() ? path.resolve(cwd, source.ADMIN_APP_DIR.trim()) : DEFAULT_ADMIN_APP_DIR,
   });
+  const requestTimeoutMs = parseCount('REQUEST_TIMEOUT_MS', (source.REQUEST_TIMEOUT_MS ?? '60000').trim(), 1000, 3_600_000);
+  const db = Object.freeze({
+    acquireTimeoutMs: parseCount('DB_ACQUIRE_TIMEOUT_MS', (source.DB_ACQUIRE_TIMEOUT_MS ?? '10000').trim(), 100, 600_000),
+    statementTimeoutMs: parseCount('DB_STATEMENT_TIMEOUT_MS', (source.DB_STATEMENT_TIMEOUT_MS ?? '60000').trim(), 0, 3_600_000),
+  });
+  const workerTaskTimeoutMs = parseCount('WORKER_TASK_TIMEOUT_MS', (source.WORKER_TASK_TIMEOUT_MS ?? '30000').trim(), 100, 3_600_000);
   return Object.freeze({
     port,
     host,
@@ -310,6 +337,9 @@ export function parseConfig(source: Source, cwd = process.cwd()): Config {
     redisUrl,
     members,
     adminApp,
+    requestTimeoutMs,
+    db,
+    workerTaskTimeoutMs,
   });
 }
 

@@ -84,6 +84,7 @@ export const errors = {
   noPermission: factory('NoPermissionError'),
   validation: factory('ValidationError'),
   tooManyRequests: factory('TooManyRequestsError'),
+  maintenance: factory('MaintenanceError'),
   collision: factory('UpdateCollisionError'),
   email: factory('EmailError'),
   requestNotAcceptable: factory('RequestNotAcceptableError'),

@@ -13,6 +13,7 @@ import { configureWorkerPool, stopWorkerPool } from './workers/pool.js';
 import { loggerOptions } from './http/logging.js';
 import { createMetrics, serveMetrics } from './http/metrics.js';
 import type { Readiness } from './http/health.js';
+import { sweepTemporaryFolders } from './http/upload.js';
 
 const RENDERER_WARM_DELAY_MS = 2000;
 
@@ -55,13 +56,32 @@ async function migrate(connection: Connection, config: Config): Promise<void> {
 async function main() {
   const config = loadConfig();
   // The bundle's sibling: dist/main.mjs runs dist/worker.mjs.
-  configureWorkerPool({ threads: config.workerThreads, file: new URL('./worker.mjs', import.meta.url) });
+  // Set once the app exists; a task past its deadline before then is told on stderr.
+  let log: FastifyInstance['log'] | undefined = undefined;
+  configureWorkerPool({
+    threads: config.workerThreads,
+    file: new URL('./worker.mjs', import.meta.url),
+    taskTimeoutMs: config.workerTaskTimeoutMs,
+    onDeadline: (task, ms) => log?.error({ task, timeoutMs: ms }, 'a worker task ran past WORKER_TASK_TIMEOUT_MS: it failed and its thread was ended'),
+  });
   // Set once the app exists; a connection lost before then has nobody to tell but the start-up error.
   let app: FastifyInstance | undefined = undefined;
   const connection = connect(config.databaseUrl, {
-    onIdleConnectionLost: (err) => (app ? app.log.warn({ err }, 'idle database connection lost; the pool replaces it') : undefined),
+    ...config.db,
+    onConnectionLost: (err) => (app ? app.log.warn({ err }, 'database connection lost; the work on it failed and the pool replaces it') : undefined),
+    onAvailability: (down, reason) =>
+      down
+        ? app?.log.error({ reason }, 'the database is unreachable: requests that need it answer 503 and /_quire/ready 503 until it is back')
+        : app?.log.info('the database answers again'),
   });
-  await migrate(connection, config);
+  // Migrations on a connection of their own without a statement timeout: an index built on a large table may
+  // rightly take longer than any request's statement should.
+  const migrations = connect(config.databaseUrl, { ...config.db, statementTimeoutMs: 0 });
+  try {
+    await migrate(migrations, config);
+  } finally {
+    await migrations.close();
+  }
   const secretsKey = resolveSecretsKey(config);
   const secrets = secretBox(secretsKey.key);
   const metrics = config.metricsPort === null ? undefined : createMetrics(connection.db);
@@ -76,6 +96,7 @@ async function main() {
     readiness,
     runJobs: config.jobs.enabled,
   });
+  log = app.log;
   // Said at every start: instances with their own CONTENT_DIR would each make a key and fail to open the
   // secrets another one sealed.
   if (secretsKey.file)
@@ -87,6 +108,8 @@ async function main() {
     app.log.error(
       'the secrets key differs from the one the previous start on this database used: if an instance with that key still runs, authenticator-app codes sealed by one instance fail on the other; give every instance the same SECRETS_KEY (after changing the key on purpose, this is said once)',
     );
+  const swept = await sweepTemporaryFolders();
+  if (swept > 0) app.log.info({ swept }, 'removed temporary upload folders left by a process that ended without removing them');
   const sealed = await sealStoredSecrets(connection.db, secrets);
   if (sealed > 0) app.log.info({ sealed }, 'sealed authenticator secrets stored before sealing');
   await listen(`${config.host}:${config.port}`, () => app.listen({ port: config.port, host: config.host }), 'PORT or HOST');

@@ -2,11 +2,11 @@ import { errors } from '../errors.js';
 import { runInWorker } from '../workers/pool.js';
 
 /** A Ghost-compatible bcrypt hash, made on the worker pool (bcrypt-tasks.ts). */
-export const hashPassword = (plain: string) => runInWorker<string>('bcryptHash', plain);
+export const hashPassword = (plain: string) => runInWorker<string>('bcryptHash', plain, { lane: 'auth' });
 
 export async function passwordMatches(plain: string, hash: string): Promise<boolean> {
   if (!hash.startsWith('$2')) return false;
-  return runInWorker<boolean>('bcryptCompare', { plain, hash });
+  return runInWorker<boolean>('bcryptCompare', { plain, hash }, { lane: 'auth' });
 }
 
 /** Changing or resetting a password: the new one typed twice alike. */

@@ -65,7 +65,11 @@ export function resolveSecretsKey(config: Pick<Config, 'secretsKey' | 'contentDi
   // through SECRETS_KEY, not through a bucket that others may read.
   const file = path.join(config.contentDir, 'data', 'secrets.key');
   if (!existsSync(file)) {
-    mkdirSync(path.dirname(file), { recursive: true });
+    // The folder also holds the SQLite database: only this user may list it (700).
+    if (!existsSync(path.dirname(file))) {
+      mkdirSync(path.dirname(path.dirname(file)), { recursive: true });
+      mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+    }
     // Written whole under a temporary name, then linked into place: of two instances starting at once on
     // the same folder, one key wins and neither reads a half-written file.
     const draft = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;

@@ -1,8 +1,9 @@
-import { mkdirSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import path from 'node:path';
 import { Kysely, MysqlDialect, PostgresDialect, SqliteDialect, type Dialect } from 'kysely';
 import { ENGINES, type Engine } from './engine.js';
 import type { Database } from './schema.js';
+import { DatabaseBreaker, guardMysqlPool, guardPgPool } from './pool-guard.js';
 
 export type Db = Kysely<Database>;
 
@@ -10,6 +11,8 @@ export interface Connection {
   db: Db;
   engine: Engine;
   close(): Promise<void>;
+  /** Open while the database server cannot be reached (requests then fail at once with a 503); SQLite never opens it. */
+  breaker?: DatabaseBreaker;
 }
 
 /**
@@ -18,21 +21,44 @@ export interface Connection {
  */
 export interface ConnectOptions {
   poolSize?: number;
-  /** Told when the server drops an idle pooled connection (the pool replaces it); default: one line on stderr. */
-  onIdleConnectionLost?: (err: Error) => void;
+  /**
+   * Told when the server drops a pooled connection, idle or in use (the work on it fails, the pool opens a
+   * new one); default: one line on stderr.
+   */
+  onConnectionLost?: (err: Error) => void;
+  /** Told when the server becomes unreachable (`down`) and when it answers again. */
+  onAvailability?: (down: boolean, reason: string) => void;
+  /** Longest wait for a pooled connection, a free slot or a new connect (`DB_ACQUIRE_TIMEOUT_MS`). */
+  acquireTimeoutMs?: number;
+  /** Longest run of one statement, ended by the server (`DB_STATEMENT_TIMEOUT_MS`); 0: none. */
+  statementTimeoutMs?: number;
 }
+
+/** The defaults of DB_ACQUIRE_TIMEOUT_MS and DB_STATEMENT_TIMEOUT_MS (config.ts). */
+export const DEFAULT_ACQUIRE_TIMEOUT_MS = 10_000;
+export const DEFAULT_STATEMENT_TIMEOUT_MS = 60_000;
+
+type Settings = Required<Omit<ConnectOptions, 'onAvailability'>> & { breaker: DatabaseBreaker };
 
 export function connect(databaseUrl: string, options: ConnectOptions = {}): Connection {
-  const onLost = options.onIdleConnectionLost ?? ((err: Error) => console.error(`quire: idle database connection lost: ${err.message}`));
-  const { dialect, engine } = dialectFor(databaseUrl, options.poolSize ?? 10, onLost);
+  const breaker = new DatabaseBreaker(options.onAvailability);
+  const settings: Settings = {
+    poolSize: options.poolSize ?? 10,
+    onConnectionLost: options.onConnectionLost ?? ((err: Error) => console.error(`quire: database connection lost: ${err.message}`)),
+    acquireTimeoutMs: options.acquireTimeoutMs ?? DEFAULT_ACQUIRE_TIMEOUT_MS,
+    statementTimeoutMs: options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS,
+    breaker,
+  };
+  const { dialect, engine } = dialectFor(databaseUrl, settings);
   const db = new Kysely<Database>({ dialect });
-  return { db, engine, close: () => db.destroy() };
+  return { db, engine, close: () => db.destroy(), ...(engine.kind === 'sqlite' ? {} : { breaker }) };
 }
 
-function dialectFor(databaseUrl: string, poolSize: number, onLost: (err: Error) => void): { dialect: Dialect; engine: Engine } {
+function dialectFor(databaseUrl: string, settings: Settings): { dialect: Dialect; engine: Engine } {
+  const { poolSize, onConnectionLost: onLost, acquireTimeoutMs, statementTimeoutMs, breaker } = settings;
   if (databaseUrl.startsWith('sqlite:')) {
     const file = databaseUrl.slice('sqlite:'.length);
-    if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true });
+    if (file !== ':memory:') createPrivately(file);
     return { engine: ENGINES.sqlite, dialect: new SqliteDialect({ database: async () => (await import('./sqlite-database.js')).openSqlite(file) }) };
   }
   if (/^postgres(ql)?:/.test(databaseUrl)) {
@@ -42,23 +68,30 @@ function dialectFor(databaseUrl: string, poolSize: number, onLost: (err: Error) 
       pg.types.setTypeParser(1114, (value: string) => new Date(value.replace(' ', 'T') + 'Z'));
       // COUNT(*) and bigint ids arrive as strings by default; counts here always fit a JS number.
       pg.types.setTypeParser(20, (value: string) => Number(value));
-      const pool = new pg.Pool({ connectionString: databaseUrl, max: poolSize });
-      // An idle connection dropped by the server (restart, failover) must not crash the process; the pool
-      // replaces it on the next query.
-      pool.on('error', onLost);
-      return pool;
+      const pool = new pg.Pool({
+        connectionString: databaseUrl,
+        max: poolSize,
+        connectionTimeoutMillis: acquireTimeoutMs,
+        keepAlive: true,
+        // The server ends a long statement; the client gives up a little later on a server that stopped
+        // answering altogether (frozen, partitioned), where the server's own timeout cannot fire.
+        ...(statementTimeoutMs > 0 ? { statement_timeout: statementTimeoutMs, query_timeout: answerTimeout(statementTimeoutMs) } : {}),
+      });
+      return guardPgPool(pool as never, { acquireTimeoutMs, breaker, onLost }) as unknown as InstanceType<typeof pg.Pool>;
     };
     return { engine: ENGINES.postgres, dialect: new PostgresDialect({ pool }) };
   }
   const url = new URL(databaseUrl.replace(/^mariadb:/, 'mysql:'));
-  const pool = async () =>
-    (await import('mysql2')).createPool({
+  const pool = async () => {
+    const raw = (await import('mysql2')).createPool({
       host: url.hostname,
       port: Number(url.port || 3306),
       user: decodeURIComponent(url.username),
       password: decodeURIComponent(url.password),
       database: url.pathname.slice(1) || undefined,
       connectionLimit: poolSize,
+      connectTimeout: acquireTimeoutMs,
+      enableKeepAlive: true,
       timezone: 'Z',
       charset: 'utf8mb4',
       supportBigNumbers: true,
@@ -79,5 +112,33 @@ function dialectFor(databaseUrl: string, poolSize: number, onLost: (err: Error) 
         return next();
       },
     });
+    if (statementTimeoutMs > 0) {
+      // MariaDB counts in seconds (max_statement_time), MySQL in milliseconds for SELECTs only
+      // (max_execution_time); each server refuses the other's variable, which is ignored.
+      raw.on('connection', (connection) => {
+        const ignore = () => undefined;
+        connection.query(`SET SESSION max_statement_time = ${statementTimeoutMs / 1000}`, ignore);
+        connection.query(`SET SESSION max_execution_time = ${Math.round(statementTimeoutMs)}`, ignore);
+      });
+    }
+    return guardMysqlPool(raw as never, { acquireTimeoutMs, answerTimeoutMs: answerTimeout(statementTimeoutMs), breaker, onLost }) as unknown as typeof raw;
+  };
   return { engine: ENGINES.mysql, dialect: new MysqlDialect({ pool }) };
+}
+
+/** How long the client waits for a server that cannot end a statement itself (frozen, partitioned); 0: for ever. */
+const answerTimeout = (statementTimeoutMs: number) => (statementTimeoutMs > 0 ? statementTimeoutMs + Math.min(5000, statementTimeoutMs) : 0);
+
+/**
+ * The SQLite file holds every secret of the site (admin API keys, sessions, members): its folder is made 700
+ * and the file 600 before SQLite opens it, whatever the umask (SQLite gives the -wal and -shm files the
+ * database file's mode). Existing files keep the mode their operator gave them.
+ */
+function createPrivately(file: string): void {
+  const folder = path.dirname(file);
+  if (!existsSync(folder)) {
+    mkdirSync(path.dirname(folder), { recursive: true });
+    mkdirSync(folder, { mode: 0o700 });
+  }
+  if (!existsSync(file)) closeSync(openSync(file, 'a', 0o600));
 }

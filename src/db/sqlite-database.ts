@@ -31,6 +31,7 @@ function cachedPrepare(raw: SqliteDriver): (sql: string) => SqliteStatement {
       cache.clear();
       return wrapStatement(raw.prepare(sql));
     }
+    if (/^\s*rollback\s*$/i.test(sql)) return forgivingRollback(raw.prepare(sql));
     let statement = cache.get(sql);
     if (statement) {
       cache.delete(sql);
@@ -40,6 +41,26 @@ function cachedPrepare(raw: SqliteDriver): (sql: string) => SqliteStatement {
     }
     cache.set(sql, statement);
     return statement;
+  };
+}
+
+/**
+ * SQLite rolls a transaction back by itself after some failures (a full disk: SQLITE_FULL, an I/O error), and
+ * the ROLLBACK that follows then fails with "cannot rollback - no transaction is active", which would replace
+ * the real cause in the error the request reports and logs. That one failure of ROLLBACK is let pass.
+ */
+function forgivingRollback(statement: SqliteDriverStatement): SqliteStatement {
+  const wrapped = wrapStatement(statement);
+  return {
+    ...wrapped,
+    run: (parameters) => {
+      try {
+        return wrapped.run(parameters);
+      } catch (err) {
+        if (/no transaction is active/i.test((err as Error).message)) return { changes: 0, lastInsertRowid: 0 };
+        throw err;
+      }
+    },
   };
 }
 

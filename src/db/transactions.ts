@@ -2,6 +2,7 @@ import type { Transaction } from 'kysely';
 import type { Db } from './connect.js';
 import type { Database } from './schema.js';
 import { ConstraintError, translateDbError } from './errors.js';
+import { noteWriteFailure, noteWriteSuccess } from './write-health.js';
 
 const ATTEMPTS = 10;
 // PostgreSQL serialization failure / deadlock, MySQL deadlock / lock wait timeout.
@@ -20,8 +21,11 @@ function isRetryable(err: unknown): boolean {
 export async function retryingTransaction<T>(db: Db, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await db.transaction().execute(work);
+      const result = await db.transaction().execute(work);
+      noteWriteSuccess();
+      return result;
     } catch (raw) {
+      noteWriteFailure(raw);
       const err = translateDbError(raw);
       if (attempt >= ATTEMPTS || !isRetryable(err)) throw err;
       await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * attempt));

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import type { Db } from '../db/connect.js';
+import { writesBlocked } from '../db/write-health.js';
 
 /** Health checks live outside the API roots and the site's paths, where no Ghost route can be. */
 export const HEALTH_PREFIX = '/_quire';
@@ -22,7 +23,8 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
 
 /**
  * `GET /_quire/live`: the process answers (restart it when this fails). `GET /_quire/ready`: it can serve
- * requests now: the database answers and shutdown has not begun; a 503 names the failing part. Neither
+ * requests now: the database answers, the last write did not fail for a full disk or a read-only database
+ * (db/write-health.ts), and shutdown has not begun; a 503 names the failing part. Neither
  * needs credentials nor says anything secret.
  */
 export function healthRoutes(app: FastifyInstance, db: Db, readiness: Readiness) {
@@ -36,7 +38,9 @@ export function healthRoutes(app: FastifyInstance, db: Db, readiness: Readiness)
     checks.server = readiness.accepting ? 'ok' : 'shutting down';
     try {
       await withTimeout(sql`select 1`.execute(db), READY_CHECK_TIMEOUT_MS);
-      checks.database = 'ok';
+      // Answering reads is not enough: a full disk or a read-only database fails every write.
+      const blocked = writesBlocked();
+      checks.database = blocked ? `failing: cannot write (${blocked})` : 'ok';
     } catch (err) {
       checks.database = `failing: ${(err as Error).message.split('\n')[0]}`;
     }

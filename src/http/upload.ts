@@ -1,5 +1,5 @@
 import { createWriteStream } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -26,6 +26,64 @@ export interface Upload {
   entries: [name: string, value: string][];
 }
 
+/**
+ * A temporary folder for one request's or job's files (0700, in the system's temporary folder), named with
+ * this process's id so that `sweepTemporaryFolders` can tell the leftovers of a process that died (a crash,
+ * SIGKILL, a lost container) from the folders of another instance running on the same machine.
+ */
+export const temporaryFolder = (kind: 'upload' | 'import') => mkdtemp(path.join(tmpdir(), `quire-${kind}-${process.pid}-`));
+
+const TEMPORARY = /^quire-(?:upload|import)-(?:(\d+)-)?/;
+/** Leftovers older than this go whatever their process id says (ids are reused). */
+const STALE_AFTER_MS = 24 * 60 * 60 * 1000;
+
+function alive(pid: number): boolean {
+  if (pid === process.pid) return false; // our id, before we made any: a previous process's (a restarted container)
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Removes the temporary folders of processes that ended without removing them (uploads in flight when the
+ * process was killed: member CSVs full of e-mail addresses, export files). Run once at start; returns how many.
+ */
+export async function sweepTemporaryFolders(folder = tmpdir(), now = Date.now()): Promise<number> {
+  let removed = 0;
+  for (const name of await readdir(folder).catch(() => [] as string[])) {
+    const match = TEMPORARY.exec(name);
+    if (!match) continue;
+    const full = path.join(folder, name);
+    const info = await stat(full).catch(() => null);
+    if (!info?.isDirectory()) continue;
+    const pid = match[1] ? Number(match[1]) : null;
+    if (pid !== null && alive(pid) && now - info.mtimeMs < STALE_AFTER_MS) continue;
+    if (pid === null && now - info.mtimeMs < STALE_AFTER_MS) continue;
+    await rm(full, { recursive: true, force: true }).then(
+      () => removed++,
+      () => undefined,
+    );
+  }
+  return removed;
+}
+
+const SERVER_FAULT_CODES = new Set(['ENOSPC', 'EDQUOT', 'EACCES', 'EPERM', 'EIO', 'EMFILE', 'ENFILE', 'EROFS', 'ENOMEM']);
+const SERVER_FAULT_MESSAGES =
+  /No space left on device|Disk quota exceeded|Permission denied|Input\/output error|Read-only file system|Too many open files|Cannot allocate memory/i;
+
+/**
+ * Whether a failure while handling an upload is the server's (its disk full, a folder it may not write) rather
+ * than the file's: those are answered as an opaque 500 and logged, never blamed on the client with a path.
+ */
+export function isServerFault(err: unknown): boolean {
+  if (!err || typeof err !== 'object') return false;
+  const { code, message } = err as { code?: unknown; message?: unknown };
+  return (typeof code === 'string' && SERVER_FAULT_CODES.has(code)) || (typeof message === 'string' && SERVER_FAULT_MESSAGES.test(message));
+}
+
 /** Multipart bodies for the upload routes; `maxBytes` bounds each file while it streams in. */
 export async function registerMultipart(app: FastifyInstance, maxBytes: number) {
   await app.register(multipart, {
@@ -41,7 +99,7 @@ export async function registerMultipart(app: FastifyInstance, maxBytes: number) 
  */
 export async function withUpload<T>(request: FastifyRequest, fileFields: readonly string[], use: (upload: Upload) => Promise<T>): Promise<T> {
   if (!request.isMultipart()) return use({ files: {}, fields: {}, entries: [] });
-  const folder = await mkdtemp(path.join(tmpdir(), 'quire-upload-'));
+  const folder = await temporaryFolder('upload');
   try {
     return await use(await receive(request, fileFields, folder));
   } finally {

@@ -26,8 +26,33 @@ describe('private addresses', () => {
       'fd00::1',
       '::ffff:127.0.0.1',
       '::ffff:7f00:1',
+      '[::ffff:127.0.0.1]',
+      // Every other IPv6 form that carries an IPv4 address: compatible, translated, NAT64, 6to4, Teredo.
+      '::127.0.0.1',
+      '::7f00:1',
+      '::a9fe:a9fe',
+      '::ffff:0:10.0.0.1',
+      '64:ff9b::127.0.0.1',
+      '64:ff9b::7f00:1',
+      '64:ff9b::a9fe:a9fe',
+      '64:FF9B:0:0:0:0:c0a8:101',
+      '64:ff9b:1::a00:1',
+      '2002:7f00:1::',
+      '2002:a9fe:a9fe::1',
+      '2002:c0a8:0101:1::5',
+      '2001:0:4136:e378:8000:63bf:80ff:fffe',
     ];
-    const open = ['203.0.113.10', '8.8.8.8', '172.32.0.1', '2606:4700:4700::1111', '::ffff:8.8.8.8'];
+    const open = [
+      '203.0.113.10',
+      '8.8.8.8',
+      '172.32.0.1',
+      '2606:4700:4700::1111',
+      '::ffff:8.8.8.8',
+      '::8.8.8.8',
+      '64:ff9b::808:808',
+      '2002:808:808::1',
+      '2001:0:4136:e378:8000:63bf:f7f7:f7f7',
+    ];
     expect(blocked.filter((address) => !isPrivateAddress(address))).toEqual([]);
     expect(open.filter((address) => isPrivateAddress(address))).toEqual([]);
   });
@@ -57,6 +82,13 @@ describe('requests', () => {
     expect(landed).toHaveLength(1);
     expect(landed[0]!.body).toBe('{"a":1}');
     expect(landed[0]!.headers['x-ghost-signature']).toMatch(/^sha256=[0-9a-f]{64}, t=1$/);
+  });
+
+  it('fails a redirect loop after ten redirects, as Ghost does, rather than recording it delivered', async () => {
+    receiver.script('/loop', [{ status: 302, location: '/loop' }]);
+    expect(await send(`${receiver.url}/loop`, true)).toMatchObject({ kind: 'failed', code: 'ERR_TOO_MANY_REDIRECTS' });
+    // The first request and ten redirects followed.
+    expect(receiver.on('/loop')).toHaveLength(11);
   });
 
   it('fails a target that is not an http(s) URL without sending', async () => {

@@ -131,9 +131,11 @@ export async function postWebhook(request: OutboundRequest): Promise<OutboundRes
       const hop = await requestOnce(url, headers, request.body, request.allowPrivate, timeout.signal);
       if (timeout.signal.aborted) return failed('ETIMEDOUT');
       if (hop.kind === 'error') return failed(hop.code);
-      if (!REDIRECTS.has(hop.status) || !hop.location || hops >= MAX_REDIRECTS) {
+      if (!REDIRECTS.has(hop.status) || !hop.location) {
         return { kind: 'answered', status: hop.status, latencyMs: Date.now() - started, excerpt: hop.excerpt };
       }
+      // Got, Ghost's client, gives up with MaxRedirectsError after ten: a loop is a failure, never a delivery.
+      if (hops >= MAX_REDIRECTS) return failed('ERR_TOO_MANY_REDIRECTS');
       try {
         url = new URL(hop.location, url);
       } catch {

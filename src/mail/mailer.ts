@@ -76,7 +76,9 @@ export function createMailer(config: Config, log: MailLog): Mailer {
     fromAddress: address,
     async send(mail) {
       const info = await (await render()).sendMail(message(mail));
-      await mkdir(outbox, { recursive: true });
+      // Mails hold sign-in codes and reset links: the folder is this user's only (700), each file 600.
+      await mkdir(config.contentDir, { recursive: true });
+      await mkdir(outbox, { recursive: true, mode: 0o700 });
       const file = path.join(outbox, `${new Date().toISOString().replace(/[:.]/g, '-')}-${objectId()}.eml`);
       await writeFile(file, info.message as Buffer, { mode: 0o600 });
       log.info({ mail: { to: mail.to, subject: mail.subject, file } }, 'mail written to file (MAIL_SMTP_URL is not set)');

@@ -31,7 +31,11 @@ export function localDiskStorage(root: string, publicBase: string): Storage {
   return {
     async write(key, data, options = {}) {
       const file = fileOf(key);
-      await mkdir(path.dirname(file), { recursive: true });
+      if (options.private) {
+        // A private file's folder (data/imports/) is this user's only: 700, made under folders made as usual.
+        await mkdir(path.dirname(path.dirname(file)), { recursive: true });
+        await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+      } else await mkdir(path.dirname(file), { recursive: true });
       // Written under a temporary name in the same folder, then renamed over the key: a reader (or another
       // instance on the same disk) sees the old file or the whole new one.
       const draft = `${file}.${randomBytes(6).toString('hex')}.tmp`;

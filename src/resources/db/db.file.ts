@@ -1,6 +1,5 @@
 import { createWriteStream } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
@@ -10,7 +9,7 @@ import type { Readable } from 'node:stream';
 import type { Storage } from '../../storage/storage.js';
 import { checkKey } from '../../storage/storage.js';
 import { errors } from '../../errors.js';
-import { extensionOf, type UploadedFile, type UploadKind } from '../../http/upload.js';
+import { extensionOf, temporaryFolder, type UploadedFile, type UploadKind } from '../../http/upload.js';
 import { IMAGE_UPLOAD } from '../images/images.types.js';
 import type { GhostExport, ImportArchive } from './db.import-run.js';
 import { EXPORT_VERSION } from './db.export.js';
@@ -55,7 +54,7 @@ export async function readImportFile(file: UploadedFile, storage: Storage): Prom
  * file first: storage may be a bucket, and a zip is read by seeking in its directory.
  */
 export async function readStoredImportFile(storage: Storage, key: string): Promise<GhostExport> {
-  const folder = await mkdtemp(path.join(tmpdir(), 'quire-import-'));
+  const folder = await temporaryFolder('import');
   try {
     const local = path.join(folder, `import${extensionOf(key)}`);
     const out = createWriteStream(local, { mode: 0o600 });

@@ -6,7 +6,7 @@ import type { Ctx } from '../../ctx.js';
 import { errors } from '../../errors.js';
 import type { UploadedFile } from '../../http/upload.js';
 import { freeKey, monthFolder, originalKey } from '../../storage/upload-keys.js';
-import { extensionOf } from '../../http/upload.js';
+import { extensionOf, isServerFault } from '../../http/upload.js';
 import { sanitiseSvg } from './svg-sanitise.js';
 import { loadSharp } from './image-sizes.js';
 
@@ -66,6 +66,7 @@ export async function uploadImage(ctx: Ctx, file: UploadedFile, purpose: ImagePu
   try {
     meta = await sharp(file.path).metadata();
   } catch (err) {
+    if (isServerFault(err)) throw err;
     throw processingFailed((err as Error).message);
   }
   const width = meta.autoOrient?.width ?? meta.width;
@@ -77,6 +78,8 @@ export async function uploadImage(ctx: Ctx, file: UploadedFile, purpose: ImagePu
   try {
     await sharp(file.path, { animated: true }).rotate().resize({ width: MAX_WIDTH, withoutEnlargement: true }).toFile(resizedPath);
   } catch (err) {
+    // Writing the resized copy can fail for want of space: the server's fault, not the image's.
+    if (isServerFault(err)) throw err;
     throw processingFailed((err as Error).message);
   }
   // As Ghost's image-transform: when "resizing" made the file bigger (already small and well compressed), keep the upload.

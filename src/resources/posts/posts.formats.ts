@@ -2,6 +2,8 @@ import { errors } from '../../errors.js';
 import { lexicalToStorage, mobiledocToStorage } from '../../content/ghost-url.js';
 import { htmlToLexicalOffThread, htmlToMobiledocOffThread, renderMobiledocOffThread, storedContentOffThread } from '../../content/off-thread.js';
 import type { ContentState, StoredContent } from '../../content/stored-content.js';
+import { assertConvertibleHtml } from '../../content/html-limits.js';
+import { WorkerDeadlineError } from '../../workers/pool.js';
 
 export type { ContentState, StoredContent };
 
@@ -11,18 +13,23 @@ export const BLANK_LEXICAL =
 
 /** `?source=html` on an existing mobiledoc post: it stays mobiledoc, converted from the html. */
 export async function mobiledocFromHtml(html: string): Promise<string> {
+  assertConvertibleHtml(html);
   try {
     return await htmlToMobiledocOffThread(html);
   } catch (err) {
+    // Out of time is ours to answer (500), not the html's fault.
+    if (err instanceof WorkerDeadlineError) throw err;
     throw errors.validation({ message: 'Failed to convert HTML to Mobiledoc', cause: err });
   }
 }
 
 /** `?source=html`: the html is converted to lexical (Ghost also makes mobiledoc, then keeps lexical). */
 export async function lexicalFromHtml(html: string): Promise<string> {
+  assertConvertibleHtml(html);
   try {
     return await htmlToLexicalOffThread(html);
   } catch (err) {
+    if (err instanceof WorkerDeadlineError) throw err;
     throw errors.validation({ message: 'Failed to convert HTML to Lexical', cause: err });
   }
 }

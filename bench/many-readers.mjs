@@ -1,0 +1,53 @@
+/**
+ * Throughput of a Content API read at 100 and at 1,000 concurrent connections (issue 22: the goal is ≥ 80 % of
+ * the 100-connection figure at 1,000, no answer over 2 s), against a built Quire (`--main`) on SQLite with the
+ * response cache off, so every request takes the whole read path.
+ *
+ *   node bench/many-readers.mjs [--main dist/main.mjs] [--seconds 10] [--port 3104]
+ *
+ * Read the figures with care: autocannon's latencies count answered requests only, so at 1,000 connections a
+ * low p50 beside a `max` near the run's length means many connections waited without an answer; and on a
+ * machine whose cores other work shares, the two runs are not comparable. Give the server and this process
+ * cores of their own.
+ */
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import { adminToken, keysFor, lexicalPost, startServer } from './posts-common.mjs';
+
+const { values } = parseArgs({
+  options: { main: { type: 'string', default: 'dist/main.mjs' }, seconds: { type: 'string', default: '10' }, port: { type: 'string', default: '3104' } },
+});
+const seconds = Number(values.seconds);
+const server = await startServer({ main: values.main, env: { PORT: values.port, RESPONSE_CACHE_MB: '0' } });
+try {
+  const keys = await keysFor(server.base);
+  for (let i = 0; i < 30; i++) {
+    const res = await fetch(`${server.base}/ghost/api/admin/posts/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Ghost ${adminToken(keys.adminKey)}` },
+      body: JSON.stringify({
+        posts: [{ title: `Post ${i}`, status: 'published', lexical: lexicalPost(1000, i), tags: [{ name: `tag ${i % 5}` }] }],
+      }),
+    });
+    if (res.status !== 201) throw new Error(`seeding: ${res.status} ${await res.text()}`);
+  }
+  const url = `${server.base}/ghost/api/content/posts/?key=${keys.contentKey}&include=tags,authors&limit=5`;
+  const out = {};
+  for (const connections of [100, 1000]) {
+    await autocannon({ url, connections, duration: 3 });
+    const r = await autocannon({ url, connections, duration: seconds, timeout: 30 });
+    out[connections] = {
+      reqPerSec: Math.round(r.requests.total / seconds),
+      p50: r.latency.p50,
+      p99: r.latency.p99,
+      max: r.latency.max,
+      non2xx: r.non2xx,
+      errors: r.errors,
+      timeouts: r.timeouts,
+    };
+  }
+  out.ratio = +(out[1000].reqPerSec / out[100].reqPerSec).toFixed(2);
+  console.log(JSON.stringify({ main: values.main, seconds, ...out }));
+} finally {
+  await server.stop();
+}
