@@ -29,6 +29,7 @@ try {
 }
 if (built < newestInput()) {
   console.error(built ? 'quire: the source changed since the last build; building…' : 'quire: no build yet; building…');
-  const build = spawnSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'inherit' });
+  // The build's output goes to stderr: `npm run --silent setup > .env` keeps only setup's KEY=value lines.
+  const build = spawnSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: [0, 2, 2] });
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
