@@ -1,6 +1,7 @@
-// Runs before `npm start` and `npm run setup`: `npm install` builds (the `prepare` script), so normally this
-// only compares file times (a few ms) and starts the existing build. After a source edit or a `git pull`
-// without a reinstall it builds first, so start never runs code older than the source.
+// Runs as `npm install`'s `prepare` script and before `npm start` and `npm run setup`. The first install builds;
+// later ones, and starts, only compare file times (a few ms) when nothing changed, so a second `npm install`
+// does not spend ~20-45 s building again. After a source edit or a `git pull` it builds first, so start never
+// runs code older than the source.
 import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
