@@ -7,7 +7,6 @@ import { OWNER, freePort } from './support.js';
 import { WebhookReceiver, eventually } from './webhook-receiver.js';
 import { openSqliteDriver } from '../src/db/sqlite-driver.js';
 
-
 // The built server (dist/main.mjs) runs the job runner itself, and on SIGTERM finishes the delivery in
 // flight and gives back its leases before it exits.
 const root = path.resolve(import.meta.dirname, '..');
