@@ -93,7 +93,7 @@ it('delivers from the server process and releases its leases on SIGTERM', async 
   } finally {
     if (child.exitCode === null) child.kill('SIGKILL');
   }
-  // Through the service's own SQLite driver: better-sqlite3 is not built on the Node versions that use node:sqlite.
+  // Through the service's own SQLite driver, which is the one this Node uses (node:sqlite from 22.16).
   const db = await openSqliteDriver(file);
   try {
     const [leased] = db.prepare('select count(*) as n from webhook_deliveries where lease_owner is not null').all() as { n: number }[];
