@@ -3,7 +3,8 @@
 // does not spend ~20-45 s building again. After a source edit or a `git pull` it builds first, so start never
 // runs code older than the source.
 import { spawnSync } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -22,15 +23,39 @@ function newestInput() {
   return newest;
 }
 
+// The bundles hold most dependencies (rolldown.config.mjs lists those left out), so a changed lockfile means a
+// new build too. Its content is compared, not its time: npm rewrites the file on every install.
+const stamp = path.join(root, 'dist', '.lockfile-hash');
+function lockfileHash() {
+  try {
+    return createHash('sha256')
+      .update(readFileSync(path.join(root, 'package-lock.json')))
+      .digest('hex');
+  } catch {
+    return 'none';
+  }
+}
+const readStamp = () => {
+  try {
+    return readFileSync(stamp, 'utf8');
+  } catch {
+    return '';
+  }
+};
+
 let built = 0;
 try {
   built = Math.min(...bundles.map((file) => statSync(file).mtimeMs));
 } catch {
   // no build yet
 }
-if (built < newestInput()) {
-  console.error(built ? 'quire: the source changed since the last build; building…' : 'quire: no build yet; building…');
+const lock = lockfileHash();
+const sourceChanged = built < newestInput();
+if (sourceChanged || readStamp() !== lock) {
+  const why = !built ? 'no build yet' : sourceChanged ? 'the source changed since the last build' : 'the dependencies changed since the last build';
+  console.error(`quire: ${why}; building…`);
   // The build's output goes to stderr: `npm run --silent setup > .env` keeps only setup's KEY=value lines.
   const build = spawnSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: [0, 2, 2] });
   if (build.status !== 0) process.exit(build.status ?? 1);
+  writeFileSync(stamp, lock);
 }
