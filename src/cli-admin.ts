@@ -2,8 +2,11 @@ import { parseArgs } from 'node:util';
 import { DEFAULT_ADMIN_APP_DIR, loadConfig, type Config } from './config.js';
 import { adminBuildState, fetchAdminBuild } from './admin-app/fetch.js';
 import { ADMIN_PACKAGE } from './admin-app/pin.js';
+import { UsageError } from './cli-args.js';
 
-export const ADMIN_USAGE = `quire admin fetch [--force] [--install]
+export const ADMIN_SUMMARY = "fetch Ghost's admin app into ADMIN_APP_DIR (quire admin fetch)";
+
+export const ADMIN_USAGE = `usage: quire admin fetch [--force] [--install]
 
 admin fetch  Fetches Ghost's admin app (the built client in the ${ADMIN_PACKAGE.name}@${ADMIN_PACKAGE.version} npm package) with npm,
              checks it against the pinned integrity and keeps only the admin build, in ADMIN_APP_DIR
@@ -12,8 +15,20 @@ admin fetch  Fetches Ghost's admin app (the built client in the ${ADMIN_PACKAGE.
 
 /** `quire admin fetch`: returns the lines to print. */
 export async function runAdmin(args: string[]): Promise<string[]> {
-  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { force: { type: 'boolean' }, install: { type: 'boolean' } } });
-  if (positionals[0] !== 'fetch' || positionals.length !== 1) throw new UsageError();
+  if (args.some((arg) => arg === '--help' || arg === '-h')) return [ADMIN_USAGE];
+  let parsed;
+  try {
+    parsed = parseArgs({ args, allowPositionals: true, strict: true, options: { force: { type: 'boolean' }, install: { type: 'boolean' } } });
+  } catch (err) {
+    throw new UsageError(`quire admin: ${err instanceof Error ? err.message : String(err)}`, ADMIN_USAGE.split('\n')[0]!);
+  }
+  const { values, positionals } = parsed;
+  if (positionals[0] !== 'fetch' || positionals.length !== 1) {
+    throw new UsageError(
+      positionals.length ? `quire admin: unknown sub-command '${positionals.join(' ')}'` : 'quire admin: no sub-command given',
+      ADMIN_USAGE.split('\n')[0]!,
+    );
+  }
   if (!values.install) return fetchInto(loadConfig(), Boolean(values.force));
   // During `npm install` nothing may fail the install: a bad setting or no registry leaves the admin unfetched.
   try {
@@ -41,8 +56,4 @@ async function fetchInto(config: Config, force: boolean): Promise<string[]> {
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   const megabytes = (result.bytes / 1024 / 1024).toFixed(1);
   return [`quire: fetched the ${ADMIN_PACKAGE.name}@${result.version} admin app (${result.files} files, ${megabytes} MB) into ${dir} in ${seconds} s`];
-}
-
-export class UsageError extends Error {
-  override name = 'UsageError';
 }

@@ -1,69 +1,107 @@
 #!/usr/bin/env node
-import { parseArgs } from 'node:util';
+import type { ParseArgsConfig } from 'node:util';
 import { loadConfig, ConfigError } from './config.js';
-import { runSetup } from './cli-setup.js';
+import { runSetup, SetupConflict, SETUP_DEFAULTS } from './cli-setup.js';
 import { runBackup, runExport, runImport } from './cli-db.js';
 import { ServerBackupAdvice } from './db/backup.js';
-import { ADMIN_USAGE, UsageError, runAdmin } from './cli-admin.js';
+import { UsageError, parseCommandLine, type CommandSpec } from './cli-args.js';
+import { ADMIN_SUMMARY, runAdmin } from './cli-admin.js';
 
-const USAGE = `usage: quire setup [--name NAME] [--email EMAIL] [--password PASSWORD] [--title TITLE] [--integration NAME]
-       quire export --file FILE
-       quire import --file FILE
-       quire backup --file FILE
-       ${ADMIN_USAGE.split('\n')[0]}
+const SETTINGS = 'Every command uses the same settings as the server (DATABASE_URL, CONTENT_DIR, SITE_URL, …).';
 
-setup   Creates the owner on a fresh site (skipped when the site is already set up) and a custom integration,
-        then prints its keys as ADMIN_KEY=… and CONTENT_KEY=… lines. Without --password a random one is made
-        and printed.
-export  Writes the site as a Ghost JSON export (what GET /db/ answers, with members) to FILE.
-import  Imports a Ghost export (.json, or .zip with images) from FILE, as POST /db/ does, in one transaction.
-backup  Copies the whole SQLite database to FILE while the service runs (SQLite's online backup); for
-        PostgreSQL and MySQL/MariaDB prints the pg_dump / mysqldump command to use.
+const fileOption = { file: { type: 'string' } } satisfies ParseArgsConfig['options'];
 
-${ADMIN_USAGE.split('\n').slice(2).join('\n')}
+const COMMANDS: Record<string, CommandSpec> = {
+  setup: {
+    usage: 'quire setup [--email EMAIL] [--password PASSWORD] [--name NAME] [--title TITLE] [--integration NAME]',
+    summary: 'set up the site and print API keys',
+    help: `Creates the owner on a fresh site, then a custom integration, and prints KEY=value lines (stdout) for
+scripts and .env files: OWNER_EMAIL, OWNER_PASSWORD (only when a random one was made), ADMIN_KEY, CONTENT_KEY,
+ADMIN_API_URL and CONTENT_API_URL (the url both Ghost SDKs take). What it did goes to stderr.
 
-Every command uses the same settings as the server (DATABASE_URL, CONTENT_DIR, SITE_URL, …).`;
+Run again, it changes nothing about the owner and prints the keys of the integration of the same name (made
+when missing); an --email other than the owner's is refused.
 
-const DB_COMMANDS = { export: runExport, import: runImport, backup: runBackup };
-
-async function run() {
-  const [command, ...rest] = process.argv.slice(2);
-  if (command === 'admin') {
-    for (const line of await runAdmin(rest)) console.log(line);
-    return;
-  }
-  if (command === 'export' || command === 'import' || command === 'backup') {
-    const { values } = parseArgs({ args: rest, options: { file: { type: 'string' } } });
-    if (!values.file) {
-      console.error(USAGE);
-      process.exit(2);
-    }
-    for (const line of await DB_COMMANDS[command](loadConfig(), values.file)) console.log(line);
-    return;
-  }
-  if (command !== 'setup') {
-    console.error(USAGE);
-    process.exit(command === undefined || command === '--help' ? 0 : 2);
-  }
-  const { values } = parseArgs({
-    args: rest,
+  --email EMAIL        the owner's e-mail (${SETUP_DEFAULTS.email})
+  --password PASSWORD  the owner's password, 10 characters or more (a random one is made and printed)
+  --name NAME          the owner's name (${SETUP_DEFAULTS.name})
+  --title TITLE        the site's title (${SETUP_DEFAULTS.title})
+  --integration NAME   the integration whose keys are printed (${SETUP_DEFAULTS.integration})`,
     options: {
-      name: { type: 'string', default: 'Site Owner' },
-      email: { type: 'string', default: 'owner@example.com' },
+      email: { type: 'string' },
       password: { type: 'string' },
-      title: { type: 'string', default: 'Quire' },
-      integration: { type: 'string', default: 'Command line' },
+      name: { type: 'string' },
+      title: { type: 'string' },
+      integration: { type: 'string' },
     },
-  });
-  for (const line of await runSetup(loadConfig(), values)) console.log(line);
+  },
+  export: {
+    usage: 'quire export --file FILE',
+    summary: 'write the site, members included, as a Ghost JSON export',
+    help: 'Writes what GET /ghost/api/admin/db/ answers, with members, to FILE (written beside it, then renamed).',
+    options: fileOption,
+    required: ['file'],
+  },
+  import: {
+    usage: 'quire import --file FILE',
+    summary: 'import a Ghost export (.json, or .zip with images)',
+    help: 'Imports FILE as POST /ghost/api/admin/db/ does, in one transaction, and prints what was imported and skipped.',
+    options: fileOption,
+    required: ['file'],
+  },
+  backup: {
+    usage: 'quire backup --file FILE',
+    summary: 'copy the SQLite database while the service runs',
+    help: "Copies the whole SQLite database to FILE with SQLite's online backup; for PostgreSQL and MySQL/MariaDB it\nprints the pg_dump / mysqldump command to use instead.",
+    options: fileOption,
+    required: ['file'],
+  },
+};
+
+const OVERVIEW = `usage: quire <command> [options]
+
+${Object.entries(COMMANDS)
+  .map(([name, spec]) => `  ${name.padEnd(8)}${spec.summary}`)
+  .join('\n')}
+  ${'admin'.padEnd(8)}${ADMIN_SUMMARY}
+
+quire <command> --help shows a command's options. ${SETTINGS}
+The server itself is \`npm start\` (node dist/main.mjs).`;
+
+async function run(argv: string[]): Promise<void> {
+  // `admin fetch` takes a sub-command and flags, which the value-taking options of the others do not describe.
+  if (argv[0] === 'admin') {
+    for (const line of await runAdmin(argv.slice(1))) console.log(line);
+    return;
+  }
+  const parsed = parseCommandLine(argv, COMMANDS, OVERVIEW);
+  if (parsed.kind === 'help') {
+    console.log(parsed.text);
+    return;
+  }
+  const { command, values } = parsed;
+  const config = loadConfig();
+  if (command === 'setup') {
+    const result = await runSetup(config, values);
+    for (const note of result.notes) console.error(`quire: ${note}`);
+    for (const line of result.values) console.log(line);
+    return;
+  }
+  const file = values.file!;
+  const lines = command === 'export' ? await runExport(config, file) : command === 'import' ? await runImport(config, file) : await runBackup(config, file);
+  for (const line of lines) console.log(line);
 }
 
-run().catch((err) => {
-  if (err instanceof ConfigError) console.error(`quire: configuration error: ${err.message}`);
-  else if (err instanceof UsageError) {
-    console.error(USAGE);
+run(process.argv.slice(2)).catch((err: unknown) => {
+  // Usage mistakes exit 2 (as getopt-style tools do); everything else that stops a command, 1.
+  if (err instanceof UsageError) {
+    console.error(err.message);
+    console.error(err.hint);
     process.exit(2);
-  } else if (err instanceof ServerBackupAdvice) console.error(err.message);
+  }
+  if (err instanceof ConfigError) console.error(`quire: configuration error: ${err.message}`);
+  else if (err instanceof ServerBackupAdvice) console.error(err.message);
+  else if (err instanceof SetupConflict) console.error(`quire setup: ${err.message}`);
   else console.error(`quire: ${err instanceof Error ? err.message : String(err)}`);
   process.exit(1);
 });

@@ -53,7 +53,29 @@ async function migrate(connection: Connection, config: Config): Promise<void> {
   }
 }
 
+const SERVER_USAGE = `usage: node dist/main.mjs   (what \`npm start\` runs)
+
+Serves the Admin and Content APIs. It takes no arguments: its settings come from environment variables or
+config.json (PORT, HOST, SITE_URL, DATABASE_URL, CONTENT_DIR, …; see the README's Configuration). The operator
+commands (setup, export, import, backup) are \`node dist/cli.mjs --help\` (\`npm run setup\` runs setup).`;
+
+/**
+ * The server takes no arguments. `--help` prints what it does; anything else is refused with exit code 2 rather
+ * than ignored, so `node dist/main.mjs --port 3000` does not serve on the default port instead.
+ */
+function checkArguments(args: readonly string[]): void {
+  if (args.length === 0) return;
+  if (args.length === 1 && (args[0] === '--help' || args[0] === '-h')) {
+    console.log(SERVER_USAGE);
+    process.exit(0);
+  }
+  console.error(`quire: the server takes no arguments (given: ${args.map((arg) => `'${arg}'`).join(' ')}); settings come from environment variables`);
+  console.error(SERVER_USAGE);
+  process.exit(2);
+}
+
 async function main() {
+  checkArguments(process.argv.slice(2));
   const config = loadConfig();
   // The bundle's sibling: dist/main.mjs runs dist/worker.mjs.
   // Set once the app exists; a task past its deadline before then is told on stderr.

@@ -25,7 +25,7 @@ describe('error body', () => {
     const error = body.errors[0];
     expect(Object.keys(error)).toEqual(['message', 'context', 'type', 'details', 'property', 'help', 'code', 'id', 'ghostErrorCode']);
     expect(error).toMatchObject({
-      message: 'Resource not found',
+      message: 'Resource not found: the Admin API has no endpoint GET /ghost/api/admin/no-such-thing/.',
       context: null,
       type: 'NotFoundError',
       details: null,
@@ -42,7 +42,10 @@ describe('error body', () => {
   it('answers unknown Content API routes with the same 404', async () => {
     const res = await t.app.inject({ url: `${CONTENT}/nothing-here/` });
     expect(res.statusCode).toBe(404);
-    expect(ghostError(res)).toMatchObject({ type: 'NotFoundError', message: 'Resource not found' });
+    expect(ghostError(res)).toMatchObject({
+      type: 'NotFoundError',
+      message: 'Resource not found: the Content API has no endpoint GET /ghost/api/content/nothing-here/.',
+    });
   });
 
   it('rewrites controller errors and keeps the original as context', async () => {
@@ -59,21 +62,31 @@ describe('Accept-Version on unmatched routes', () => {
     expect(res.statusCode).toBe(406);
     expect(ghostError(res)).toMatchObject({
       type: 'RequestNotAcceptableError',
-      message: 'Request could not be served, the endpoint was not found.',
+      message: 'Request could not be served, the endpoint was not found: the Admin API has no endpoint GET /ghost/api/admin/no-such-thing/.',
       context: 'Provided client accept-version v6.0 is ahead of current Ghost version v5.130.',
       help: 'Try upgrading your Ghost install.',
       code: 'UPDATE_GHOST',
     });
   });
 
-  it('says when the client is behind the server', async () => {
+  it('says when the client is behind the server, naming the unknown endpoint instead of asking it to upgrade', async () => {
     const res = await get('v5.0');
     expect(res.statusCode).toBe(406);
     expect(ghostError(res)).toMatchObject({
+      type: 'RequestNotAcceptableError',
+      message: 'Request could not be served, the endpoint was not found: the Admin API has no endpoint GET /ghost/api/admin/no-such-thing/.',
       context: 'Provided client accept-version v5.0 is behind current Ghost version v5.130.',
-      help: 'Try upgrading your Ghost API client.',
+      help: 'Check the method and path.',
       code: 'UPDATE_CLIENT',
     });
+  });
+
+  it('names the methods a known path takes when another one was sent', async () => {
+    const res = await t.app.inject({ method: 'PATCH', url: `${ADMIN}/posts/`, headers: { 'accept-version': 'v5.0' } });
+    expect(res.statusCode).toBe(406);
+    expect(ghostError(res).message).toBe(
+      'Request could not be served, the endpoint was not found: the Admin API has no endpoint PATCH /ghost/api/admin/posts/ (that path takes GET, POST, DELETE).',
+    );
   });
 
   it('refuses an unparsable version and ignores it on matched routes', async () => {
@@ -128,7 +141,7 @@ describe('pretty URLs', () => {
 });
 
 describe('request bodies', () => {
-  it('wraps malformed JSON as Ghost does: 400 with type InternalServerError', async () => {
+  it("answers malformed JSON with Ghost's 400 and type InternalServerError, saying so in the message", async () => {
     const res = await t.app.inject({
       method: 'POST',
       url: `${ADMIN}/integrations/`,
@@ -137,8 +150,9 @@ describe('request bodies', () => {
     });
     expect(res.statusCode).toBe(400);
     const error = ghostError(res);
-    expect(error).toMatchObject({ type: 'InternalServerError', message: 'An unexpected error occurred, please try again.', code: 'UNEXPECTED_ERROR' });
-    expect(error.context).toMatch(/JSON/);
+    expect(error).toMatchObject({ type: 'InternalServerError', message: 'The request body is not valid JSON.', code: 'UNEXPECTED_ERROR' });
+    // Ghost's context: the parser's own words.
+    expect(error.context).toMatch(/Unexpected token|not valid JSON/);
   });
 
   it('reads an empty JSON body as {}', async () => {

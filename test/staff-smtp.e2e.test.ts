@@ -121,7 +121,10 @@ describe('invite → accept → new device → code by SMTP → verify', () => {
     const wrong = String((Number(code) + 1) % 1_000_000).padStart(6, '0');
     const res = await verify(cookie, wrong, '10.3.0.2');
     expect(res.statusCode).toBe(401);
-    expect(res.body).toBe('Unauthorized');
+    expect(JSON.parse(res.body).errors[0]).toMatchObject({
+      type: 'UnauthorizedError',
+      message: 'The verification code is incorrect, expired or already used.',
+    });
     expect((await me(cookie)).statusCode).toBe(403);
     expect((await verify(cookie, code, '10.3.0.2')).statusCode).toBe(200);
   });

@@ -37,7 +37,9 @@ describe('Ghost endpoints this service has not built', () => {
 
   it('are told apart from paths Ghost does not have, and from methods Ghost does not route', async () => {
     expect(ghostError(await t.app.inject({ url: `${ADMIN}/no-such-thing/` })).code).toBeNull();
-    expect(ghostError(await t.app.inject({ method: 'PATCH', url: `${ADMIN}/db/` })).message).toBe('Resource not found');
+    expect(ghostError(await t.app.inject({ method: 'PATCH', url: `${ADMIN}/db/` })).message).toBe(
+      'Resource not found: the Admin API has no endpoint PATCH /ghost/api/admin/db/ (that path takes GET, POST, DELETE).',
+    );
   });
 
   it('on a legacy path count as that version when the client names none', async () => {

@@ -2,10 +2,10 @@ import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { OWNER, freePort } from './support.js';
 import { WebhookReceiver, eventually } from './webhook-receiver.js';
+import { openSqliteDriver } from '../src/db/sqlite-driver.js';
 
 // The built server (dist/main.mjs) runs the job runner itself, and on SIGTERM finishes the delivery in
 // flight and gives back its leases before it exits.
@@ -93,15 +93,17 @@ it('delivers from the server process and releases its leases on SIGTERM', async 
   } finally {
     if (child.exitCode === null) child.kill('SIGKILL');
   }
-  const db = new Database(file, { readonly: true });
+  // Through the service's own SQLite driver, which is the one this Node uses (node:sqlite from 22.16).
+  const db = await openSqliteDriver(file);
   try {
-    const leased = db.prepare('select count(*) as n from webhook_deliveries where lease_owner is not null').get() as { n: number };
-    const outbox = db.prepare('select count(*) as n from outbox where lease_owner is not null').get() as { n: number };
-    expect([leased.n, outbox.n]).toEqual([0, 0]);
+    const [leased] = db.prepare('select count(*) as n from webhook_deliveries where lease_owner is not null').all() as { n: number }[];
+    const [outbox] = db.prepare('select count(*) as n from outbox where lease_owner is not null').all() as { n: number }[];
+    expect([Number(leased!.n), Number(outbox!.n)]).toEqual([0, 0]);
     // The slow delivery timed out during shutdown and waits for its retry, for whichever instance runs next.
     const slow = db
       .prepare("select d.status, d.attempts from webhook_deliveries d join webhooks w on w.id = d.webhook_id where w.target_url like '%/e2e-slow'")
-      .all();
+      .all()
+      .map((row) => ({ status: row.status, attempts: Number(row.attempts) }));
     expect(slow).toEqual([{ status: 'pending', attempts: 1 }]);
   } finally {
     db.close();

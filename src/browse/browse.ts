@@ -54,9 +54,9 @@ export interface BrowseResult<Row> {
 }
 
 /** The condition of a browse request (client filter merged with the API's rules). */
-export function browseCondition(spec: BrowseSpec, engine: Engine, api: Api, params: BrowseParams): Cond | null {
+export function browseCondition(spec: BrowseSpec, api: Api, params: BrowseParams): Cond | null {
   const rules = spec.api[api]?.filter;
-  return allOf(filterCondition(spec.filter, engine, params.filter ?? undefined, typeof rules === 'function' ? rules(params) : rules));
+  return allOf(filterCondition(spec.filter, params.filter ?? undefined, typeof rules === 'function' ? rules(params) : rules));
 }
 
 /** ORDER BY terms of a browse request: the client's, else the slug list's, else the resource default. */
@@ -87,7 +87,7 @@ export function browseColumns(spec: BrowseSpec, fields: readonly string[] | null
 function browseQueries(database: Db, engine: Engine, spec: BrowseSpec, api: Api, params: BrowseParams) {
   const db = database as unknown as Kysely<any>;
   const rules = spec.api[api]!;
-  const cond = browseCondition(spec, engine, api, params);
+  const cond = browseCondition(spec, api, params);
   const where = cond ? renderCondition(cond, spec.filter, engine) : null;
   const order = browseOrder(spec, api, params);
 

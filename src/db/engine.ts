@@ -9,8 +9,6 @@ export interface Engine {
   readonly types: ColumnTypes;
   /** Text comparison and sorting that agree on every engine (used by filters and `order`). */
   readonly text: TextSql;
-  /** Driver error code of a query naming an unknown column (Ghost reports it in `code`). */
-  readonly unknownColumnCode: string;
   /**
    * `SELECT … FOR UPDATE SKIP LOCKED` exists (PostgreSQL; MySQL 8 and MariaDB 10.6+, the versions this
    * service supports): job claims lock their rows and pass over rows another instance is claiming. Without it
@@ -75,7 +73,6 @@ export const ENGINES: Record<Engine['kind'], Engine> = {
   sqlite: {
     kind: 'sqlite',
     text: SQLITE_TEXT,
-    unknownColumnCode: 'SQLITE_ERROR',
     skipLocked: false,
     statementLimit: null,
     types: { timestamp: 'timestamp', boolean: 'boolean', longText: 'text', text: 'text', fullText: 'fts5' },
@@ -83,7 +80,6 @@ export const ENGINES: Record<Engine['kind'], Engine> = {
   postgres: {
     kind: 'postgres',
     text: POSTGRES_TEXT,
-    unknownColumnCode: '42703',
     skipLocked: true,
     statementLimit: null,
     types: { timestamp: 'timestamptz', boolean: 'boolean', longText: 'text', text: 'text', fullText: 'tsvector' },
@@ -91,7 +87,6 @@ export const ENGINES: Record<Engine['kind'], Engine> = {
   mysql: {
     kind: 'mysql',
     text: MYSQL_TEXT,
-    unknownColumnCode: 'ER_BAD_FIELD_ERROR',
     skipLocked: true,
     statementLimit: sql<{ bytes: number | string }>`select @@max_allowed_packet as bytes`,
     types: { timestamp: 'datetime(3)', boolean: 'boolean', longText: sql`longtext`, text: 'text', fullText: 'innodb' },

@@ -1,10 +1,12 @@
 /**
  * The SQLite library under the embedded engine, chosen by the Node version it runs on:
  *
- * - Node 20 and 22: better-sqlite3 12. (Version 13 needs Node 22 and crashes on Node 20.)
- * - Node 24 and later: Node's own `node:sqlite`. better-sqlite3 12 aborts the process there — Node 24's
- *   object wrappers assert when a statement is garbage-collected or freed at exit — and 13 would leave
- *   Node 20 without a driver.
+ * - Node 20 (and 22 before 22.16): better-sqlite3 12, a native module compiled at install when no prebuilt
+ *   binary can be fetched. (Version 13 needs Node 22 and crashes on Node 20.)
+ * - Node 22.16 and later, 23.11 and later, 24 and later: Node's own `node:sqlite`, unflagged since 22.13, with
+ *   `StatementSync.columns()` and `backup()` since 22.16 / 23.11. Nothing to compile; and better-sqlite3 12
+ *   aborts the process on Node 24 (its object wrappers assert when a statement is garbage-collected or freed
+ *   at exit), while 13 would leave Node 20 without a driver.
  *
  * Both are given the same small shape, with better-sqlite3's error codes (`SQLITE_CONSTRAINT_UNIQUE`, …), so
  * the rest of `db/` does not know which one it has.
@@ -32,7 +34,13 @@ export interface SqliteDriverStatement {
   iterate(...parameters: unknown[]): IterableIterator<Record<string, unknown>>;
 }
 
-const usesNodeSqlite = Number(process.versions.node.split('.')[0]) >= 24;
+/** Whether this Node has what the embedded engine needs of `node:sqlite` (see above). */
+export function nodeSqliteUsable(version = process.versions.node): boolean {
+  const [major = 0, minor = 0] = version.split('.').map(Number);
+  return major >= 24 || (major === 23 && minor >= 11) || (major === 22 && minor >= 16);
+}
+
+const usesNodeSqlite = nodeSqliteUsable();
 
 export async function openSqliteDriver(file: string): Promise<SqliteDriver> {
   return usesNodeSqlite ? openNodeSqlite(file) : openBetterSqlite(file);

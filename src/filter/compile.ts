@@ -46,11 +46,22 @@ interface RelationStatement {
 
 type Resolved = { kind: 'column'; column: Column } | { kind: 'relation'; statement: Omit<RelationStatement, 'op' | 'value'> } | { kind: 'ignored' };
 
+/** Longest field name an error repeats back: a filter may be 100,000 characters long. */
+const MAX_ECHOED_KEY = 100;
+
+/** `'posts.nope'`, shortened when a client sent something huge. */
+const quoted = (key: string) => `'${key.length > MAX_ECHOED_KEY ? `${key.slice(0, MAX_ECHOED_KEY)}…` : key}'`;
+
+/** The names a filter on `spec` may use, for the error that refuses another one. */
+function knownFields(spec: FilterSpec): string {
+  const relations = Object.entries(spec.relations ?? {})
+    .filter(([, relation]) => relation.kind !== 'ignored')
+    .map(([name]) => `${name}.<field>`);
+  return [...Object.keys(spec.fields), ...relations].join(', ');
+}
+
 export class FilterCompiler {
-  constructor(
-    private readonly spec: FilterSpec,
-    private readonly unknownColumnCode: string,
-  ) {}
+  constructor(private readonly spec: FilterSpec) {}
 
   /** The whole filter; null when nothing is left to apply. */
   compile(node: NqlNode): Cond | null {
@@ -101,8 +112,17 @@ export class FilterCompiler {
     }
   }
 
-  private unknown(): never {
-    throw errors.badRequest({ message: 'Could not understand request.', code: this.unknownColumnCode });
+  /**
+   * Ghost's status, type and message for a field it has no column for (it lets the database fail and puts the
+   * driver's code in `code`); the field is named instead, and the code is the same on every engine.
+   */
+  private unknown(key: string): never {
+    throw errors.badRequest({
+      message: 'Could not understand request.',
+      context: `Unknown filter field ${quoted(key)}.`,
+      help: `Fields ${this.spec.table} can be filtered on: ${knownFields(this.spec)}.`,
+      code: 'UNKNOWN_FILTER_FIELD',
+    });
   }
 
   /** `title`, `posts.title`, `tags.slug`, `posts_tags.sort_order`: Ghost's `processStatement`. */
@@ -110,27 +130,27 @@ export class FilterCompiler {
     const { spec } = this;
     const parts = key.split('.');
     if (parts.length === 1) {
-      if (!has(spec.fields, key)) this.unknown();
+      if (!has(spec.fields, key)) this.unknown(key);
       return { kind: 'column', column: { table: spec.table, column: key, type: spec.fields[key]! } };
     }
     const [table, column] = parts as [string, string];
     const relation = has(spec.relations, table) ? spec.relations![table]! : undefined;
     if (relation) {
       if (relation.kind === 'ignored') return { kind: 'ignored' };
-      if (!has(relation.fields, column)) this.unknown();
+      if (!has(relation.fields, column)) this.unknown(key);
       return { kind: 'relation', statement: { relation: table, groupKey: table, joinTable: false, column: { table, column, type: relation.fields[column]! } } };
     }
     const viaJoin = Object.entries(spec.relations ?? {}).find(([, r]) => r.kind === 'manyToMany' && r.joinTable === table) as
       [string, Extract<RelationSpec, { kind: 'manyToMany' }>] | undefined;
     if (viaJoin) {
       const [name, r] = viaJoin;
-      if (!has(r.joinFields, column)) this.unknown();
+      if (!has(r.joinFields, column)) this.unknown(key);
       return { kind: 'relation', statement: { relation: name, groupKey: r.table, joinTable: true, column: { table, column, type: r.joinFields[column]! } } };
     }
     if (table === spec.table && parts.length === 2 && has(spec.fields, column)) {
       return { kind: 'column', column: { table, column, type: spec.fields[column]! } };
     }
-    return this.unknown();
+    return this.unknown(key);
   }
 
   /** Ghost's `groupRelationStatements` + `buildRelationQuery`, as EXISTS / NOT EXISTS. */

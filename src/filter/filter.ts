@@ -55,7 +55,7 @@ function expansionsOf(spec: FilterSpec): Expansion[] {
 }
 
 /** The client's `filter` merged with the resource's rules, as a condition tree (null: no condition). */
-export function filterCondition(spec: FilterSpec, engine: Engine, clientFilter: string | undefined, rules: FilterRules = {}): Cond | null {
+export function filterCondition(spec: FilterSpec, clientFilter: string | undefined, rules: FilterRules = {}): Cond | null {
   let custom: NqlNode | null = clientFilter ? parseNql(clientFilter, { wrap: rules.wrap }) : null;
   if (custom && rules.reject) custom = rejectKeys(custom, rules.reject);
   if (custom && rules.rewrite) custom = mapStatements(custom, rules.rewrite);
@@ -65,11 +65,11 @@ export function filterCondition(spec: FilterSpec, engine: Engine, clientFilter: 
   }
   const merged = mergeFilters(rules.enforced ? parsedRule(rules.enforced) : null, custom, rules.defaults ? parsedRule(rules.defaults) : null);
   const expanded = expandShorthands(merged, expansionsOf(spec));
-  return new FilterCompiler(spec, engine.unknownColumnCode).compile(expanded);
+  return new FilterCompiler(spec).compile(expanded);
 }
 
 /** Same as filterCondition, ready for `query.where(…)`; null when there is nothing to apply. */
 export function filterWhere(spec: FilterSpec, engine: Engine, clientFilter: string | undefined, rules: FilterRules = {}): Where | null {
-  const cond = filterCondition(spec, engine, clientFilter, rules);
+  const cond = filterCondition(spec, clientFilter, rules);
   return cond ? renderCondition(cond, spec, engine) : null;
 }

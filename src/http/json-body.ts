@@ -1,8 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { errors } from '../errors.js';
 
 /**
- * JSON bodies as Ghost's body-parser reads them: an empty body is `{}`; malformed JSON is a 400 that the
- * error renderer wraps as Ghost does (InternalServerError type, the parser's message as context).
+ * JSON bodies as Ghost's body-parser reads them: an empty body is `{}`; malformed JSON is a 400 with Ghost's
+ * type (InternalServerError), code and the parser's text as context. Ghost's message is "An unexpected error
+ * occurred, please try again.", which is all an SDK shows; ours says what is wrong (README, Errors).
  */
 export function registerJsonParser(app: FastifyInstance) {
   app.removeContentTypeParser('application/json');
@@ -12,7 +14,15 @@ export function registerJsonParser(app: FastifyInstance) {
     try {
       done(null, JSON.parse(text));
     } catch (err) {
-      done(Object.assign(new Error((err as Error).message), { statusCode: 400 }), undefined);
+      done(
+        errors.internal({
+          message: 'The request body is not valid JSON.',
+          context: (err as Error).message,
+          code: 'UNEXPECTED_ERROR',
+          status: 400,
+        }),
+        undefined,
+      );
     }
   });
 }

@@ -19,17 +19,35 @@ function compare(a: readonly number[], b: readonly number[]): number {
 
 type Api = 'admin' | 'content';
 
-/** `GET /posts/:id` → a matcher of the method and a path with or without its trailing slash. */
-function routeMatcher(route: string): (method: string, path: string) => boolean {
-  const [method, pattern] = route.split(' ') as [string, string];
-  const path = new RegExp(`^${pattern.replace(/\/$/, '').replace(/:[^/]+/g, '[^/]+')}/?$`);
-  return (requestMethod, requestPath) => (requestMethod === method || (requestMethod === 'HEAD' && method === 'GET')) && path.test(requestPath);
+interface RouteMatcher {
+  method: string;
+  path: RegExp;
 }
 
-const GHOST_MATCHERS: Record<Api, ((method: string, path: string) => boolean)[]> = {
+/** `GET /posts/:id` → its method and a pattern of the path with or without its trailing slash. */
+function routeMatcher(route: string): RouteMatcher {
+  const [method, pattern] = route.split(' ') as [string, string];
+  return { method, path: new RegExp(`^${pattern.replace(/\/$/, '').replace(/:[^/]+/g, '[^/]+')}/?$`) };
+}
+
+const methodMatches = (route: string, requested: string) => requested === route || (requested === 'HEAD' && route === 'GET');
+
+const GHOST_MATCHERS: Record<Api, RouteMatcher[]> = {
   admin: GHOST_ROUTES.admin.map(routeMatcher),
   content: GHOST_ROUTES.content.map(routeMatcher),
 };
+
+const API_NAMES: Record<Api, string> = { admin: 'Admin API', content: 'Content API' };
+
+/**
+ * What the message of an unmatched API request says: the method and path nobody serves, and, when Ghost's API
+ * has that path under other methods, which ones (a PUT sent as POST, a GET to a write-only path).
+ */
+function unknownEndpoint(api: Api, method: string, path: string, pathname: string): string {
+  const others = [...new Set(GHOST_MATCHERS[api].filter((route) => route.path.test(path)).map((route) => route.method))];
+  const methods = others.length ? ` (that path takes ${others.join(', ')})` : '';
+  return `the ${API_NAMES[api]} has no endpoint ${method} ${pathname}${methods}.`;
+}
 
 /** Which API a path is under, and the path within it. */
 function locate(url: string, apiRoot: string): { api: Api; path: string } | null {
@@ -46,7 +64,8 @@ function locate(url: string, apiRoot: string): { api: Api; path: string } | null
  * legacy `/v4/` path, that version) explains the miss: ahead of or behind the server → 406, unparsable →
  * 400. Each API's CORS headers are on these answers too. When Ghost has the route and this service has not
  * built it, the status is the same but the message names the endpoint instead of asking the client to
- * upgrade (code `ENDPOINT_NOT_BUILT`).
+ * upgrade (code `ENDPOINT_NOT_BUILT`). An API path that neither Ghost nor this service has keeps Ghost's
+ * status, type and code, with the method and path in the message.
  */
 export function notFoundHandler(apiRoot: string, siteUrl: string) {
   const adminAllowed = adminOriginAllowed(siteUrl);
@@ -54,8 +73,12 @@ export function notFoundHandler(apiRoot: string, siteUrl: string) {
     apiHeaders(request, reply);
     const located = locate(request.url, apiRoot);
     if (located) unmatchedCorsHeaders(request, reply, located.api, adminAllowed);
-    const notBuilt = located !== null && GHOST_MATCHERS[located.api].some((matches) => matches(request.method, located.path));
-    const endpoint = `${request.method} ${request.url.split('?')[0]}`;
+    const notBuilt =
+      located !== null && GHOST_MATCHERS[located.api].some((route) => methodMatches(route.method, request.method) && route.path.test(located.path));
+    const pathname = request.url.split('?')[0]!;
+    const endpoint = `${request.method} ${pathname}`;
+    // Ghost's messages for an unknown API path say nothing of the path (and, to an SDK, suggest upgrading it).
+    const unknown = located && !notBuilt ? unknownEndpoint(located.api, request.method, located.path, pathname) : null;
     const notBuiltDetails = {
       message: `${endpoint} is not available on this server.`,
       context: `Ghost ${SERVER_VERSION} has this endpoint; this server has not built it yet.`,
@@ -74,9 +97,12 @@ export function notFoundHandler(apiRoot: string, siteUrl: string) {
         const ahead = order > 0;
         return renderError(
           errors.requestNotAcceptable({
-            message: 'Request could not be served, the endpoint was not found.',
+            message: unknown
+              ? `Request could not be served, the endpoint was not found: ${unknown}`
+              : 'Request could not be served, the endpoint was not found.',
             context: `Provided client accept-version ${accept} is ${ahead ? 'ahead of' : 'behind'} current Ghost version v${SERVER_VERSION}.`,
-            help: ahead ? 'Try upgrading your Ghost install.' : 'Try upgrading your Ghost API client.',
+            // An SDK always names v5.0, so Ghost's advice to upgrade it sends a mistyped path's author the wrong way.
+            help: ahead ? 'Try upgrading your Ghost install.' : unknown ? 'Check the method and path.' : 'Try upgrading your Ghost API client.',
             code: ahead ? 'UPDATE_GHOST' : 'UPDATE_CLIENT',
           }),
           request,
@@ -84,6 +110,7 @@ export function notFoundHandler(apiRoot: string, siteUrl: string) {
         );
       }
     }
-    return renderError(notBuilt ? errors.notFound(notBuiltDetails) : errors.notFound('Resource not found'), request, reply);
+    if (notBuilt) return renderError(errors.notFound(notBuiltDetails), request, reply);
+    return renderError(errors.notFound(unknown ? `Resource not found: ${unknown}` : 'Resource not found'), request, reply);
   };
 }

@@ -1,6 +1,7 @@
 import type { Db } from '../db/connect.js';
 import type { JobRow } from '../db/schema-jobs.js';
 import { objectId } from '../db/ids.js';
+import { figuresOf, type JobLog } from './job-log.js';
 
 /** Claims of one job before it is given up: a job whose every run kills its instance must not loop for ever. */
 export const MAX_JOB_ATTEMPTS = 3;
@@ -101,10 +102,13 @@ export interface RunContext {
   owner: string;
   now: () => Date;
   handlers: JobHandlers;
-  log: { error(obj: object, msg: string): void };
+  log: JobLog;
 }
 
-/** Runs a job this instance has just claimed (the claim counted as an attempt) and records how it ended. */
+/**
+ * Runs a job this instance has just claimed (the claim counted as an attempt) and records how it ended, with a
+ * log line when it starts, at each progress it reports, and when it ends (its result's figures, or its error).
+ */
 export async function runJob(run: RunContext, id: string): Promise<void> {
   const { db, owner, now, handlers, log } = run;
   const row = await db
@@ -117,17 +121,23 @@ export async function runJob(run: RunContext, id: string): Promise<void> {
   if (!row || row.lease_owner !== owner || row.status !== 'pending') return;
   const handler = handlers[row.kind];
   if (!handler) return;
+  const started = performance.now();
+  const line = (extra: object = {}) => ({ job: row.kind, job_id: id, attempt: row.attempts, ms: Math.round(performance.now() - started), ...extra });
   if (row.attempts > MAX_JOB_ATTEMPTS) {
     await finish(db, id, owner, now(), { status: 'failed', result: null, error: `given up after ${MAX_JOB_ATTEMPTS} attempts` });
+    log.error(line(), `background job given up after ${MAX_JOB_ATTEMPTS} attempts`);
     return;
   }
+  log.info(line(), 'background job started');
   let completed = false;
+  let completedWith: unknown = null;
   const job: RunningJob = {
     id,
     kind: row.kind,
     payload: jobPayload(row),
     attempts: row.attempts,
     progress: async (value) => {
+      log.info(line(figuresOf(value)), 'background job progress');
       await db
         .updateTable('jobs')
         .set({ progress: JSON.stringify(value), updated_at: now() })
@@ -140,15 +150,20 @@ export async function runJob(run: RunContext, id: string): Promise<void> {
         throw new LostLeaseError(`job ${id} is no longer leased to ${owner}`);
       }
       completed = true;
+      completedWith = result;
     },
   };
   try {
     const result = await handler(job);
     if (!completed) await finish(db, id, owner, now(), { status: 'done', result: JSON.stringify(result ?? null), error: null });
+    log.info(line(figuresOf(completed ? completedWith : result)), 'background job done');
   } catch (err) {
     // Another instance runs it now; what it does decides the outcome.
-    if (err instanceof LostLeaseError) return;
-    log.error({ err, job: id, kind: row.kind }, 'background job failed');
+    if (err instanceof LostLeaseError) {
+      log.warn(line(), 'background job taken over by another instance');
+      return;
+    }
+    log.error(line({ err }), 'background job failed');
     const message = err instanceof Error ? err.message : String(err);
     await finish(db, id, owner, now(), { status: 'failed', result: null, error: message.slice(0, 2000) });
   }

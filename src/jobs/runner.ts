@@ -11,6 +11,7 @@ import { webhookHeads } from './webhook-batch.js';
 import { runLane } from './webhook-lane.js';
 import { pruneHistory } from './prune.js';
 import { runJob, type JobHandlers } from './jobs.js';
+import type { JobLog } from './job-log.js';
 
 /** Webhooks one instance sends to at once (each webhook's deliveries go one after the other). */
 const MAX_IN_FLIGHT = 8;
@@ -26,22 +27,32 @@ export interface JobRunnerOptions {
   engine: Engine;
   clock: Clock;
   config: JobsConfig;
-  /** Where failures of a round are reported (the app's logger). */
-  log: { error(obj: object, msg: string): void };
+  /** The app's logger: a line per piece of work done (job-log.ts), and failures of a round. */
+  log: JobLog;
   /** Names this instance's leases; unique per process by default. */
   owner?: string;
   /** How long a claim holds before another instance may take the row over (renewed while the work runs). */
   leaseMs?: number;
   /**
    * Publishes the scheduled posts and pages due by `now`, each exactly once across instances (the posts
-   * resource's conditional update; passed in by app.ts, as jobs/ imports no resource). Returns how many.
+   * resource's conditional update; passed in by app.ts, as jobs/ imports no resource). Returns those it published.
    */
-  publishDue?: (now: Date) => Promise<number>;
+  publishDue?: (now: Date) => Promise<readonly PublishedPost[]>;
   /**
    * Handlers of background jobs (the `jobs` table) by kind, supplied by the resources through app.ts; a job of
    * a kind not listed is left for an instance that knows it.
    */
   jobs?: JobHandlers;
+}
+
+/** A scheduled post or page the runner published, for its log line. */
+export interface PublishedPost {
+  id: string;
+  type: string;
+  /** When it was scheduled for. */
+  publishedAt: Date;
+  /** How long its publishing transaction took. */
+  ms: number;
 }
 
 /**
@@ -210,7 +221,19 @@ export class JobRunner {
     if (!publishDue || now - this.#publishedAt < config.pollMs) return 0;
     this.#publishedAt = now;
     try {
-      return await publishDue(new Date(now));
+      const published = await publishDue(new Date(now));
+      for (const post of published) {
+        const line = {
+          job: 'publish',
+          job_id: post.id,
+          type: post.type,
+          scheduled_for: post.publishedAt.toISOString(),
+          late_ms: now - post.publishedAt.getTime(),
+          ms: post.ms,
+        };
+        log.info(line, `scheduled ${post.type} published`);
+      }
+      return published.length;
     } catch (err) {
       log.error({ err }, 'publishing scheduled posts failed');
       return 0;

@@ -37,6 +37,7 @@ export interface DeliveryRow {
   id: string;
   attempts: number;
   webhook_id: string;
+  event: string;
   target_url: string;
   secret: string | null;
   payload: string;
@@ -49,7 +50,7 @@ export async function loadDeliveries(db: Db, owner: string, ids: readonly string
     .selectFrom('webhook_deliveries as d')
     .innerJoin('webhooks as w', 'w.id', 'd.webhook_id')
     .innerJoin('outbox as o', 'o.id', 'd.outbox_id')
-    .select(['d.id', 'd.attempts', 'd.webhook_id', 'w.target_url', 'w.secret', 'o.payload'])
+    .select(['d.id', 'd.attempts', 'd.webhook_id', 'd.event', 'w.target_url', 'w.secret', 'o.payload'])
     .where('d.id', 'in', ids)
     .where('d.lease_owner', '=', owner)
     .execute();
@@ -64,6 +65,8 @@ export interface Attempt {
   status: 'delivered' | 'failed' | 'pending';
   /** Milliseconds since the epoch, when the answer (or the error) came. */
   at: number;
+  /** When a delivery still `pending` is tried again (ms since the epoch); null otherwise. */
+  retryAt: number | null;
 }
 
 /** Sends one delivery and judges the answer against the attempt limit. */
@@ -79,7 +82,9 @@ export async function attempt(config: JobsConfig, now: () => number, row: Delive
   const outcome = judge(result);
   const exhausted = outcome.kind === 'retry' && row.attempts + 1 >= config.webhookMaxAttempts;
   const status = outcome.kind === 'delivered' ? 'delivered' : outcome.kind === 'failed' || exhausted ? 'failed' : 'pending';
-  return { row, result, outcome, status, at: now() };
+  const at = now();
+  const retryAt = status === 'pending' ? at + backoffMs(config.webhookRetryBaseMs, row.attempts + 1) : null;
+  return { row, result, outcome, status, at, retryAt };
 }
 
 /**
@@ -111,14 +116,14 @@ export async function recordAttempts(db: Db, config: JobsConfig, owner: string, 
   const key = JSON.stringify([last.row.webhook_id, triggered]);
   const lost = await db.transaction().execute(async (trx) => {
     let dropped = 0;
-    for (const { row, result, outcome, status, at } of attempts) {
+    for (const { row, result, outcome, status, at, retryAt } of attempts) {
       const attempts = row.attempts + 1;
       const recorded = await trx
         .updateTable('webhook_deliveries')
         .set({
           status,
           attempts,
-          available_at: new Date(status === 'pending' ? at + backoffMs(config.webhookRetryBaseMs, attempts) : at),
+          available_at: new Date(retryAt ?? at),
           lease_owner: null,
           lease_expires_at: null,
           response_status: result.kind === 'answered' ? result.status : null,

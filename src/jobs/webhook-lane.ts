@@ -3,6 +3,7 @@ import type { JobsConfig } from '../config.js';
 import { releaseLease } from './lease.js';
 import { claimInLine } from './webhook-batch.js';
 import { attempt, deleteGoneWebhook, loadDeliveries, recordAttempts, type Attempt, type WebhookBookkeeping } from './webhook-delivery.js';
+import { logAttempt, type JobLog } from './job-log.js';
 
 /** Deliveries of one webhook leased by one claim. */
 const BATCH = 50;
@@ -17,7 +18,7 @@ export interface LaneDeps {
   /** Every delivery this instance holds a lease on (the runner renews them): the lane adds and removes its own. */
   held: Set<string>;
   stopping: () => boolean;
-  log: { error(obj: object, msg: string): void };
+  log: JobLog;
 }
 
 /**
@@ -48,6 +49,7 @@ export async function runLane(deps: LaneDeps, head: string): Promise<void> {
           break;
         }
         const tried = await attempt(deps.config, deps.now, row);
+        logAttempt(deps.log, tried);
         unsent = unsent.slice(1);
         if (tried.outcome.kind === 'gone') {
           await recorder.idle();

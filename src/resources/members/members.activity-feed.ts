@@ -123,7 +123,7 @@ type Row = Json & { id: string; created_at: Date; member_id: string };
 
 async function readSource(ctx: Ctx, source: Source, others: NqlNode | null, limit: number | null): Promise<{ rows: Row[]; total: number }> {
   const spec: FilterSpec = { table: source.table, fields: source.fields };
-  const cond = others ? new FilterCompiler(spec, ctx.engine.unknownColumnCode).compile(conditionFor(source, others)) : null;
+  const cond = others ? new FilterCompiler(spec).compile(conditionFor(source, others)) : null;
   const where = cond ? renderCondition(cond, spec, ctx.engine) : null;
   const base = () => {
     const query = ctx.db.selectFrom(source.table);

@@ -165,7 +165,7 @@ describe('POST /members/upload/ (large files, imported by a background job)', ()
       engine: t.connection.engine,
       clock: t.clock,
       config: { ...t.config.jobs, pollMs: 50 },
-      log: { error: () => undefined },
+      log: { info: () => undefined, warn: () => undefined, error: () => undefined },
       jobs: { [MEMBERS_IMPORT_JOB]: membersImportJob(shared) },
     });
     other.start();

@@ -172,7 +172,7 @@ describe('Admin posts: publishing with a newsletter', () => {
     expect(syntax.statusCode).toBe(400);
     expect(ghostError(syntax)).toMatchObject({ context: "The email segment parameter doesn't contain a valid filter Error parsing filter" });
     const column = await edit(id, { status: 'published' }, '?newsletter=default-newsletter&email_segment=foo:bar');
-    expect(ghostError(column)).toMatchObject({ context: "The email segment parameter doesn't contain a valid filter Could not understand request." });
+    expect(ghostError(column)).toMatchObject({ context: "The email segment parameter doesn't contain a valid filter Unknown filter field 'foo'." });
     expect(first(await t.admin.get(`/posts/${id}/`), 'posts')).toMatchObject({ status: 'draft', newsletter: null, email: null });
     const missing = await t.admin.put(`/posts/${UNKNOWN}/?newsletter=default-newsletter`, {
       posts: [{ status: 'published', updated_at: new Date().toISOString() }],

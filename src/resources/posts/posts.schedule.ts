@@ -59,11 +59,19 @@ export async function publishScheduled(ctx: Ctx, id: string, dueBy: Date | null)
   });
 }
 
+/** A post or page a pass published: what the runner's log line says of it. */
+export interface DuePublished {
+  id: string;
+  type: string;
+  publishedAt: Date;
+  ms: number;
+}
+
 /**
  * One pass of the job runner: publishes every scheduled post and page due by `now`, oldest first (so
- * posts that fell due while no instance ran go at start). Returns how many this instance published.
+ * posts that fell due while no instance ran go at start). Returns those this instance published.
  */
-export async function publishDuePosts(ctx: Ctx, now: Date): Promise<number> {
+export async function publishDuePosts(ctx: Ctx, now: Date): Promise<DuePublished[]> {
   const due = await ctx.db
     .selectFrom('posts')
     .select('id')
@@ -75,8 +83,12 @@ export async function publishDuePosts(ctx: Ctx, now: Date): Promise<number> {
     .orderBy('id')
     .limit(DUE_BATCH)
     .execute();
-  let published = 0;
-  for (const { id } of due) if (await publishScheduled(ctx, id, now)) published++;
+  const published: DuePublished[] = [];
+  for (const { id } of due) {
+    const started = performance.now();
+    const row = await publishScheduled(ctx, id, now);
+    if (row) published.push({ id, type: row.type, publishedAt: row.published_at ?? now, ms: Math.round(performance.now() - started) });
+  }
   return published;
 }
 

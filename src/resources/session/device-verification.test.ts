@@ -64,9 +64,10 @@ describe('login from a new device', () => {
     expect(ghostError(denied)).toMatchObject({ type: 'NoPermissionError', message: 'Authorization failed' });
 
     const wrong = await verify(cookie, '000000' === codeFromMail(user) ? '111111' : '000000');
+    // Ghost answers a bare text/plain `Unauthorized`; Quire a JSON UnauthorizedError naming the cause (README, Errors).
     expect(wrong.statusCode).toBe(401);
-    expect(wrong.headers['content-type']).toMatch(/^text\/plain/);
-    expect(wrong.body).toBe('Unauthorized');
+    expect(wrong.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(ghostError(wrong)).toMatchObject({ type: 'UnauthorizedError', message: 'The verification code is incorrect, expired or already used.' });
     const right = await verify(cookie, codeFromMail(user));
     expect(right.statusCode).toBe(200);
     expect(right.body).toBe('OK');
@@ -111,7 +112,9 @@ describe('login from a new device', () => {
     const none = await t.app.inject({ method: 'POST', url: `${ADMIN}/session/verify/`, remoteAddress: ip(), headers: { origin: ORIGIN }, payload: {} });
     expect(none.statusCode).toBe(400);
     expect(ghostError(none)).toMatchObject({ type: 'BadRequestError', message: 'Could not fetch user from the session.' });
-    expect((await verify(undefined, '123456')).statusCode).toBe(401);
+    const noSession = await verify(undefined, '123456');
+    expect(noSession.statusCode).toBe(401);
+    expect(ghostError(noSession)).toMatchObject({ type: 'UnauthorizedError', message: expect.stringMatching(/^There is no signed-in session to verify/) });
   });
 
   it('uses the password-reset sign-in code as the login token', async () => {

@@ -111,7 +111,10 @@ export function sessionRoutes(app: FastifyInstance, { deviceVerification }: Sess
     await hit(db, LIMITERS.userVerification, request.ip, 'user_verification', request.ctx.clock.epochMs());
     const session = await presentedSession(request);
     const code = parseBody(request, VERIFY).token;
-    if (!session?.user_id || !(await acceptCode(db, session.user_id, code, request.ctx.secrets, clock.now()))) return text(reply, 401, 'Unauthorized');
+    // Ghost answers both with a bare text/plain `Unauthorized`; its admin app reads a JSON UnauthorizedError the same.
+    if (!session?.user_id) throw errors.unauthorized('There is no signed-in session to verify: log in first and send the code with its session cookie.');
+    if (!(await acceptCode(db, session.user_id, code, request.ctx.secrets, clock.now())))
+      throw errors.unauthorized('The verification code is incorrect, expired or already used.');
     await markVerified(db, session.id, session.user_id, clock.now());
     // Only wrong codes should use up the allowance: a success starts the count again.
     await reset(db, LIMITERS.userVerification, request.ip, 'user_verification');

@@ -113,7 +113,8 @@ describe('GET /users/', () => {
     expect(ghostError(bad)).toMatchObject({
       type: 'BadRequestError',
       message: 'Request not understood error, cannot list users.',
-      context: 'Could not understand request.',
+      context: "Could not understand request. Unknown filter field 'nope'.",
+      code: 'UNKNOWN_FILTER_FIELD',
     });
   });
 

@@ -1,9 +1,11 @@
 import { nullableString, requiring, Type, type Static } from '../../http/schema.js';
 import { schemaBody } from '../../http/parse-body.js';
+import { errors } from '../../errors.js';
+import { isWebhookEvent, WEBHOOK_EVENTS } from './webhooks.events.js';
 
 /**
- * The writable webhook fields of `@tryghost/admin-api-schema` (`webhooks.json`); others are dropped. Event
- * names are not checked against the events that fire (Ghost accepts any lower-case name, which never fires).
+ * The writable webhook fields of `@tryghost/admin-api-schema` (`webhooks.json`); others are dropped. Then the
+ * event must be one that fires: Ghost accepts any lower-case name, which is never called (README, Errors).
  */
 const WEBHOOK = Type.Partial(
   Type.Object(
@@ -19,6 +21,16 @@ const WEBHOOK = Type.Partial(
   ),
 );
 
-export const WEBHOOK_ADD = schemaBody('webhooks', requiring(WEBHOOK, ['event', 'target_url']));
-export const WEBHOOK_EDIT = schemaBody('webhooks', WEBHOOK);
+/** Runs after the schema, so `event` is a lower-case string of at most 50 characters here. */
+function checkEvent({ event }: { event?: string }): void {
+  if (event === undefined || isWebhookEvent(event)) return;
+  throw errors.validation({
+    message: 'Validation failed for event.',
+    context: `Unknown event '${event}'. Webhooks can subscribe to: ${WEBHOOK_EVENTS.join(', ')}.`,
+    property: 'event',
+  });
+}
+
+export const WEBHOOK_ADD = schemaBody('webhooks', requiring(WEBHOOK, ['event', 'target_url']), { check: checkEvent });
+export const WEBHOOK_EDIT = schemaBody('webhooks', WEBHOOK, { check: checkEvent });
 export type WebhookInput = Static<typeof WEBHOOK>;

@@ -31,7 +31,8 @@ async function checkTarget(targetUrl: string | undefined, rules: WebhookRules): 
     if (!(err instanceof PrivateAddressError)) throw err;
     throw errors.validation({
       message: 'Validation failed for target_url.',
-      context: 'The target URL is, or resolves to, a loopback, private or link-local address, which webhooks may not reach.',
+      context:
+        'The target URL is, or resolves to, a loopback, private or link-local address, which webhooks may not reach unless the server is started with WEBHOOK_ALLOW_PRIVATE=true.',
       property: 'target_url',
     });
   }

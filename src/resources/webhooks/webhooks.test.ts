@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ghostError } from '../../../test/support.js';
 import { makeIntegration, makeStaff } from '../../../test/factories.js';
 import { useTestSite } from '../../../test/test-site.js';
+import { WEBHOOK_EVENTS } from './webhooks.events.js';
 
 const t = useTestSite();
 
@@ -102,7 +103,39 @@ describe('adding', () => {
       const res = await t.admin.post('/webhooks/', hook({ target_url: target }), t.integration());
       expect(res.statusCode, target).toBe(422);
       expect(ghostError(res)).toMatchObject({ type: 'ValidationError', property: 'target_url' });
+      // The refusal says how to allow it (a receiver on the same machine is the first thing people try).
+      expect(ghostError(res).context).toMatch(/WEBHOOK_ALLOW_PRIVATE=true/);
     }
+  });
+
+  it('accepts every event Ghost fires and refuses any other name, listing them (Ghost stores it and never calls it)', async () => {
+    for (const event of WEBHOOK_EVENTS) expect((await t.admin.post('/webhooks/', hook({ event }), t.integration())).statusCode, event).toBe(201);
+    expect(WEBHOOK_EVENTS).toHaveLength(29);
+    const before = await t.db
+      .selectFrom('webhooks')
+      .select(({ fn }) => fn.countAll<number | string>().as('n'))
+      .executeTakeFirstOrThrow();
+    const refused = await t.admin.post('/webhooks/', hook({ event: 'post.exploded' }), t.integration());
+    expect(refused.statusCode).toBe(422);
+    expect(ghostError(refused)).toMatchObject({
+      type: 'ValidationError',
+      message: 'Validation error, cannot save webhook.',
+      property: 'event',
+      details: null,
+    });
+    expect(ghostError(refused).context).toBe(
+      `Validation failed for event. Unknown event 'post.exploded'. Webhooks can subscribe to: ${WEBHOOK_EVENTS.join(', ')}.`,
+    );
+    expect(ghostError(refused).context).toContain('site.changed, post.added,');
+    const after = await t.db
+      .selectFrom('webhooks')
+      .select(({ fn }) => fn.countAll<number | string>().as('n'))
+      .executeTakeFirstOrThrow();
+    expect(Number(after.n)).toBe(Number(before.n));
+    const created = (await t.admin.post('/webhooks/', hook(), t.integration())).json().webhooks[0];
+    const edit = await t.admin.put(`/webhooks/${created.id}/`, { webhooks: [{ event: 'subscriber.added' }] }, t.integration());
+    expect(edit.statusCode).toBe(422);
+    expect(ghostError(edit).context).toMatch(/^Validation failed for event\. Unknown event 'subscriber\.added'\./);
   });
 });
 
