@@ -17,7 +17,7 @@ import { anyWebhookListens } from '../../events/listeners.js';
  * and its tags and authors, only those that changed; a delete's `previous` is the row as the model held it.
  */
 
-type Snapshot = Record<string, unknown>;
+export type Snapshot = Record<string, unknown>;
 
 const SUFFIXES = [
   'added',

@@ -3,6 +3,9 @@ import type { Db } from '../../db/connect.js';
 import type { Database, PostMetaRow, PostRevisionRow, PostRow, TagRow, UserRow } from '../../db/schema.js';
 import type { PostType } from './posts.schemas.js';
 import { POST_FIELDS, SOURCE_COLUMNS } from './posts.fields.js';
+import { objectId } from '../../db/ids.js';
+import { nextMeta } from './posts.model.js';
+import type { PostChanges } from './posts.input.js';
 
 /** A filter compiled to SQL over `posts` (the filter language plugs in here). */
 export type PostWhere = (eb: ExpressionBuilder<Database, 'posts'>) => Expression<SqlBool>;
@@ -63,6 +66,11 @@ export async function findAnyPost(db: Db, id: string): Promise<PostRow | undefin
 
 export async function postIdsMatching(db: Db, query: PostQuery): Promise<string[]> {
   return (await base(db, query).select('posts.id').execute()).map((row) => row.id);
+}
+
+/** The one `posts_meta` row of a post, or null (Ghost creates it only when a meta field has a value). */
+export async function findPostMeta(db: Db, postId: string): Promise<PostMetaRow | null> {
+  return (await db.selectFrom('posts_meta').selectAll().where('post_id', '=', postId).executeTakeFirst()) ?? null;
 }
 
 export async function metaOfPosts(db: Db, postIds: readonly string[]): Promise<Map<string, PostMetaRow>> {
@@ -143,4 +151,75 @@ export async function postSlugTaken(db: Db, slug: string, exceptId?: string): Pr
   let select = db.selectFrom('posts').select('id').where('slug', '=', slug);
   if (exceptId) select = select.where('id', '!=', exceptId);
   return (await select.executeTakeFirst()) !== undefined;
+}
+
+/** Scheduled posts and pages due by `now`, oldest first; `type` leads the (type, status, published_at) index. */
+export async function dueScheduledIds(db: Db, now: Date, limit: number): Promise<string[]> {
+  const rows = await db
+    .selectFrom('posts')
+    .select('id')
+    .where('type', 'in', ['post', 'page'])
+    .where('status', '=', 'scheduled')
+    .where('published_at', '<=', now)
+    .orderBy('published_at')
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+  return rows.map((row) => row.id);
+}
+
+// Writes: run inside `ctx.write`, on its transaction.
+
+/** Locks the row for the rest of the transaction (a no-op update takes the row lock on every engine). */
+export async function lockPost(db: Db, id: string): Promise<void> {
+  await db
+    .updateTable('posts')
+    .set((eb) => ({ id: eb.ref('id') }))
+    .where('id', '=', id)
+    .execute();
+}
+
+/**
+ * Locks a scheduled post while it is still scheduled (and due by `dueBy`, when given): true when this
+ * transaction claimed it, false when another one published it (or an edit moved it) first.
+ */
+export async function claimScheduled(db: Db, id: string, dueBy: Date | null): Promise<boolean> {
+  const claimed = await db
+    .updateTable('posts')
+    .set((eb) => ({ id: eb.ref('id') }))
+    .where('id', '=', id)
+    .where('status', '=', 'scheduled')
+    .$if(dueBy !== null, (qb) => qb.where('published_at', '<=', dueBy))
+    .executeTakeFirst();
+  return Number(claimed.numUpdatedRows) === 1;
+}
+
+export async function insertPost(db: Db, row: PostRow): Promise<void> {
+  await db.insertInto('posts').values(row).execute();
+}
+
+export async function updatePost(db: Db, id: string, values: Partial<PostRow>): Promise<void> {
+  await db.updateTable('posts').set(values).where('id', '=', id).execute();
+}
+
+/** Writes the post's meta row when a value changed; returns whether it did. */
+export async function writeMeta(db: Db, postId: string, existing: PostMetaRow | null, changes: PostChanges['meta']): Promise<boolean> {
+  const { values, changed, hasData } = nextMeta(existing, changes);
+  if (!changed) return false;
+  if (existing) await db.updateTable('posts_meta').set(values).where('id', '=', existing.id).execute();
+  else if (hasData)
+    await db
+      .insertInto('posts_meta')
+      .values({ id: objectId(), post_id: postId, frontmatter: null, ...values } as PostMetaRow)
+      .execute();
+  return true;
+}
+
+/** Removes posts with everything hanging off them. */
+export async function deletePosts(db: Db, ids: readonly string[]): Promise<void> {
+  if (ids.length === 0) return;
+  for (const table of ['posts_tags', 'posts_authors', 'posts_meta', 'post_revisions', 'posts_products'] as const) {
+    await db.deleteFrom(table).where('post_id', 'in', ids).execute();
+  }
+  await db.deleteFrom('posts').where('id', 'in', ids).execute();
 }
