@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
-import type { Db } from '../db/connect.js';
+import type { ReadDb } from '../db/read-db.js';
 
 /** Health checks live outside the API roots and the site's paths, where no Ghost route can be. */
 export const HEALTH_PREFIX = '/_quire';
@@ -25,7 +25,7 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
  * requests now: the database answers and shutdown has not begun; a 503 names the failing part. Neither
  * needs credentials nor says anything secret.
  */
-export function healthRoutes(app: FastifyInstance, db: Db, readiness: Readiness) {
+export function healthRoutes(app: FastifyInstance, db: ReadDb, readiness: Readiness) {
   app.get(`${HEALTH_PREFIX}/live`, async (_request, reply) => {
     reply.header('Cache-Control', 'no-store');
     return { status: 'ok' };

@@ -53,7 +53,7 @@ export function dbRoutes(app: FastifyInstance, { backupFolder, inlineBytes }: Db
       }
       const parsed = await readImportFile(file, request.ctx.storage);
       // Ghost imports in its internal context: no audit actions for the rows written.
-      const report = await importGhostExport(jobCtx(request.ctx), parsed);
+      const report = await importGhostExport(jobCtx({ ...request.ctx, db: request.ctx.autocommitDb }), parsed);
       reply.header('X-Cache-Invalidate', '/*');
       return { db: [], problems: report.problems };
     });

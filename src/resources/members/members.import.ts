@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import validator from 'validator';
 import type { Ctx, WriteCtx } from '../../ctx.js';
 import type { Db } from '../../db/connect.js';
+import type { ReadDb } from '../../db/read-db.js';
 import type { LabelRow, MemberRow, TierRow } from '../../db/schema.js';
 import { objectId } from '../../db/ids.js';
 import { chunksOf, insertInChunks } from '../../db/chunks.js';
@@ -127,7 +128,7 @@ export interface PerformOptions {
 }
 
 /** Tiers as the importer finds them: the default paid tier for comped rows, others by name (the last made wins, as in Ghost). */
-function tierFinder(db: Db) {
+function tierFinder(db: ReadDb) {
   const byName = new Map<string, Promise<TierRow | undefined>>();
   let fallback: Promise<TierRow | undefined> | undefined;
   return {

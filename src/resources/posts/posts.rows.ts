@@ -1,4 +1,4 @@
-import type { Db } from '../../db/connect.js';
+import type { ReadDb } from '../../db/read-db.js';
 import type { PostMetaRow, PostRow } from '../../db/schema.js';
 import type { WriteCtx } from '../../ctx.js';
 import { errors } from '../../errors.js';
@@ -18,7 +18,7 @@ import type { PostType } from './posts.schemas.js';
 /** Changes that do not count as someone else's edit (bookshelf-collision's ignore list). */
 const NOT_COLLIDING = new Set(['created_at', 'updated_at', 'id', 'published_by', 'updated_by', 'html', 'plaintext', 'reading_time']);
 
-export function uniqueSlug(db: Db, base: string, exceptId?: string): Promise<string> {
+export function uniqueSlug(db: ReadDb, base: string, exceptId?: string): Promise<string> {
   return generateSlug(base, { kind: 'post', taken: (candidate) => postSlugTaken(db, candidate, exceptId) });
 }
 

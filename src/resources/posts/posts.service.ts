@@ -1,4 +1,4 @@
-import type { Db } from '../../db/connect.js';
+import type { ReadDb } from '../../db/read-db.js';
 import type { PostRow } from '../../db/schema.js';
 import type { Ctx } from '../../ctx.js';
 import { actorOf } from '../../auth/actor.js';
@@ -77,7 +77,7 @@ export async function addPost(ctx: Ctx, type: PostType, input: PostInput, option
 }
 
 /** The stored post of this type, or Ghost's 404 (raised by the permission check, before any update). */
-export async function existingPost(db: Db, type: PostType, id: string): Promise<PostRow> {
+export async function existingPost(db: ReadDb, type: PostType, id: string): Promise<PostRow> {
   const row = await findAnyPost(db, id);
   if (!row || row.type !== type) throw errors.notFound('Post not found.');
   return row;
