@@ -1,7 +1,7 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestSite, withTestSite, type TestSite } from './test-site.js';
-import { OWNER, ghostError } from './support.js';
+import { OWNER, expectGhostError } from './support.js';
 import { zipOf, image } from './uploads.js';
 import { PEER_EXPORT_MEMBERS, dataOf, importJson, type ExportData, type Row } from './db-support.js';
 
@@ -179,7 +179,6 @@ describe('POST /db/ with a zip', () => {
       { 'images/aa/x.png': 'images/../x.png' },
     );
     const res = await t.admin.upload('/db/', { importfile: { name: 'site.zip', type: 'application/zip', data: zip } });
-    expect(res.statusCode).toBe(415);
-    expect(ghostError(res)).toMatchObject({ type: 'UnsupportedMediaTypeError', message: 'Invalid zip file structure.' });
+    expectGhostError(res, { status: 415, type: 'UnsupportedMediaTypeError', message: 'Invalid zip file structure.' });
   });
 });

@@ -7,7 +7,7 @@ import { buildApp } from '../src/app.js';
 import { parseConfig } from '../src/config.js';
 import { connect } from '../src/db/connect.js';
 import { migrateToLatest } from '../src/db/migrate.js';
-import { ADMIN, CONTENT, createTestDatabase, ghostError } from './support.js';
+import { ADMIN, CONTENT, createTestDatabase, ghostError, expectGhostError } from './support.js';
 import { useTestSite } from './test-site.js';
 
 const t = useTestSite();
@@ -41,8 +41,7 @@ describe('error body', () => {
 
   it('answers unknown Content API routes with the same 404', async () => {
     const res = await t.app.inject({ url: `${CONTENT}/nothing-here/` });
-    expect(res.statusCode).toBe(404);
-    expect(ghostError(res)).toMatchObject({ type: 'NotFoundError', message: 'Resource not found' });
+    expectGhostError(res, { status: 404, type: 'NotFoundError', message: 'Resource not found' });
   });
 
   it('rewrites controller errors and keeps the original as context', async () => {
@@ -56,8 +55,8 @@ describe('Accept-Version on unmatched routes', () => {
 
   it('says when the client is ahead of the server', async () => {
     const res = await get('v6.0');
-    expect(res.statusCode).toBe(406);
-    expect(ghostError(res)).toMatchObject({
+    expectGhostError(res, {
+      status: 406,
       type: 'RequestNotAcceptableError',
       message: 'Request could not be served, the endpoint was not found.',
       context: 'Provided client accept-version v6.0 is ahead of current Ghost version v5.130.',
@@ -68,8 +67,8 @@ describe('Accept-Version on unmatched routes', () => {
 
   it('says when the client is behind the server', async () => {
     const res = await get('v5.0');
-    expect(res.statusCode).toBe(406);
-    expect(ghostError(res)).toMatchObject({
+    expectGhostError(res, {
+      status: 406,
       context: 'Provided client accept-version v5.0 is behind current Ghost version v5.130.',
       help: 'Try upgrading your Ghost API client.',
       code: 'UPDATE_CLIENT',
@@ -78,8 +77,7 @@ describe('Accept-Version on unmatched routes', () => {
 
   it('refuses an unparsable version and ignores it on matched routes', async () => {
     const res = await get('banana');
-    expect(res.statusCode).toBe(400);
-    expect(ghostError(res)).toMatchObject({ type: 'BadRequestError', message: 'Requested version is not supported.' });
+    expectGhostError(res, { status: 400, type: 'BadRequestError', message: 'Requested version is not supported.' });
     expect((await t.app.inject({ url: `${ADMIN}/site/`, headers: { 'accept-version': 'v5.0' } })).statusCode).toBe(200);
     expect((await get('v5.130')).statusCode).toBe(404);
   });
@@ -95,15 +93,13 @@ describe('X-Ghost-Version', () => {
   it('refuses a later minor or another major with 400 VersionMismatchError', async () => {
     for (const version of ['5.131', '6.0', '4.48']) {
       const res = await site(version);
-      expect(res.statusCode).toBe(400);
-      expect(ghostError(res)).toMatchObject({ type: 'VersionMismatchError', message: `Client request for ${version} does not match server version 5.130.6.` });
+      expectGhostError(res, { status: 400, type: 'VersionMismatchError', message: `Client request for ${version} does not match server version 5.130.6.` });
     }
   });
 
   it('refuses an unreadable version with 400', async () => {
     const res = await site('banana');
-    expect(res.statusCode).toBe(400);
-    expect(ghostError(res)).toMatchObject({ type: 'BadRequestError', message: 'Client request for banana is invalid.' });
+    expectGhostError(res, { status: 400, type: 'BadRequestError', message: 'Client request for banana is invalid.' });
   });
 });
 

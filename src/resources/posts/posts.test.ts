@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ghostError, SITE_URL } from '../../../test/support.js';
+import { ghostError, SITE_URL, expectGhostError } from '../../../test/support.js';
 import { first } from '../../../test/posts-support.js';
 import { useTestSite } from '../../../test/test-site.js';
 import { BLANK_LEXICAL } from './posts.formats.js';
@@ -253,11 +253,7 @@ describe('Admin posts: edit', () => {
     expect(first(scheduled, 'posts')).toMatchObject({ status: 'scheduled', url: `${SITE_URL}p/${post.uuid}/` });
     const live = first(await addPost({ title: 'Already live', status: 'published' }), 'posts');
     const res = await editPost(live.id, { status: 'scheduled', published_at: future, updated_at: live.updated_at });
-    expect(res.statusCode).toBe(422);
-    expect(ghostError(res)).toMatchObject({
-      message: 'Validation error, cannot edit post.',
-      context: 'Your post is already published, please reload your page.',
-    });
+    expectGhostError(res, { status: 422, message: 'Validation error, cannot edit post.', context: 'Your post is already published, please reload your page.' });
   });
 
   it('sent is only for e-mail-only posts; publishing an e-mail-only post sends it', async () => {
@@ -275,15 +271,14 @@ describe('Admin posts: edit', () => {
     const cleared = first(await editPost(post.id, { tags: [], meta_title: '', updated_at: post.updated_at }), 'posts');
     expect(cleared).toMatchObject({ tags: [], primary_tag: null, meta_title: null });
     const res = await editPost(post.id, { authors: [], updated_at: post.updated_at });
-    expect(res.statusCode).toBe(422);
-    expect(ghostError(res)).toMatchObject({ message: 'Validation error, cannot edit post.', context: 'At least one author is required.' });
+    expectGhostError(res, { status: 422, message: 'Validation error, cannot edit post.', context: 'At least one author is required.' });
   });
 
   it('the newsletter option needs an active newsletter when publishing', async () => {
     const post = first(await addPost({ title: 'Newsletter' }), 'posts');
     const res = await editPost(post.id, { status: 'published', updated_at: post.updated_at }, '?newsletter=weekly');
-    expect(res.statusCode).toBe(400);
-    expect(ghostError(res)).toMatchObject({
+    expectGhostError(res, {
+      status: 400,
       type: 'BadRequestError',
       message: 'Request not understood error, cannot edit post.',
       context: "The newsletter parameter doesn't match any active newsletter.",
