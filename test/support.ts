@@ -4,7 +4,8 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import type { KyselyPlugin } from 'kysely';
+import type { KyselyPlugin, SelectQueryBuilder } from 'kysely';
+import type { Database } from '../src/db/schema.js';
 import { expect } from 'vitest';
 import pg from 'pg';
 import mysql from 'mysql2/promise';
@@ -192,16 +193,22 @@ export function expectGhostError(res: LightMyRequestResponse, { status, ...field
   expect(ghostError(res)).toMatchObject(fields);
 }
 
+/** How many rows `table` holds (matching `where`, when given). */
+export async function countRows(
+  t: TestApp,
+  table: string,
+  where?: (qb: SelectQueryBuilder<Database, 'posts', object>) => SelectQueryBuilder<Database, 'posts', object>,
+): Promise<number> {
+  let query = t.connection.db.selectFrom(table as 'posts');
+  if (where) query = where(query);
+  const row = await query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
 /** Row counts of the tables named, by table: a refused write must leave them unchanged. */
 export async function rowCounts<T extends string>(t: TestApp, tables: readonly T[]): Promise<Record<T, number>> {
   const out = {} as Record<T, number>;
-  for (const table of tables) {
-    const row = await t.connection.db
-      .selectFrom(table as 'posts')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .executeTakeFirstOrThrow();
-    out[table] = Number(row.n);
-  }
+  for (const table of tables) out[table] = await countRows(t, table);
   return out;
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ghostError, expectGhostError } from '../../../test/support.js';
+import { ghostError, expectGhostError, countRows } from '../../../test/support.js';
 import { first } from '../../../test/posts-support.js';
 import { makeStaff } from '../../../test/factories.js';
 import { useTestSite } from '../../../test/test-site.js';
@@ -8,15 +8,7 @@ const t = useTestSite({ caller: 'integration' });
 const UNKNOWN = '6b01a0b05973b53791bbe3ff';
 
 const addLabel = (label: Record<string, unknown>) => t.admin.post('/labels/', { labels: [label] });
-const labelCount = async () =>
-  Number(
-    (
-      await t.db
-        .selectFrom('labels')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .executeTakeFirstOrThrow()
-    ).n,
-  );
+const labelCount = () => countRows(t, 'labels');
 
 describe('Admin labels', () => {
   it('adds a label with Location and no cache purge, trimming the name and dropping unknown fields', async () => {

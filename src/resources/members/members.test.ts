@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ghostError, OWNER, expectGhostError } from '../../../test/support.js';
+import { ghostError, OWNER, expectGhostError, countRows } from '../../../test/support.js';
 import { first } from '../../../test/posts-support.js';
 import { makeStaff } from '../../../test/factories.js';
 import { NOBODY, useTestSite } from '../../../test/test-site.js';
@@ -8,15 +8,7 @@ const t = useTestSite({ caller: 'integration' });
 const UNKNOWN = '6b01a0b05973b53791bbe3ff';
 
 const addMember = (member: Record<string, unknown>, query = '') => t.admin.post(`/members/${query}`, { members: [member] });
-const count = async (table: 'members' | 'labels' | 'members_labels' | 'members_newsletters' | 'members_products') =>
-  Number(
-    (
-      await t.db
-        .selectFrom(table)
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .executeTakeFirstOrThrow()
-    ).n,
-  );
+const count = (table: 'members' | 'labels' | 'members_labels' | 'members_newsletters' | 'members_products') => countRows(t, table);
 const paidTier = async () =>
   (await t.db.selectFrom('products').selectAll().where('type', '=', 'paid').executeTakeFirstOrThrow()) as { id: string; slug: string; name: string };
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ghostError, expectGhostError } from '../../../test/support.js';
+import { ghostError, expectGhostError, countRows } from '../../../test/support.js';
 import { first } from '../../../test/posts-support.js';
 import { makeStaff } from '../../../test/factories.js';
 import { useTestSite } from '../../../test/test-site.js';
@@ -8,15 +8,7 @@ const t = useTestSite({ caller: 'integration' });
 const UNKNOWN = '6b01a0b05973b53791bbe3ff';
 
 const paidTier = async () => await t.db.selectFrom('products').select(['id', 'name']).where('slug', '=', 'default-product').executeTakeFirstOrThrow();
-const offerCount = async () =>
-  Number(
-    (
-      await t.db
-        .selectFrom('offers')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .executeTakeFirstOrThrow()
-    ).n,
-  );
+const offerCount = () => countRows(t, 'offers');
 
 async function addOffer(offer: Record<string, unknown>) {
   const tier = await paidTier();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ghostError, OWNER, expectGhostError } from '../../../test/support.js';
+import { ghostError, OWNER, expectGhostError, countRows } from '../../../test/support.js';
 import { first } from '../../../test/posts-support.js';
 import { makeStaff } from '../../../test/factories.js';
 import { useTestSite } from '../../../test/test-site.js';
@@ -8,15 +8,7 @@ const t = useTestSite({ caller: 'integration' });
 const UNKNOWN = '6b01a0b05973b53791bbe3ff';
 
 const addTier = (tier: Record<string, unknown>) => t.admin.post('/tiers/', { tiers: [tier] });
-const tierCount = async () =>
-  Number(
-    (
-      await t.db
-        .selectFrom('products')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .executeTakeFirstOrThrow()
-    ).n,
-  );
+const tierCount = () => countRows(t, 'products');
 const freeTierId = async () => (await t.db.selectFrom('products').select('id').where('type', '=', 'free').executeTakeFirstOrThrow()).id;
 
 describe('Admin tiers', () => {
