@@ -10,7 +10,7 @@ import { POST_EVENT_SUFFIXES, previousValues, type EventPayloads, type PostEvent
 /**
  * Ghost's post and page webhook events, recorded in the write's transaction (`ctx.write`): the payload is
  * `{post: {current, previous}}` (or `page`) with the post serialised as the Admin API reads it, with the
- * formats mobiledoc, html and plaintext and its tags and authors (reference/webhooks-and-events.md §4).
+ * formats mobiledoc, html and plaintext and its tags and authors.
  * `*.tag.attached` / `*.tag.detached` carry the post too (Ghost emits them on the post model, once per tag),
  * with the same `current` and `previous` as the save's other events. Not built yet: events of bulk edits and
  * bulk deletes. The payload follows what Ghost 5.130.6 sends (compared with it): an edit's model had its

@@ -121,7 +121,7 @@ function countsFor(include: readonly string[]): Record<string, number> | null {
 
 /**
  * The Admin API post or page, in Ghost's key order. Formats only when `formats` holds them: the API routes
- * always add `lexical` (interface.md), webhook payloads never carry it (as in Ghost); relations only when included.
+ * always add `lexical`, webhook payloads never carry it (as in Ghost); relations only when included.
  */
 export function presentAdminPost(record: PostRecord, ctx: PresentContext, revisionAuthors: ReadonlyMap<string, UserRow> = new Map()) {
   const { row, meta } = record;

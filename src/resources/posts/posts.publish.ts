@@ -13,7 +13,7 @@ const SENDING = ['published', 'sent'];
 export const sendsEmailNow = (previous: string, next: string) => SENDING.includes(next) && !SENDING.includes(previous);
 
 /**
- * `?newsletter=<slug>&email_segment=<filter>` on an edit (input-validation.md §2.6), as Ghost's post model
+ * `?newsletter=<slug>&email_segment=<filter>` on an edit, as Ghost's post model
  * applies them: only when the status changes to published, scheduled or sent and the post has no
  * newsletter yet; otherwise both are ignored. The segment is only taken together with a newsletter, and
  * reset to `all` when not given. Returns the newsletter it set.

@@ -13,7 +13,7 @@ import type { AuthorRef, TagRef } from './posts.input.js';
 const cleanTagSlug = (slug: string) => generateSlug(slug, { kind: 'tag', taken: async () => false });
 
 /**
- * Tags named in a post body, resolved as Ghost resolves them (input-validation.md §2.3): slugs cleaned,
+ * Tags named in a post body, resolved as Ghost resolves them: slugs cleaned,
  * names equal ignoring case collapsed (first wins), each tag matched on every property given (so case
  * follows the database collation), new tags created, a given `id` overwriting that tag's name/slug.
  * Returns tag ids in order, without repeats.

@@ -32,7 +32,7 @@ type Params = { id: string };
 export function postsAdminRoutes(app: FastifyInstance, type: PostType) {
   const docName = DOC_NAME[type];
   const frame = (method: string) => ({ docName, method });
-  // Relations: Ghost's defaults unless the request names its own. Formats: lexical always (interface.md),
+  // Relations: Ghost's defaults unless the request names its own. Formats: lexical always,
   // plus whatever the request adds.
   const view = (ctx: Ctx, query: Query, formats: Format[]): AdminView => ({
     siteUrl: ctx.site.url,
