@@ -1,27 +1,16 @@
 import type { FastifyInstance } from 'fastify';
-import type { Ctx } from '../../ctx.js';
 import type { LabelRow } from '../../db/schema.js';
 import { parseInclude } from '../../browse/include.js';
 import { browseRoute } from '../../http/browse-route.js';
 import { readRoutes } from '../../http/read-routes.js';
 import { writeRoutes } from '../../http/write-routes.js';
 import { LABELS_BROWSE } from './labels.browse.js';
-import { findLabel, memberCountsOfLabels } from './labels.queries.js';
-import { presentLabel } from './labels.present.js';
+import { findLabel } from './labels.queries.js';
+import { presentLabels } from './labels.views.js';
 import { addLabel, deleteLabel, editLabel } from './labels.service.js';
 import { LABEL_ADD, LABEL_EDIT, LABEL_INCLUDES } from './labels.schemas.js';
 
 type Query = Record<string, unknown>;
-
-async function presentLabels({ db }: Ctx, rows: LabelRow[], include: readonly string[]) {
-  const counts = include.includes('count.members')
-    ? await memberCountsOfLabels(
-        db,
-        rows.map((row) => row.id),
-      )
-    : null;
-  return rows.map((row) => presentLabel(row, counts ? { members: counts.get(row.id) ?? 0 } : undefined));
-}
 
 /** Labels: Admin API only. Add and edit purge nothing (an edit that changed something does), delete purges. */
 export function labelsAdminRoutes(app: FastifyInstance) {

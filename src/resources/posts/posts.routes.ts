@@ -81,6 +81,9 @@ export function postsAdminRoutes(app: FastifyInstance, type: PostType) {
     },
   });
 
+  // Add, edit and destroy are not `writeRoutes` declarations: their `X-Cache-Invalidate` comes from the
+  // service's result (a draft's preview paths, or the whole site), not from the route, and add and edit read
+  // the saved post back with the request's formats and includes.
   app.post<{ Querystring: Query }>(`/${docName}/`, { config: { frame: frame('add'), permission: 'post.add' } }, async (request, reply) => {
     const options = writeOptions(request.query); // options are validated before the body, as in Ghost
     const result = await addPost(request.ctx, type, parseBody(request, POST_ADD[type]), options);
