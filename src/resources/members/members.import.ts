@@ -1,18 +1,16 @@
 import { sql } from 'kysely';
-import validator from 'validator';
 import type { Ctx, WriteCtx } from '../../ctx.js';
 import type { Db } from '../../db/connect.js';
-import type { ReadDb } from '../../db/read-db.js';
 import type { LabelRow, MemberRow, TierRow } from '../../db/schema.js';
 import { objectId } from '../../db/ids.js';
 import { chunksOf, insertInChunks } from '../../db/chunks.js';
-import { checkColumns, columnRules } from '../../db/column-rules.js';
 import { readSetting } from '../../settings/settings.js';
 import { isoDate } from '../../content/dates.js';
 import { signupNewsletterIds } from './members.queries.js';
 import { newMemberRow } from './members.service.js';
 import { resolveLabels, setMemberNewsletters, setMemberTiers } from './members.relations.js';
 import { DEFAULT_MAPPING, parseMembersCsv, preparedCsv, type ImportRow } from './members.csv.js';
+import { check, merge, tierFinder, type Planned } from './members.import-rows.js';
 
 /**
  * Ghost's members CSV import (`MembersCSVImporter`), with one difference of substance: Ghost commits row by
@@ -23,23 +21,6 @@ import { DEFAULT_MAPPING, parseMembersCsv, preparedCsv, type ImportRow } from '.
  * replaced when given, unsubscribed when `subscribed_to_emails` is false, comped when `complimentary_plan`.
  * Imports record no webhook event, as Ghost fires none for them.
  */
-
-/** The columns the member model checks, with its messages. */
-const MEMBER_COLUMNS = columnRules({
-  table: 'members',
-  columns: {
-    email: { type: 'text', maxLength: 191, nullable: false },
-    name: { type: 'text', maxLength: 191 },
-    note: { type: 'text', maxLength: 2000 },
-  },
-});
-
-const messages = {
-  invalidEmail: 'Invalid Email',
-  freeMemberNotAllowedImportTier: 'You cannot import a free member with a specified tier.',
-  invalidImportTier: (tier: string) => `"${tier}" is not a valid tier.`,
-  stripeNotConnected: 'Cannot link Stripe Customer without a Stripe Connection',
-};
 
 export interface PreparedImport {
   /** The file in Ghost's own columns, the request's mapping and labels applied (what a background job reads). */
@@ -107,17 +88,6 @@ const presentImportLabel = (label: LabelRow) => ({
   updated_at: isoDate(label.updated_at),
 });
 
-/** What one good row (or several rows of one address) asks for. */
-interface Planned {
-  email: string;
-  name: string | null;
-  note: string | null;
-  subscribed: boolean;
-  createdAt: Date;
-  labels: string[];
-  tier: TierRow | null;
-}
-
 export interface PerformOptions {
   importLabel: string;
   originalImportSize: number;
@@ -125,81 +95,6 @@ export interface PerformOptions {
   progress?: (value: { stage: 'checking' | 'writing'; rows: number; checked: number }) => Promise<void>;
   /** Runs last in the import's transaction (a background job marks itself done there). */
   complete?: (db: Db, result: ImportResult) => Promise<void>;
-}
-
-/** Tiers as the importer finds them: the default paid tier for comped rows, others by name (the last made wins, as in Ghost). */
-function tierFinder(db: ReadDb) {
-  const byName = new Map<string, Promise<TierRow | undefined>>();
-  let fallback: Promise<TierRow | undefined> | undefined;
-  return {
-    named: (name: string) => {
-      if (!byName.has(name)) {
-        byName.set(name, db.selectFrom('products').selectAll().where('name', '=', name).orderBy('created_at', 'desc').orderBy('id', 'desc').executeTakeFirst());
-      }
-      return byName.get(name)!;
-    },
-    default: () =>
-      (fallback ??= db
-        .selectFrom('products')
-        .selectAll()
-        .where('type', '=', 'paid')
-        .where('active', '=', true)
-        .orderBy('created_at')
-        .orderBy('id')
-        .executeTakeFirst()),
-  };
-}
-
-/** A cell as the member model stores it: the parser's booleans become 1 and 0, as in Ghost's database. */
-const text = (value: unknown): string | null =>
-  value === null || value === undefined ? null : typeof value === 'boolean' ? (value ? '1' : '0') : String(value);
-
-/** A row's checks, in the order Ghost's importer meets them; the message of the first that fails, or the plan. */
-async function check(row: ImportRow, tiers: ReturnType<typeof tierFinder>, now: Date): Promise<Planned | string> {
-  // Ghost's validator refuses what is not text (a missing address, a `true` cell) before anything else.
-  if (typeof row.email !== 'string') return 'Validator validates strings only';
-  if (!validator.isEmail(row.email, { legacy: false } as validator.IsEmailOptions)) return messages.invalidEmail;
-  try {
-    checkColumns(MEMBER_COLUMNS, { email: row.email, name: text(row.name), note: text(row.note) });
-  } catch (err) {
-    return (err as Error).message;
-  }
-  const created = row.created_at ? new Date(String(row.created_at)) : now;
-  if (Number.isNaN(created.getTime())) return 'Date format for `created_at` is invalid.';
-  let tier: TierRow | null = null;
-  const importTier = text(row.import_tier);
-  if (importTier) {
-    tier = (await tiers.named(importTier)) ?? null;
-    if (!tier) return messages.invalidImportTier(importTier);
-  }
-  // Stripe is never connected here: a Stripe customer cannot be linked.
-  if (row.stripe_customer_id) return messages.stripeNotConnected;
-  if (row.complimentary_plan === true) tier ??= (await tiers.default()) ?? null;
-  else if (importTier) return messages.freeMemberNotAllowedImportTier;
-  const labels = row.labels.map((label) => String(label.name).trim()).filter((name) => name !== '');
-  return {
-    email: row.email,
-    name: text(row.name),
-    note: text(row.note),
-    subscribed: row.subscribed !== false,
-    // Members dated in the future would not show in the admin list (Ghost moves them to now).
-    createdAt: created > now ? now : created,
-    labels,
-    tier: row.complimentary_plan === true ? tier : null,
-  };
-}
-
-/** A later row of the same address, applied as Ghost's importer updates the member the earlier one made. */
-function merge(earlier: Planned, later: Planned): Planned {
-  return {
-    ...earlier,
-    name: later.name || earlier.name,
-    note: later.note || earlier.note,
-    // Subscribed again only if it still is; a `false` unsubscribes.
-    subscribed: earlier.subscribed && later.subscribed,
-    labels: [...earlier.labels, ...later.labels],
-    tier: later.tier ?? earlier.tier,
-  };
 }
 
 /**

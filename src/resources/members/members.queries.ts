@@ -91,3 +91,13 @@ export function signupNewsletterIds(db: ReadDb): Promise<{ id: string }[]> {
 export function memberCreations(db: ReadDb): Promise<Pick<MemberRow, 'status' | 'created_at'>[]> {
   return db.selectFrom('members').select(['status', 'created_at']).orderBy('created_at').execute();
 }
+
+/** The tier a members import names (the last made of that name, as Ghost's importer finds it). */
+export function latestTierNamed(db: ReadDb, name: string): Promise<TierRow | undefined> {
+  return db.selectFrom('products').selectAll().where('name', '=', name).orderBy('created_at', 'desc').orderBy('id', 'desc').executeTakeFirst();
+}
+
+/** The site's first active paid tier: where a members import puts comped rows. */
+export function firstActivePaidTier(db: ReadDb): Promise<TierRow | undefined> {
+  return db.selectFrom('products').selectAll().where('type', '=', 'paid').where('active', '=', true).orderBy('created_at').orderBy('id').executeTakeFirst();
+}
