@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ghostError, SITE_URL, expectGhostError } from '../../../test/support.js';
+import { SEO_KEYS } from '../../../test/shapes.js';
 import { first } from '../../../test/posts-support.js';
 import { useTestSite } from '../../../test/test-site.js';
 import { lexicalOf, makePage, makePost } from '../../../test/factories.js';
@@ -64,14 +65,7 @@ describe('Content API posts', () => {
       'reading_time',
       'access',
       'comments',
-      'og_image',
-      'og_title',
-      'og_description',
-      'twitter_image',
-      'twitter_title',
-      'twitter_description',
-      'meta_title',
-      'meta_description',
+      ...SEO_KEYS,
       'email_subject',
       'frontmatter',
       'feature_image_alt',

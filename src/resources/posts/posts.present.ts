@@ -1,4 +1,5 @@
 import type { PostRevisionRow, RoleRow, TagRow, UserRow } from '../../db/schema.js';
+import { SEO_FIELDS } from '../../content/seo-fields.js';
 import { isoDate } from '../../content/dates.js';
 import { presentAdminTag, presentContentTag } from '../tags/tags.present.js';
 import { presentContentAuthor, presentPostAuthor } from '../authors/authors.present.js';
@@ -57,16 +58,7 @@ function withOutboundRefs(html: string, siteUrl: string): string {
   return tagged;
 }
 
-const META_KEYS = [
-  'og_image',
-  'og_title',
-  'og_description',
-  'twitter_image',
-  'twitter_title',
-  'twitter_description',
-  'meta_title',
-  'meta_description',
-] as const;
+const META_KEYS = SEO_FIELDS;
 const abs = (value: string | null, siteUrl: string) => (value ? fromStorageUrl(value, siteUrl) : value);
 const absHtml = (value: string | null, siteUrl: string) => (value ? htmlFromStorage(value, siteUrl) : value);
 

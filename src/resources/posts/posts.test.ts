@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ghostError, SITE_URL, expectGhostError } from '../../../test/support.js';
+import { SEO_KEYS } from '../../../test/shapes.js';
 import { first } from '../../../test/posts-support.js';
 import { useTestSite } from '../../../test/test-site.js';
 import { BLANK_LEXICAL } from './posts.formats.js';
@@ -38,14 +39,7 @@ const ADMIN_POST_KEYS = [
   'email_segment',
   'url',
   'excerpt',
-  'og_image',
-  'og_title',
-  'og_description',
-  'twitter_image',
-  'twitter_title',
-  'twitter_description',
-  'meta_title',
-  'meta_description',
+  ...SEO_KEYS,
   'email_subject',
   'frontmatter',
   'feature_image_alt',

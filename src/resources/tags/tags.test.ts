@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ghostError, SITE_URL, expectGhostError } from '../../../test/support.js';
+import { SEO_KEYS } from '../../../test/shapes.js';
 import { first, tableCounts } from '../../../test/posts-support.js';
 import { makeStaff } from '../../../test/factories.js';
 import { useTestSite } from '../../../test/test-site.js';
@@ -23,14 +24,7 @@ describe('Admin tags', () => {
       'description',
       'feature_image',
       'visibility',
-      'og_image',
-      'og_title',
-      'og_description',
-      'twitter_image',
-      'twitter_title',
-      'twitter_description',
-      'meta_title',
-      'meta_description',
+      ...SEO_KEYS,
       'codeinjection_head',
       'codeinjection_foot',
       'canonical_url',
