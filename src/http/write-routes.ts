@@ -24,6 +24,8 @@ export interface AddRoute<I, R, O> extends WriteCommon<O> {
   /** The new record's id, for `Location`. */
   id: (result: R) => string;
   present: (ctx: Ctx, result: R, options: O) => Promise<unknown[]> | unknown[];
+  /** Ghost's `meta` next to the envelope, when the answer has one (`opted_in_member_count`, …). */
+  meta?: (result: R) => Record<string, unknown> | undefined;
 }
 
 /**
@@ -34,6 +36,7 @@ export interface EditRoute<I, R, O> extends WriteCommon<O> {
   body: BodySpec<I>;
   run: (ctx: Ctx, id: string, input: I, options: O) => Promise<R>;
   present: (ctx: Ctx, result: R, options: O) => Promise<unknown[]> | unknown[];
+  meta?: (result: R) => Record<string, unknown> | undefined;
 }
 
 /** `DELETE /<docName>/:id/`: 204 and no body. */
@@ -55,6 +58,8 @@ const configOf = (frame: ReturnType<typeof framesOf>, method: string, route: Wri
   ...(route.invalidatesSite ? { invalidatesSite: true } : {}),
 });
 
+const envelope = (docName: string, records: unknown[], meta: Record<string, unknown> | undefined) => ({ [docName]: records, ...(meta ? { meta } : {}) });
+
 /**
  * The write routes of a resource as declarations, like `browseRoute` and `readRoutes`: each names its body
  * spec, permission, service call and presenter; the handler is the same three hops everywhere (options,
@@ -68,7 +73,7 @@ export function writeRoutes<AI, AR, AO, EI, ER, EO>(app: FastifyInstance, routes
       const options = add.options ? add.options(request.query) : (undefined as AO);
       const result = await add.run(request.ctx, parseBody(request, add.body), options);
       reply.status(201).header('Location', locationOf(request, add.id(result)));
-      return { [docName]: await add.present(request.ctx, result, options) };
+      return envelope(docName, await add.present(request.ctx, result, options), add.meta?.(result));
     });
   }
   if (edit) {
@@ -76,7 +81,7 @@ export function writeRoutes<AI, AR, AO, EI, ER, EO>(app: FastifyInstance, routes
       const options = edit.options ? edit.options(request.query) : (undefined as EO);
       assertIdParam(request.params.id);
       const result = await edit.run(request.ctx, request.params.id, parseBody(request, edit.body), options);
-      return { [docName]: await edit.present(request.ctx, result, options) };
+      return envelope(docName, await edit.present(request.ctx, result, options), edit.meta?.(result));
     });
   }
   if (destroy) {
