@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { framesOf } from '../../http/frame.js';
 import { parseBody } from '../../http/parse-body.js';
 import { hit, LIMITERS, reset } from '../../auth/brute.js';
 import { assertSetupState } from '../setup/setup.service.js';
@@ -9,7 +10,7 @@ import { hasSentInvite } from '../invites/invites.queries.js';
 import { resetAllPasswords } from './authentication.global-reset.js';
 
 // None of these is one of the five controller verbs: their errors keep their own messages.
-const frame = (method: string) => ({ docName: 'authentication', method });
+const frame = framesOf('authentication');
 const pathOf = (request: FastifyRequest) => request.url.split('?')[0]!;
 
 /** Password reset, invitation acceptance and the global password reset (`/authentication/…`). */

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { framesOf } from '../../http/frame.js';
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { jobCtx } from '../../ctx.js';
@@ -14,7 +15,7 @@ import { DB_IMPORT_JOB, queueImport } from './db.import-job.js';
 import { backupContent, deleteAllContent, readBackup } from './db.service.js';
 
 type Query = { include?: unknown; filename?: unknown };
-const frame = (method: string) => ({ docName: 'db', method });
+const frame = framesOf('db');
 const filenameOf = (query: Query) => (typeof query.filename === 'string' && query.filename ? query.filename : undefined);
 
 export interface DbRoutesOptions {

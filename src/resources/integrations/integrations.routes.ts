@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { framesOf } from '../../http/frame.js';
 import type { Ctx } from '../../ctx.js';
 import type { IntegrationRow } from '../../db/schema.js';
 import { errors } from '../../errors.js';
@@ -16,7 +17,7 @@ import { addIntegration, deleteIntegration, editIntegration, refreshApiKey } fro
 type Params = { id: string; keyid: string };
 type Query = Record<string, unknown>;
 
-const frame = (method: string) => ({ docName: 'integrations', method });
+const frame = framesOf('integrations');
 
 export function integrationsRoutes(app: FastifyInstance) {
   async function present(ctx: Ctx, rows: IntegrationRow[], include: readonly string[]) {

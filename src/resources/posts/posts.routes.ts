@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { framesOf } from '../../http/frame.js';
 import type { Ctx } from '../../ctx.js';
 import { errors } from '../../errors.js';
 import { actorOf } from '../../auth/actor.js';
@@ -31,7 +32,7 @@ type Params = { id: string };
  */
 export function postsAdminRoutes(app: FastifyInstance, type: PostType) {
   const docName = DOC_NAME[type];
-  const frame = (method: string) => ({ docName, method });
+  const frame = framesOf(docName);
   // Relations: Ghost's defaults unless the request names its own. Formats: lexical always,
   // plus whatever the request adds.
   const view = (ctx: Ctx, query: Query, formats: Format[]): AdminView => ({

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { framesOf } from '../../http/frame.js';
 import type { Ctx } from '../../ctx.js';
 import type { RecommendationRow } from '../../db/schema.js';
 import { browseRows, type Api } from '../../browse/browse.js';
@@ -18,7 +19,7 @@ type Query = Record<string, unknown>;
 type Params = { id: string };
 
 const COUNTS = ['count.clicks', 'count.subscribers'];
-const frame = (method: string) => ({ docName: 'recommendations', method });
+const frame = framesOf('recommendations');
 
 /** Ghost's recommendations paging: 5 a page by default, and `pages: 0` for an empty list. */
 async function browseRecommendations(ctx: Ctx, query: Query, api: Api) {

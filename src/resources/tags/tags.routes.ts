@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { framesOf } from '../../http/frame.js';
 import type { Ctx } from '../../ctx.js';
 import type { TagRow } from '../../db/schema.js';
 import type { Api } from '../../browse/browse.js';
@@ -17,7 +18,7 @@ import { TAG_ADD, TAG_EDIT, TAG_INCLUDES } from './tags.schemas.js';
 type Query = Record<string, unknown>;
 type Params = { id: string };
 
-const frame = (method: string) => ({ docName: 'tags', method });
+const frame = framesOf('tags');
 
 /** Presents tags with their `url` (and `count.posts` when included), in as few queries as the page needs. */
 async function presentTags({ db, site }: Ctx, rows: TagRow[], include: readonly string[], api: Api) {

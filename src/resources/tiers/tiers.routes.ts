@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { framesOf } from '../../http/frame.js';
 import type { Ctx } from '../../ctx.js';
 import type { TierRow } from '../../db/schema.js';
 import type { Api } from '../../browse/browse.js';
@@ -17,7 +18,7 @@ import { TIER_ADD, TIER_EDIT, TIER_INCLUDES } from './tiers.schemas.js';
 type Query = Record<string, unknown>;
 type Params = { id: string };
 
-const frame = (method: string) => ({ docName: 'tiers', method });
+const frame = framesOf('tiers');
 
 async function presentTiers({ db }: Ctx, rows: TierRow[], api: Api) {
   const benefits = await benefitsOfTiers(
