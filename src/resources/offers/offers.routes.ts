@@ -29,6 +29,7 @@ export function offersAdminRoutes(app: FastifyInstance) {
     return { offers: [presentAdminOffer(row)] };
   });
 
+  // Not writeRoutes declarations: Ghost answers an offer's add with 200 (and a Location), not 201.
   app.post('/offers/', { config: { frame: frame('add'), permission: 'offer.add', invalidatesSite: true } }, async (request, reply) => {
     const offer = await addOffer(request.ctx, parseBody(request, OFFER_ADD));
     reply.header('Location', locationOf(request, offer.id));
