@@ -21,8 +21,8 @@ interface WriteCommon<O> {
 export interface AddRoute<I, R, O> extends WriteCommon<O> {
   body: BodySpec<I>;
   run: (ctx: Ctx, input: I, options: O) => Promise<R>;
-  /** The new record's id, for `Location`. */
-  id: (result: R) => string;
+  /** The new record's id, for `Location` (default: the result's own `id`). */
+  id?: (result: R) => string;
   present: (ctx: Ctx, result: R, options: O) => Promise<unknown[]> | unknown[];
   /** Ghost's `meta` next to the envelope, when the answer has one (`opted_in_member_count`, …). */
   meta?: (result: R) => Record<string, unknown> | undefined;
@@ -72,7 +72,7 @@ export function writeRoutes<AI, AR, AO, EI, ER, EO>(app: FastifyInstance, routes
     app.post<{ Querystring: Query }>(`/${docName}/`, { config: configOf(frame, 'add', add) }, async (request, reply) => {
       const options = add.options ? add.options(request.query) : (undefined as AO);
       const result = await add.run(request.ctx, parseBody(request, add.body), options);
-      reply.status(201).header('Location', locationOf(request, add.id(result)));
+      reply.status(201).header('Location', locationOf(request, add.id ? add.id(result) : (result as { id: string }).id));
       return envelope(docName, await add.present(request.ctx, result, options), add.meta?.(result));
     });
   }

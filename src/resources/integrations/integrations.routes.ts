@@ -56,8 +56,7 @@ export function integrationsRoutes(app: FastifyInstance) {
       body: INTEGRATION_ADD,
       permission: 'integration.add',
       options: writeIncludes,
-      run: (ctx, input) => addIntegration(ctx, input),
-      id: (row) => row.id,
+      run: addIntegration,
       present: (ctx, row, included) => present(ctx, [row], included),
     },
     edit: {

@@ -42,8 +42,7 @@ export function labelsAdminRoutes(app: FastifyInstance) {
       body: LABEL_ADD,
       permission: 'label.add',
       options: include,
-      run: (ctx, input) => addLabel(ctx, input),
-      id: (row) => row.id,
+      run: addLabel,
       present: (ctx, row, included) => presentLabels(ctx, [row], included),
     },
     edit: {

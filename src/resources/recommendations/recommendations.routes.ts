@@ -52,8 +52,7 @@ export function recommendationsAdminRoutes(app: FastifyInstance) {
       body: RECOMMENDATION_ADD,
       permission: 'recommendation.add',
       invalidatesSite: true,
-      run: (ctx, input) => addRecommendation(ctx, input),
-      id: (row) => row.id,
+      run: addRecommendation,
       present: (_ctx, row) => [presentRecommendation(row)],
     },
     edit: {

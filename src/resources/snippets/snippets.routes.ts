@@ -42,8 +42,7 @@ export function snippetsRoutes(app: FastifyInstance) {
       body: SNIPPET_ADD,
       permission: 'snippet.add',
       options: formatsOf,
-      run: (ctx, input) => addSnippet(ctx, input),
-      id: (row) => row.id,
+      run: addSnippet,
       present: (ctx, row, formats) => [presentSnippet(row, ctx.site.url, formats)],
     },
     edit: {

@@ -67,8 +67,7 @@ export function tagsAdminRoutes(app: FastifyInstance) {
       body: TAG_ADD,
       permission: 'tag.add',
       options: include,
-      run: (ctx, input) => addTag(ctx, input),
-      id: (row) => row.id,
+      run: addTag,
       present: (ctx, row, included) => presentTags(ctx, [row], included, 'admin'),
     },
     edit: {
