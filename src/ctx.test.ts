@@ -52,7 +52,7 @@ describe('ctx.write and the outbox', () => {
     const id = objectId();
     await ctx.write(async (w) => {
       await insertRole(w, 'Outbox Committed');
-      w.events.record('tag.added', { tag: { current: { id } } }, { type: 'tag', id });
+      w.events.record('tag.added', { tag: { current: { id } } } as never, { type: 'tag', id });
     });
     expect(await outbox()).toEqual([
       {
@@ -75,7 +75,7 @@ describe('ctx.write and the outbox', () => {
     await clearOutbox();
     const failing = ctx.write(async (w) => {
       await insertRole(w, 'Outbox Rolled Back');
-      w.events.record('tag.added', { n: 1 });
+      w.events.record('tag.added', { n: 1 } as never);
       throw new Error('refused');
     });
     await expect(failing).rejects.toThrow('refused');
@@ -88,7 +88,7 @@ describe('ctx.write and the outbox', () => {
     let attempts = 0;
     await ctx.write(async (w) => {
       attempts++;
-      w.events.record('tag.added', { attempt: attempts });
+      w.events.record('tag.added', { attempt: attempts } as never);
       // The first attempt collides with an existing role name (a unique constraint): the write runs again.
       await insertRole(w, attempts === 1 ? 'Editor' : 'Outbox Retried');
     });
@@ -100,15 +100,15 @@ describe('ctx.write and the outbox', () => {
   it('joins the outer transaction when a write is opened inside a write', async () => {
     await clearOutbox();
     const failing = ctx.write(async (outer) => {
-      outer.events.record('post.added', {});
-      await outer.write(async (inner) => inner.events.record('post.tag.attached', {}));
+      outer.events.record('post.added', {} as never);
+      await outer.write(async (inner) => inner.events.record('post.tag.attached', {} as never));
       throw new Error('refused');
     });
     await expect(failing).rejects.toThrow('refused');
     expect(await outbox()).toEqual([]);
     await ctx.write(async (outer) => {
-      outer.events.record('post.added', {});
-      await outer.write(async (inner) => inner.events.record('post.tag.attached', {}));
+      outer.events.record('post.added', {} as never);
+      await outer.write(async (inner) => inner.events.record('post.tag.attached', {} as never));
     });
     expect((await outbox()).map((row) => row.event)).toEqual(['post.added', 'post.tag.attached']);
   });

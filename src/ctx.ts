@@ -1,4 +1,5 @@
 import type { Db } from './db/connect.js';
+import type { ReadDb } from './db/read-db.js';
 import type { Engine } from './db/engine.js';
 import type { Actor } from './auth/actor.js';
 import type { Mailer } from './mail/mailer.js';
@@ -41,8 +42,17 @@ export interface MemberAccess {
  * background job (`jobCtx`). Services take `(ctx, input)`; writes go through `ctx.write`.
  */
 export interface Ctx {
-  /** The pool, or inside `write` the transaction. */
-  readonly db: Db;
+  /** The pool, read-only: writes go through `write`, whose ctx holds the transaction. */
+  readonly db: ReadDb;
+  /**
+   * The pool with writes, for the documented writes that run outside `ctx.write` on purpose: each is one
+   * statement (or an insert that settles its own race), safe to repeat, and Ghost audits and announces none
+   * of them. Login and reset counters (`auth/login-limits.ts`), sessions, one-time codes and device
+   * verification, job enqueueing (the job row must exist whatever the request does next), staff tokens
+   * (`users.tokens.ts`: Ghost records no action for them) and `last_seen` at login (`session.service.ts`).
+   * ESLint allows it only in the files `eslint.config.js` lists (`AUTOCOMMIT_FILES`).
+   */
+  readonly autocommitDb: Db;
   readonly engine: Engine;
   readonly site: Site;
   /** The Admin API caller; null for the Content API, public routes, jobs and the CLI. */
@@ -77,6 +87,7 @@ export interface Ctx {
 
 /** The ctx inside `write`: `db` is the transaction, and events can be recorded. */
 export interface WriteCtx extends Ctx {
+  readonly db: Db;
   readonly events: EventRecorder;
   /**
    * Says that this write changes what the Content API answers though Ghost announces nothing for it (a tag
@@ -126,6 +137,7 @@ function buildCtx(base: CtxBase, actor: Actor | null, options: WriteOptions = {}
   let siteChanged = false;
   const ctx: Ctx = {
     ...base,
+    autocommitDb: base.db,
     actor,
     actingUserId: actor?.user?.id ?? OWNER_USER_ID,
     siteChanged: () => siteChanged,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ADMIN_BODY_LIMIT, PUBLIC_BODY_LIMIT } from '../src/http/body-limits.js';
-import { ADMIN, ORIGIN, ghostError } from './support.js';
+import { ADMIN, ORIGIN, ghostError, expectGhostError } from './support.js';
 import { useTestSite } from './test-site.js';
 
 const t = useTestSite();
@@ -75,8 +75,7 @@ describe.runIf(process.env.TEST_DATABASE_URL?.startsWith('mysql'))('posts larger
   it("answers 413 naming max_allowed_packet before sending the insert, and writes nothing (an edit's too)", async () => {
     // 7 MB of html renders to about 14 MB of html and plaintext: over MariaDB's default 16 MB once escaped.
     const res = await t.admin.post('/posts/?source=html', { posts: [{ title: 'Over the packet', html: `<p>${'word '.repeat(1400 * 1024)}</p>` }] });
-    expect(res.statusCode).toBe(413);
-    expect(ghostError(res)).toMatchObject({ type: 'RequestEntityTooLargeError', context: expect.stringContaining('max_allowed_packet') });
+    expectGhostError(res, { status: 413, type: 'RequestEntityTooLargeError', context: expect.stringContaining('max_allowed_packet') });
     expect(await t.db.selectFrom('posts').select('id').where('title', '=', 'Over the packet').execute()).toEqual([]);
 
     const small = (await t.admin.post('/posts/', { posts: [{ title: 'Grows too much' }] })).json().posts[0];

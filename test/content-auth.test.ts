@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { CONTENT, ghostError } from './support.js';
+import { CONTENT, ghostError, expectGhostError } from './support.js';
 import { useTestSite } from './test-site.js';
 
 const t = useTestSite();
@@ -16,8 +16,8 @@ it('serves the Content API with a content key, CORS open to every origin', async
 it('refuses a request without a key with 403', async () => {
   for (const query of ['', '?key=']) {
     const res = await get(query);
-    expect(res.statusCode).toBe(403);
-    expect(ghostError(res)).toMatchObject({
+    expectGhostError(res, {
+      status: 403,
       type: 'NoPermissionError',
       message: 'Authorization failed',
       context:
@@ -35,14 +35,12 @@ it('refuses an unknown key with 401 UNKNOWN_CONTENT_API_KEY, never cacheable', a
 
 it('refuses an admin key secret with 401 INVALID_API_KEY_TYPE', async () => {
   const res = await get(`?key=${t.keys.adminKey.split(':')[1]}`);
-  expect(res.statusCode).toBe(401);
-  expect(ghostError(res)).toMatchObject({ type: 'UnauthorizedError', message: 'Invalid API Key type', code: 'INVALID_API_KEY_TYPE' });
+  expectGhostError(res, { status: 401, type: 'UnauthorizedError', message: 'Invalid API Key type', code: 'INVALID_API_KEY_TYPE' });
 });
 
 it('refuses a key given twice with 400 INVALID_REQUEST', async () => {
   const res = await get(`?key=${t.keys.contentKey}&key=${t.keys.contentKey}`);
-  expect(res.statusCode).toBe(400);
-  expect(ghostError(res)).toMatchObject({ type: 'BadRequestError', message: 'Invalid Request', code: 'INVALID_REQUEST' });
+  expectGhostError(res, { status: 400, type: 'BadRequestError', message: 'Invalid Request', code: 'INVALID_REQUEST' });
 });
 
 it('answers a preflight without a key', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ADMIN, ghostError } from './support.js';
+import { ADMIN, expectGhostError } from './support.js';
 import { useTestSite } from './test-site.js';
 import { image, zipOf } from './uploads.js';
 import { PEER_EXPORT, PEER_EXPORT_MEMBERS, dataOf, ghost6Archive, importJson, snapshot, type Row } from './db-support.js';
@@ -163,10 +163,8 @@ describe('POST /db/ above DB_IMPORT_INLINE_BYTES (imported by a background job)'
 describe('GET /db/import/:id/', () => {
   it('answers Ghost’s 404 for an id that is no import job, and 422 for a malformed id', async () => {
     const missing = await t.admin.get('/db/import/6b01a0b05973b53791bbe3ff/');
-    expect(missing.statusCode).toBe(404);
-    expect(ghostError(missing)).toMatchObject({ type: 'NotFoundError', message: 'Import not found.' });
+    expectGhostError(missing, { status: 404, type: 'NotFoundError', message: 'Import not found.' });
     const malformed = await t.admin.get('/db/import/not-an-id/');
-    expect(malformed.statusCode).toBe(422);
-    expect(ghostError(malformed)).toMatchObject({ type: 'ValidationError' });
+    expectGhostError(malformed, { status: 422, type: 'ValidationError' });
   });
 });

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestSite } from './test-site.js';
-import { SITE_URL, ghostError } from './support.js';
+import { SITE_URL, ghostError, expectGhostError } from './support.js';
 import { PEER_EXPORT, PEER_EXPORT_MEMBERS, PEER_STAFF, dataOf, importJson, snapshot, type Row } from './db-support.js';
 
 /**
@@ -166,8 +166,7 @@ describe('an import that fails half-way', () => {
     const file = JSON.parse(PEER_EXPORT);
     file.db[0].data.posts_tags.push('not a row');
     const res = await importJson(t, JSON.stringify(file));
-    expect(res.statusCode).toBe(422);
-    expect(ghostError(res)).toMatchObject({ message: 'Import failed: a row of "posts_tags" is not an object.' });
+    expectGhostError(res, { status: 422, message: 'Import failed: a row of "posts_tags" is not an object.' });
     expect(await snapshot(t)).toEqual(before);
   });
 });
@@ -175,12 +174,11 @@ describe('an import that fails half-way', () => {
 describe('POST /db/ refusals, with Ghost 5.130.6’s messages', () => {
   it('no file, a file of another type, malformed JSON, JSON without `db`', async () => {
     const none = await t.admin.upload('/db/', { other: 'x' });
-    expect(none.statusCode).toBe(422);
-    expect(ghostError(none)).toMatchObject({ type: 'ValidationError', message: 'Please select a database file to import.' });
+    expectGhostError(none, { status: 422, type: 'ValidationError', message: 'Please select a database file to import.' });
 
     const text = await t.admin.upload('/db/', { importfile: { name: 'x.txt', type: 'text/plain', data: 'hi' } });
-    expect(text.statusCode).toBe(415);
-    expect(ghostError(text)).toMatchObject({
+    expectGhostError(text, {
+      status: 415,
       type: 'UnsupportedMediaTypeError',
       message: 'Unsupported file. Please try any of the following formats: .json,.zip',
     });
@@ -195,14 +193,12 @@ describe('POST /db/ refusals, with Ghost 5.130.6’s messages', () => {
     });
 
     const notDb = await importJson(t, '{"x":1}');
-    expect(notDb.statusCode).toBe(400);
-    expect(ghostError(notDb)).toMatchObject({ type: 'BadRequestError', message: 'Invalid JSON format, expected `{ db: [exportedData] }`' });
+    expectGhostError(notDb, { status: 400, type: 'BadRequestError', message: 'Invalid JSON format, expected `{ db: [exportedData] }`' });
   });
 
   it('a file without meta, or from Ghost 0.x, says why (Ghost sends that by e-mail after answering 200)', async () => {
     const noMeta = await importJson(t, JSON.stringify({ data: {}, other: 1 }));
-    expect(noMeta.statusCode).toBe(400);
-    expect(ghostError(noMeta)).toMatchObject({ type: 'IncorrectUsageError', message: 'Wrong importer structure. `meta` is missing.' });
+    expectGhostError(noMeta, { status: 400, type: 'IncorrectUsageError', message: 'Wrong importer structure. `meta` is missing.' });
     const old = await importJson(t, JSON.stringify({ db: [{ meta: { version: '008' }, data: {} }] }));
     expect(ghostError(old)).toMatchObject({ type: 'IncorrectUsageError', message: 'Detected unsupported file structure.' });
   });

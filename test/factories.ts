@@ -11,6 +11,18 @@ import { addPost } from '../src/resources/posts/posts.service.js';
 import type { PostInput, PostType } from '../src/resources/posts/posts.schemas.js';
 import { addTag } from '../src/resources/tags/tags.service.js';
 import type { TagInput } from '../src/resources/tags/tags.schemas.js';
+import { addMember } from '../src/resources/members/members.service.js';
+import type { MemberInput } from '../src/resources/members/members.schemas.js';
+import { addLabel } from '../src/resources/labels/labels.service.js';
+import type { LabelInput } from '../src/resources/labels/labels.schemas.js';
+import { addTier } from '../src/resources/tiers/tiers.service.js';
+import type { TierInput } from '../src/resources/tiers/tiers.schemas.js';
+import { addNewsletter } from '../src/resources/newsletters/newsletters.service.js';
+import type { NewsletterInput } from '../src/resources/newsletters/newsletters.schemas.js';
+import { addOffer } from '../src/resources/offers/offers.service.js';
+import type { OfferInput } from '../src/resources/offers/offers.schemas.js';
+import { addWebhook } from '../src/resources/webhooks/webhooks.service.js';
+import type { WebhookInput } from '../src/resources/webhooks/webhooks.schemas.js';
 import type { Keys } from './support.js';
 import type { TestSite } from './test-site.js';
 
@@ -115,4 +127,39 @@ export async function makeIntegration(t: TestSite, name = `Integration ${unique(
   const keys = await t.db.selectFrom('api_keys').select(['id', 'type', 'secret']).where('integration_id', '=', integration.id).execute();
   const admin = keys.find((key) => key.type === 'admin')!;
   return { integrationId: integration.id, adminKey: `${admin.id}:${admin.secret}`, contentKey: keys.find((key) => key.type === 'content')!.secret };
+}
+
+/** A member by the members service (free, subscribed to the default newsletters); returns its id. */
+export async function makeMember(t: TestSite, fields: MemberInput = {}): Promise<string> {
+  return addMember(await ownerCtx(t), { email: `member-${unique()}@example.com`, ...fields });
+}
+
+/** A member label by the labels service; returns its id. */
+export async function makeLabel(t: TestSite, fields: LabelInput = {}): Promise<string> {
+  return (await addLabel(await ownerCtx(t), { name: `Label ${unique()}`, ...fields })).id;
+}
+
+/** A paid tier by the tiers service (monthly and yearly prices in USD unless given); returns its id. */
+export async function makeTier(t: TestSite, fields: TierInput = {}): Promise<string> {
+  const input = { name: `Tier ${unique()}`, currency: 'usd', monthly_price: 500, yearly_price: 5000, ...fields };
+  return (await addTier(await ownerCtx(t), input as TierInput & { name: string })).tier.id;
+}
+
+/** A newsletter by the newsletters service (existing members not opted in); returns its id. */
+export async function makeNewsletter(t: TestSite, fields: NewsletterInput = {}): Promise<string> {
+  return (await addNewsletter(await ownerCtx(t), { name: `Newsletter ${unique()}`, ...fields }, { optInExisting: false })).newsletter.id;
+}
+
+/** An offer on the site's paid tier by the offers service (a 10% monthly discount unless given); returns its id. */
+export async function makeOffer(t: TestSite, fields: OfferInput = {}): Promise<string> {
+  const tier = await t.db.selectFrom('products').select(['id', 'name']).where('type', '=', 'paid').orderBy('created_at').executeTakeFirstOrThrow();
+  const id = unique();
+  const input = { name: `Offer ${id}`, code: `offer-${id}`, cadence: 'month', type: 'percent', amount: 10, duration: 'once', currency: null, tier, ...fields };
+  return (await addOffer(await ownerCtx(t), input as OfferInput)).id;
+}
+
+/** A webhook of `event` on a new custom integration, by the webhooks service; returns its id. */
+export async function makeWebhook(t: TestSite, fields: WebhookInput & { event: string; target_url: string }): Promise<string> {
+  const integration = fields.integration_id ?? (await makeIntegration(t)).integrationId;
+  return (await addWebhook(await ownerCtx(t), { ...fields, integration_id: integration }, { allowPrivate: true })).id;
 }

@@ -7,7 +7,7 @@ import { buildApp } from '../src/app.js';
 import { parseConfig } from '../src/config.js';
 import { connect } from '../src/db/connect.js';
 import { migrateToLatest } from '../src/db/migrate.js';
-import { ADMIN, CONTENT, createTestDatabase, ghostError } from './support.js';
+import { ADMIN, CONTENT, createTestDatabase, ghostError, expectGhostError } from './support.js';
 import { useTestSite } from './test-site.js';
 
 const t = useTestSite();
@@ -59,8 +59,8 @@ describe('Accept-Version on unmatched routes', () => {
 
   it('says when the client is ahead of the server', async () => {
     const res = await get('v6.0');
-    expect(res.statusCode).toBe(406);
-    expect(ghostError(res)).toMatchObject({
+    expectGhostError(res, {
+      status: 406,
       type: 'RequestNotAcceptableError',
       message: 'Request could not be served, the endpoint was not found: the Admin API has no endpoint GET /ghost/api/admin/no-such-thing/.',
       context: 'Provided client accept-version v6.0 is ahead of current Ghost version v5.130.',
@@ -91,8 +91,7 @@ describe('Accept-Version on unmatched routes', () => {
 
   it('refuses an unparsable version and ignores it on matched routes', async () => {
     const res = await get('banana');
-    expect(res.statusCode).toBe(400);
-    expect(ghostError(res)).toMatchObject({ type: 'BadRequestError', message: 'Requested version is not supported.' });
+    expectGhostError(res, { status: 400, type: 'BadRequestError', message: 'Requested version is not supported.' });
     expect((await t.app.inject({ url: `${ADMIN}/site/`, headers: { 'accept-version': 'v5.0' } })).statusCode).toBe(200);
     expect((await get('v5.130')).statusCode).toBe(404);
   });
@@ -108,15 +107,13 @@ describe('X-Ghost-Version', () => {
   it('refuses a later minor or another major with 400 VersionMismatchError', async () => {
     for (const version of ['5.131', '6.0', '4.48']) {
       const res = await site(version);
-      expect(res.statusCode).toBe(400);
-      expect(ghostError(res)).toMatchObject({ type: 'VersionMismatchError', message: `Client request for ${version} does not match server version 5.130.6.` });
+      expectGhostError(res, { status: 400, type: 'VersionMismatchError', message: `Client request for ${version} does not match server version 5.130.6.` });
     }
   });
 
   it('refuses an unreadable version with 400', async () => {
     const res = await site('banana');
-    expect(res.statusCode).toBe(400);
-    expect(ghostError(res)).toMatchObject({ type: 'BadRequestError', message: 'Client request for banana is invalid.' });
+    expectGhostError(res, { status: 400, type: 'BadRequestError', message: 'Client request for banana is invalid.' });
   });
 });
 

@@ -1,5 +1,5 @@
 import type { LightMyRequestResponse } from 'fastify';
-import type { TestApp } from './support.js';
+import { rowCounts, type TestApp } from './support.js';
 
 /** The only resource of an envelope (`posts[0]`, `tags[0]`, …). */
 export function first(res: LightMyRequestResponse, key: string) {
@@ -9,14 +9,4 @@ export function first(res: LightMyRequestResponse, key: string) {
 }
 
 /** Row counts of every posts table: a failed write must leave them all unchanged. */
-export async function tableCounts(t: TestApp): Promise<Record<string, number>> {
-  const out: Record<string, number> = {};
-  for (const table of ['posts', 'posts_meta', 'posts_tags', 'posts_authors', 'post_revisions', 'tags'] as const) {
-    const row = await t.connection.db
-      .selectFrom(table)
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .executeTakeFirstOrThrow();
-    out[table] = Number(row.n);
-  }
-  return out;
-}
+export const tableCounts = (t: TestApp) => rowCounts(t, ['posts', 'posts_meta', 'posts_tags', 'posts_authors', 'post_revisions', 'tags']);

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
-import { ADMIN, ORIGIN, cookieOf, ghostError } from './support.js';
+import { ADMIN, ORIGIN, cookieOf, expectGhostError } from './support.js';
 import { parseMail, type ReceivedMail } from './staff-support.js';
 import { useTestSite } from './test-site.js';
 
@@ -90,8 +90,7 @@ async function newDevice(email: string, password: string, remoteAddress: string)
     headers: { origin: ORIGIN, 'user-agent': 'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_0) AppleWebKit/605.1.15 Version/17.0 Safari/605.1.15' },
     payload: { username: email, password },
   });
-  expect(res.statusCode).toBe(403);
-  expect(ghostError(res)).toMatchObject({ type: 'Needs2FAError', message: 'User must verify session to login.', code: '2FA_NEW_DEVICE_DETECTED' });
+  expectGhostError(res, { status: 403, type: 'Needs2FAError', message: 'User must verify session to login.', code: '2FA_NEW_DEVICE_DETECTED' });
   const mail = await nextMailTo(email, before);
   return { cookie: cookieOf(res)!, code: codeIn(mail), mail };
 }
@@ -153,8 +152,7 @@ describe('invite → accept → new device → code by SMTP → verify', () => {
     const { cookie, code } = await newDevice('editor.four@example.com', 'Editor-secret-4', '10.3.0.4');
     for (let i = 0; i < 5; i++) expect((await verify(cookie, code === '999999' ? '888888' : '999999', '10.3.0.4')).statusCode).toBe(401);
     const blocked = await verify(cookie, code, '10.3.0.4');
-    expect(blocked.statusCode).toBe(429);
-    expect(ghostError(blocked)).toMatchObject({ type: 'TooManyRequestsError', message: 'Too many attempts.' });
+    expectGhostError(blocked, { status: 429, type: 'TooManyRequestsError', message: 'Too many attempts.' });
     expect((await me(cookie)).statusCode).toBe(403);
   });
 });

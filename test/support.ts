@@ -4,7 +4,9 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import type { KyselyPlugin } from 'kysely';
+import type { KyselyPlugin, SelectQueryBuilder } from 'kysely';
+import type { Database } from '../src/db/schema.js';
+import { expect } from 'vitest';
 import pg from 'pg';
 import mysql from 'mysql2/promise';
 import { parseConfig, type Config } from '../src/config.js';
@@ -173,6 +175,41 @@ export function ghostError(res: LightMyRequestResponse) {
   const body = res.json() as { errors: Record<string, unknown>[] };
   if (!Array.isArray(body.errors) || body.errors.length !== 1) throw new Error(`not a Ghost error body: ${res.body}`);
   return body.errors[0]!;
+}
+
+/** What an error answer must hold: its status and the named fields of its one error (others unchecked). */
+export interface ExpectedGhostError {
+  status: number;
+  type?: string;
+  message?: string;
+  context?: string | null;
+  property?: string | null;
+  [field: string]: unknown;
+}
+
+/** Asserts Ghost's error answer: the status, a body of exactly one error, and the fields named (`toMatchObject`). */
+export function expectGhostError(res: LightMyRequestResponse, { status, ...fields }: ExpectedGhostError): void {
+  expect(res.statusCode).toBe(status);
+  expect(ghostError(res)).toMatchObject(fields);
+}
+
+/** How many rows `table` holds (matching `where`, when given). */
+export async function countRows(
+  t: TestApp,
+  table: string,
+  where?: (qb: SelectQueryBuilder<Database, 'posts', object>) => SelectQueryBuilder<Database, 'posts', object>,
+): Promise<number> {
+  let query = t.connection.db.selectFrom(table as 'posts');
+  if (where) query = where(query);
+  const row = await query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Row counts of the tables named, by table: a refused write must leave them unchanged. */
+export async function rowCounts<T extends string>(t: TestApp, tables: readonly T[]): Promise<Record<T, number>> {
+  const out = {} as Record<T, number>;
+  for (const table of tables) out[table] = await countRows(t, table);
+  return out;
 }
 
 /** A TCP port free on loopback right now, for a server the test starts as a process. */

@@ -1,5 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Db } from '../db/connect.js';
+import type { ReadDb } from '../db/read-db.js';
 import type { StaffAuthenticatorRow } from '../db/schema.js';
 import { objectId } from '../db/ids.js';
 import { APP_CODE, base32Decode, base32Encode, matchTotp, newAppSecret } from './otp.js';
@@ -11,7 +12,7 @@ import { isSealed, type SecretBox } from './secret-box.js';
  */
 export const RECOVERY_CODE_COUNT = 10;
 
-export function findAuthenticator(db: Db, userId: string): Promise<StaffAuthenticatorRow | undefined> {
+export function findAuthenticator(db: ReadDb, userId: string): Promise<StaffAuthenticatorRow | undefined> {
   return db.selectFrom('staff_authenticators').selectAll().where('user_id', '=', userId).executeTakeFirst();
 }
 
@@ -101,7 +102,7 @@ export async function useRecoveryCode(db: Db, userId: string, code: unknown, at:
   return numUpdatedRows > 0n;
 }
 
-export async function unusedRecoveryCodes(db: Db, userId: string): Promise<number> {
+export async function unusedRecoveryCodes(db: ReadDb, userId: string): Promise<number> {
   const row = await db
     .selectFrom('staff_recovery_codes')
     .select((eb) => eb.fn.countAll<number>().as('n'))

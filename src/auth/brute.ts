@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Db } from '../db/connect.js';
+import type { ReadDb } from '../db/read-db.js';
 import { ConstraintError, translated } from '../db/errors.js';
 import { errors, type GhostError } from '../errors.js';
 
@@ -166,7 +167,7 @@ export async function hit(db: Db, limiter: Limiter, ip: string, key: string, now
 }
 
 /** How many requests the live counter holds (0 when none): for checks that count only failures. */
-export async function currentCount(db: Db, limiter: Limiter, ip: string, key: string, now: number): Promise<number> {
+export async function currentCount(db: ReadDb, limiter: Limiter, ip: string, key: string, now: number): Promise<number> {
   const row = await db
     .selectFrom('brute')
     .select(['count', 'expires'])

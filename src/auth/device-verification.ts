@@ -1,4 +1,5 @@
 import type { Db } from '../db/connect.js';
+import type { ReadDb } from '../db/read-db.js';
 import type { SessionRow, UserRow } from '../db/schema.js';
 import { readSettings } from '../settings/settings.js';
 import { emailCode, emailCodeIsValid } from './otp.js';
@@ -19,19 +20,19 @@ export interface DeviceVerification {
   enabled: boolean;
 }
 
-export async function sessionSecret(db: Db): Promise<string> {
+export async function sessionSecret(db: ReadDb): Promise<string> {
   const secret = (await readSettings(db, ['admin_session_secret'])).get('admin_session_secret');
   if (!secret) throw new Error('setting admin_session_secret is missing');
   return secret;
 }
 
 /** Whether the site asks for a code on every login (`require_email_mfa`): changes the error code and logout. */
-export async function codeAlwaysRequired(db: Db): Promise<boolean> {
+export async function codeAlwaysRequired(db: ReadDb): Promise<boolean> {
   return (await readSettings(db, ['require_email_mfa'])).get('require_email_mfa') === 'true';
 }
 
 /** The current e-mail code of a user (also returned by a completed password reset). */
-export async function currentEmailCode(db: Db, userId: string, at: Date): Promise<string> {
+export async function currentEmailCode(db: ReadDb, userId: string, at: Date): Promise<string> {
   return emailCode(await sessionSecret(db), userId, at.getTime());
 }
 

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Db } from '../db/connect.js';
+import type { ReadDb } from '../db/read-db.js';
 import type { SessionRow } from '../db/schema.js';
 import { objectId } from '../db/ids.js';
 
@@ -38,7 +39,7 @@ export async function createSession(db: Db, input: NewSession, at: Date): Promis
 }
 
 /** The session of a cookie's token, unless it has expired by `at`. */
-export async function findSession(db: Db, token: string, at: Date): Promise<SessionRow | undefined> {
+export async function findSession(db: ReadDb, token: string, at: Date): Promise<SessionRow | undefined> {
   const session = await db.selectFrom('sessions').selectAll().where('session_hash', '=', hashOf(token)).executeTakeFirst();
   if (!session || session.expires_at.getTime() <= at.getTime()) return undefined;
   return session;

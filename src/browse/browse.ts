@@ -1,5 +1,5 @@
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type SelectQueryBuilder, type SqlBool } from 'kysely';
-import type { Db } from '../db/connect.js';
+import type { ReadDb } from '../db/read-db.js';
 import type { Engine } from '../db/engine.js';
 import { allOf, type Cond } from '../filter/compile.js';
 import { filterCondition, type FilterRules } from '../filter/filter.js';
@@ -84,7 +84,7 @@ export function browseColumns(spec: BrowseSpec, fields: readonly string[] | null
  * filter or order fails here, before anything is read). `page()` reads the rows in order; `keys()` reads
  * only the ordered ids (`limit=all` streams by them); `rowsById()` reads the rows of some of those ids.
  */
-function browseQueries(database: Db, engine: Engine, spec: BrowseSpec, api: Api, params: BrowseParams) {
+function browseQueries(database: ReadDb, engine: Engine, spec: BrowseSpec, api: Api, params: BrowseParams) {
   const db = database as unknown as Kysely<any>;
   const rules = spec.api[api]!;
   const cond = browseCondition(spec, api, params);
@@ -142,7 +142,7 @@ function browseQueries(database: Db, engine: Engine, spec: BrowseSpec, api: Api,
  * One page of rows: a COUNT query (skipped for `limit=all`) and the page query, whatever the filter or the
  * includes — counts ride along as subqueries, so the query count does not grow with the page.
  */
-export async function browseRows<Row>(database: Db, engine: Engine, spec: BrowseSpec, api: Api, params: BrowseParams): Promise<BrowseResult<Row>> {
+export async function browseRows<Row>(database: ReadDb, engine: Engine, spec: BrowseSpec, api: Api, params: BrowseParams): Promise<BrowseResult<Row>> {
   const queries = browseQueries(database, engine, spec, api, params);
   const window = sqlWindow(params.page);
   const [rows, total] = await Promise.all([
@@ -161,7 +161,7 @@ export async function browseRows<Row>(database: Db, engine: Engine, spec: Browse
  * page costs one query, as an unstreamed `limit=all` does.
  */
 export async function browseAllPages<Row>(
-  database: Db,
+  database: ReadDb,
   engine: Engine,
   spec: BrowseSpec,
   api: Api,

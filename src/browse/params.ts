@@ -6,7 +6,7 @@ import { parseFields } from './projection.js';
 import { queryList } from './query-list.js';
 
 /**
- * The browse options of a list endpoint (browse.md §1), checked as Ghost's api-framework checks them
+ * The browse options of a list endpoint, checked as Ghost's api-framework checks them
  * before the controller runs: `limit`/`page`/`order` patterns → 422, `formats` outside the allowed list
  * → 422, unknown `include` values dropped silently. `include`, `fields` and `formats` are trimmed and
  * lower-cased.

@@ -2,7 +2,7 @@ import { defaultNodes, urlUtilsClass, type UrlUtils } from './ghost-libs.js';
 import { mobiledocCards } from './render-options.js';
 
 /**
- * The `__GHOST_URL__` storage form (content-formats.md §5). On write, same-site absolute URLs and site-relative
+ * The `__GHOST_URL__` storage form. On write, same-site absolute URLs and site-relative
  * URLs become `__GHOST_URL__/…` so a site can move to another domain without rewriting content; on read every
  * `__GHOST_URL__` becomes the configured site URL again. Done with `@tryghost/url-utils` 4.4.14, the library
  * Ghost's models call, so the stored bytes match Ghost's.

@@ -32,7 +32,7 @@ function tagUrl(url: URL, ref: string): URL {
 }
 
 /**
- * Content API `html` with the setting `outbound_link_tagging` on (browse.md §9): every external http(s) link
+ * Content API `html` with the setting `outbound_link_tagging` on: every external http(s) link
  * gets `?ref=<site hostname without www.>`, as Ghost's OutboundLinkTagger does through its LinkReplacer.
  * Reproduced to the byte, quirks included: only double-quoted lowercase `href` values of `<a>` tags are
  * touched; each parsable absolute href is rewritten as the WHATWG URL serialises it (site links too), so

@@ -1,5 +1,5 @@
 /**
- * Resource URLs on the public site (content-formats.md §6), for Ghost's default routes.yaml
+ * Resource URLs on the public site, for Ghost's default routes.yaml
  * (`/{slug}/` collection permalink, `/tag/{slug}/`, `/author/{slug}/`). The site URL always ends with `/`.
  */
 export const notFoundUrl = (siteUrl: string) => `${siteUrl}404/`;

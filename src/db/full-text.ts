@@ -1,5 +1,5 @@
 import { sql, type RawBuilder } from 'kysely';
-import type { Db } from './connect.js';
+import type { ReadDb } from './read-db.js';
 import type { ColumnTypes } from './engine.js';
 
 /**
@@ -86,7 +86,7 @@ const DIALECTS: Record<ColumnTypes['fullText'], Dialect> = { fts5, tsvector, inn
 
 /** Published posts (or pages) matching every word, best first, and how many match in all. */
 export async function searchPublished(
-  db: Db,
+  db: ReadDb,
   kind: ColumnTypes['fullText'],
   type: 'post' | 'page',
   words: SearchWords,

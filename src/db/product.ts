@@ -1,15 +1,15 @@
 import { sql } from 'kysely';
-import type { Db } from './connect.js';
+import type { ReadDb } from './read-db.js';
 import type { Engine } from './engine.js';
 
-const products = new WeakMap<Db, Promise<string>>();
+const products = new WeakMap<ReadDb, Promise<string>>();
 
 /**
  * The database product as Ghost names it in `/config/` (`sqlite3`, `mysql8`, `mysql5`, `mariadb`); Ghost
  * has no PostgreSQL, so that one is `postgres`. MySQL-family servers are told apart by their version, asked
  * once per handle.
  */
-export function databaseProduct(db: Db, engine: Engine): Promise<string> {
+export function databaseProduct(db: ReadDb, engine: Engine): Promise<string> {
   if (engine.kind === 'sqlite') return Promise.resolve('sqlite3');
   if (engine.kind === 'postgres') return Promise.resolve('postgres');
   let known = products.get(db);

@@ -1,4 +1,4 @@
-import type { Db } from './connect.js';
+import type { ReadDb } from './read-db.js';
 import type { Engine } from './engine.js';
 
 // Kept per engine: a process talks to one database server.
@@ -9,7 +9,7 @@ const limits = new WeakMap<Engine, Promise<number | null>>();
  * null when the engine has none. A MySQL/MariaDB server refuses a larger statement by dropping the
  * connection, and the rollback that follows fails too and hides why: writers of very large values check first.
  */
-export function statementLimit(db: Db, engine: Engine): Promise<number | null> {
+export function statementLimit(db: ReadDb, engine: Engine): Promise<number | null> {
   const query = engine.statementLimit;
   if (!query) return Promise.resolve(null);
   let limit = limits.get(engine);

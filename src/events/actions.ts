@@ -28,6 +28,7 @@ import {
   type UnknownRow,
 } from 'kysely';
 import type { Db } from '../db/connect.js';
+import type { ReadDb } from '../db/read-db.js';
 import { objectId } from '../db/ids.js';
 
 /**
@@ -252,7 +253,7 @@ export class ActionCollector implements KyselyPlugin {
   }
 
   /** The current name, id and extra columns of added and edited records, one query per table. */
-  async #loadCurrent(trx: Db, actions: { table: string; key: unknown }[]): Promise<void> {
+  async #loadCurrent(trx: ReadDb, actions: { table: string; key: unknown }[]): Promise<void> {
     const byTable = new Map<string, unknown[]>();
     for (const { table, key } of actions) byTable.set(table, [...(byTable.get(table) ?? []), key]);
     for (const [table, keys] of byTable) {

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/connect.js';
+import type { ReadDb } from '../db/read-db.js';
 
 /**
  * The content version: one number in `cache_versions` (row `content`, migration 0017) that every write
@@ -19,7 +20,7 @@ export async function bumpContentVersion(trx: Db): Promise<number> {
   return readContentVersion(trx);
 }
 
-export async function readContentVersion(db: Db): Promise<number> {
+export async function readContentVersion(db: ReadDb): Promise<number> {
   const row = await db.selectFrom('cache_versions').select('version').where('name', '=', ROW).executeTakeFirst();
   return Number(row?.version ?? 0);
 }
@@ -91,7 +92,7 @@ export class VersionWatermark {
 }
 
 /** The database mode: every call reads the version (coalesced), so an edit through any instance is seen at once. */
-export function databaseContentVersions(db: Db, onNewer: (version: number) => void): ContentVersions {
+export function databaseContentVersions(db: ReadDb, onNewer: (version: number) => void): ContentVersions {
   const watermark = new VersionWatermark(onNewer);
   const reader = new CoalescedVersionReader(() => readContentVersion(db));
   return {

@@ -1,5 +1,6 @@
 import type { Db } from '../db/connect.js';
 import { objectId } from '../db/ids.js';
+import type { EventName, EventPayloads } from './names.js';
 
 /** What a write asks to be announced once it commits (webhooks, later other subscribers). */
 export interface RecordedEvent {
@@ -9,8 +10,9 @@ export interface RecordedEvent {
   resource?: { type: string; id: string };
 }
 
+/** Only the names `events/names.ts` lists, each with its payload's type. */
 export interface EventRecorder {
-  record(name: string, payload: unknown, resource?: { type: string; id: string }): void;
+  record<N extends EventName>(name: N, payload: EventPayloads[N], resource?: { type: string; id: string }): void;
 }
 
 /**

@@ -1,9 +1,9 @@
 import type { FastifyRequest } from 'fastify';
-import type { Db } from '../db/connect.js';
+import type { ReadDb } from '../db/read-db.js';
 import { errors } from '../errors.js';
 
 /** Content API: every route needs a content key in `?key=`. */
-export function contentAuthHook(db: Db) {
+export function contentAuthHook(db: ReadDb) {
   return async function authenticateContent(request: FastifyRequest) {
     const key = (request.query as Record<string, unknown> | undefined)?.key;
     if (key === undefined || key === '') {

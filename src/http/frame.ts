@@ -35,3 +35,11 @@ declare module 'fastify' {
 export function frameOf(request: FastifyRequest): Frame | undefined {
   return request.routeOptions?.config?.frame;
 }
+
+/**
+ * The frame helper every route file uses: `const frame = framesOf('labels')`, then `frame('add')`. Route
+ * declarations (`browseRoute`, `readRoutes`, `writeRoutes`) set it themselves.
+ */
+export const framesOf =
+  (docName: string) =>
+  (method: string): Frame => ({ docName, method });

@@ -1,5 +1,5 @@
 /**
- * Every route of Ghost 5.130.6's Admin and Content APIs (reference/endpoints.md, taken from Ghost's route
+ * Every route of Ghost 5.130.6's Admin and Content APIs (taken from Ghost's route
  * files), as `METHOD /path` with `:name` parameters. A request that matches none of this service's routes
  * but one of these asks for an endpoint that is not built here (yet): it is answered with the status Ghost
  * gives an unmatched route, and a message naming the endpoint instead of advice to upgrade the client.

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
-import type { Db } from '../db/connect.js';
+import type { ReadDb } from '../db/read-db.js';
 import { writesBlocked } from '../db/write-health.js';
 
 /** Health checks live outside the API roots and the site's paths, where no Ghost route can be. */
@@ -27,7 +27,7 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
  * (db/write-health.ts), and shutdown has not begun; a 503 names the failing part. Neither
  * needs credentials nor says anything secret.
  */
-export function healthRoutes(app: FastifyInstance, db: Db, readiness: Readiness) {
+export function healthRoutes(app: FastifyInstance, db: ReadDb, readiness: Readiness) {
   app.get(`${HEALTH_PREFIX}/live`, async (_request, reply) => {
     reply.header('Cache-Control', 'no-store');
     return { status: 'ok' };

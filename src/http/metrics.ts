@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { workerPoolStats } from '../workers/pool.js';
-import type { Db } from '../db/connect.js';
+import type { ReadDb } from '../db/read-db.js';
 
 /**
  * Prometheus metrics (prom-client), only when `METRICS_PORT` is set, and then on that port alone: never on
@@ -15,7 +15,7 @@ export interface Metrics {
   instrument(app: FastifyInstance): void;
 }
 
-export function createMetrics(db: Db): Metrics {
+export function createMetrics(db: ReadDb): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: 20 });
   const labelNames = ['method', 'route', 'status'] as const;
@@ -83,7 +83,7 @@ export async function serveMetrics(metrics: Metrics, port: number, host: string)
   return server;
 }
 
-async function pendingCount(db: Db, table: 'outbox' | 'webhook_deliveries'): Promise<number> {
+async function pendingCount(db: ReadDb, table: 'outbox' | 'webhook_deliveries'): Promise<number> {
   const row = await db
     .selectFrom(table)
     .select((eb) => eb.fn.countAll<number | string>().as('n'))

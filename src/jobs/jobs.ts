@@ -1,4 +1,5 @@
 import type { Db } from '../db/connect.js';
+import type { ReadDb } from '../db/read-db.js';
 import type { JobRow } from '../db/schema-jobs.js';
 import { objectId } from '../db/ids.js';
 import { figuresOf, type JobLog } from './job-log.js';
@@ -71,7 +72,7 @@ export async function enqueueJob(db: Db, job: NewJob): Promise<string> {
   return id;
 }
 
-export function findJob(db: Db, id: string): Promise<JobRow | undefined> {
+export function findJob(db: ReadDb, id: string): Promise<JobRow | undefined> {
   return db.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirst();
 }
 

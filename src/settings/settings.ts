@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/connect.js';
+import type { ReadDb } from '../db/read-db.js';
 import { SETTINGS, SETTING_KEYS, type SettingKey } from './keys.js';
 
 /**
@@ -24,7 +25,7 @@ interface Entry {
   loaded: Promise<Loaded>;
 }
 
-const caches = new WeakMap<Db, Entry>();
+const caches = new WeakMap<ReadDb, Entry>();
 let generation = 0;
 
 /** Forgets every cached value of this process; the next read loads them again. */
@@ -32,17 +33,17 @@ export function invalidateSettings(): void {
   generation += 1;
 }
 
-export async function readSettings<K extends SettingKey>(db: Db, keys: readonly K[]): Promise<ReadonlyMap<K, string | null>> {
+export async function readSettings<K extends SettingKey>(db: ReadDb, keys: readonly K[]): Promise<ReadonlyMap<K, string | null>> {
   const stored = await storedValues(db, keys);
   return new Map(keys.map((key) => [key, stored.has(key) ? stored.get(key)! : SETTINGS[key].default]));
 }
 
 /** Every setting, in Ghost's order. */
-export async function readAllSettings(db: Db): Promise<ReadonlyMap<SettingKey, string | null>> {
+export async function readAllSettings(db: ReadDb): Promise<ReadonlyMap<SettingKey, string | null>> {
   return readSettings(db, SETTING_KEYS);
 }
 
-export async function readSetting(db: Db, key: SettingKey): Promise<string | null> {
+export async function readSetting(db: ReadDb, key: SettingKey): Promise<string | null> {
   return (await readSettings(db, [key])).get(key)!;
 }
 
@@ -64,7 +65,7 @@ export async function writeSettings(db: Db, values: Partial<Record<SettingKey, s
 }
 
 /** A transaction reads its own view of the table; everything else shares the handle's cache. */
-async function storedValues(db: Db, keys: readonly SettingKey[]): Promise<Values> {
+async function storedValues(db: ReadDb, keys: readonly SettingKey[]): Promise<Values> {
   if (db.isTransaction) return load(db, keys);
   const at = performance.now();
   let entry = caches.get(db);
@@ -81,23 +82,23 @@ async function storedValues(db: Db, keys: readonly SettingKey[]): Promise<Values
 }
 
 /** Keeps what is loaded while the version is unchanged (one primary-key read), else loads again. */
-async function recheck(db: Db, known: Promise<Loaded>): Promise<Loaded> {
+async function recheck(db: ReadDb, known: Promise<Loaded>): Promise<Loaded> {
   const [previous, version] = await Promise.all([known, versionOf(db)]);
   return version === previous.version ? previous : loadVersioned(db);
 }
 
 /** The version is read before the values: a write in between makes the next check load again. */
-async function loadVersioned(db: Db): Promise<Loaded> {
+async function loadVersioned(db: ReadDb): Promise<Loaded> {
   const version = await versionOf(db);
   return { version, values: await load(db, null) };
 }
 
-async function versionOf(db: Db): Promise<number> {
+async function versionOf(db: ReadDb): Promise<number> {
   const row = await db.selectFrom('cache_versions').select('version').where('name', '=', 'settings').executeTakeFirst();
   return Number(row?.version ?? 0);
 }
 
-async function load(db: Db, keys: readonly SettingKey[] | null): Promise<Values> {
+async function load(db: ReadDb, keys: readonly SettingKey[] | null): Promise<Values> {
   let query = db.selectFrom('settings').select(['key', 'value']);
   if (keys) query = query.where('key', 'in', keys);
   const rows = await query.execute();

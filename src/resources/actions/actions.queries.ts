@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Db } from '../../db/connect.js';
+import type { ReadDb } from '../../db/read-db.js';
 import type { ActionRow } from '../../db/schema.js';
 
 export interface ActorSummary {
@@ -16,7 +16,7 @@ const ids = (rows: ActionRow[], type: string, key: 'actor' | 'resource') => [
 ];
 
 /** The users and integrations who did the actions, by id (Ghost's `include=actor`). */
-export async function actorsOf(db: Db, rows: ActionRow[]): Promise<Map<string, ActorSummary>> {
+export async function actorsOf(db: ReadDb, rows: ActionRow[]): Promise<Map<string, ActorSummary>> {
   const userIds = ids(rows, 'user', 'actor');
   const integrationIds = ids(rows, 'integration', 'actor');
   const [users, integrations] = await Promise.all([
@@ -44,7 +44,7 @@ const RESOURCE_TABLES: Readonly<Record<string, { table: string; columns: readonl
  * The records the actions were done to, as Ghost's `include=resource` shows them (a feature image as
  * `image`), keyed `<type>:<id>`. Deleted records and types stored elsewhere are absent.
  */
-export async function resourcesOf(db: Db, rows: ActionRow[]): Promise<Map<string, ResourceSummary>> {
+export async function resourcesOf(db: ReadDb, rows: ActionRow[]): Promise<Map<string, ResourceSummary>> {
   const found = new Map<string, ResourceSummary>();
   await Promise.all(
     Object.entries(RESOURCE_TABLES).map(async ([type, { table, columns }]) => {

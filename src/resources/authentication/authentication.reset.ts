@@ -70,7 +70,7 @@ export async function completeReset(ctx: Ctx, data: ResetInput): Promise<{ user:
         help: 'Request a new password reset via the login form.',
       });
     }
-    await hit(db, LIMITERS.resetToken, '', lockKey, ctx.clock.epochMs());
+    await hit(ctx.autocommitDb, LIMITERS.resetToken, '', lockKey, ctx.clock.epochMs());
     throw errors.badRequest({
       message: 'Cannot reset password.',
       context: 'Password reset link has already been used.',
@@ -84,5 +84,5 @@ export async function completeReset(ctx: Ctx, data: ResetInput): Promise<{ user:
     await trx.updateTable('users').set({ password: hash, status: 'active', updated_at: clock.now() }).where('id', '=', user.id).execute();
     await deleteUserSessions(trx, user.id);
   });
-  return { user, emailVerificationToken: await currentEmailCode(db, user.id, ctx.clock.now()) };
+  return { user, emailVerificationToken: await currentEmailCode(ctx.autocommitDb, user.id, ctx.clock.now()) };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ADMIN, ORIGIN, OWNER, ghostError, login } from '../../../test/support.js';
+import { ADMIN, ORIGIN, OWNER, ghostError, login, expectGhostError } from '../../../test/support.js';
 import { makeStaff, STAFF_PASSWORD } from '../../../test/factories.js';
 import { lastMailTo, loginAs } from '../../../test/staff-support.js';
 import { useTestSite, withTestSite } from '../../../test/test-site.js';
@@ -39,8 +39,8 @@ describe('password reset', () => {
     const reused = await request('PUT', '/authentication/password_reset/', {
       password_reset: [{ token, newPassword: 'Fresh-secret-43', ne2Password: 'Fresh-secret-43' }],
     });
-    expect(reused.statusCode).toBe(400);
-    expect(ghostError(reused)).toMatchObject({
+    expectGhostError(reused, {
+      status: 400,
       type: 'BadRequestError',
       message: 'Cannot reset password.',
       context: 'Password reset link has already been used.',
@@ -111,8 +111,8 @@ describe('password reset', () => {
     for (let i = 0; i < 5; i++)
       expect((await request('POST', '/authentication/password_reset/', { password_reset: [{ email: `x${i}@example.com` }] }, address)).statusCode).toBe(404);
     const res = await request('POST', '/authentication/password_reset/', { password_reset: [{ email: OWNER.email }] }, address);
-    expect(res.statusCode).toBe(429);
-    expect(ghostError(res)).toMatchObject({
+    expectGhostError(res, {
+      status: 429,
       type: 'TooManyRequestsError',
       message: 'Too many attempts try again in an hour',
       context: 'Only 5 tries per IP address every 3600 seconds.',
@@ -126,8 +126,7 @@ describe('password reset', () => {
     const body = { password_reset: [{ token: forged, newPassword: 'Another-secret-1', ne2Password: 'Another-secret-1' }] };
     for (let i = 0; i < 10; i++) expect((await request('PUT', '/authentication/password_reset/', body)).statusCode).toBe(400);
     const res = await request('PUT', '/authentication/password_reset/', body);
-    expect(res.statusCode).toBe(403);
-    expect(ghostError(res)).toMatchObject({ type: 'NoPermissionError', message: 'Token locked' });
+    expectGhostError(res, { status: 403, type: 'NoPermissionError', message: 'Token locked' });
   });
 });
 
@@ -143,8 +142,7 @@ describe('invitations', () => {
     expect((await request('GET', '/authentication/invitation/?email=pending@example.com')).json()).toEqual({ invitation: [{ valid: true }] });
     expect((await request('GET', '/authentication/invitation/?email=other@example.com')).json()).toEqual({ invitation: [{ valid: false }] });
     const bad = await request('GET', '/authentication/invitation/?email=nope');
-    expect(bad.statusCode).toBe(400);
-    expect(ghostError(bad)).toMatchObject({ type: 'BadRequestError', message: 'The server did not receive a valid email' });
+    expectGhostError(bad, { status: 400, type: 'BadRequestError', message: 'The server did not receive a valid email' });
   });
 
   it('creates the user with the invited role and uses the invitation up', async () => {
@@ -160,8 +158,7 @@ describe('invitations', () => {
     const again = await request('POST', '/authentication/invitation/', {
       invitation: [{ token, email: 'joiner2@example.com', name: 'X', password: 'Joiner-secret-1' }],
     });
-    expect(again.statusCode).toBe(404);
-    expect(ghostError(again)).toMatchObject({ type: 'NotFoundError', message: 'Invite not found.' });
+    expectGhostError(again, { status: 404, type: 'NotFoundError', message: 'Invite not found.' });
   });
 
   it("answers Ghost's errors, and creates nothing on failure", async () => {
@@ -207,8 +204,7 @@ describe('invitations', () => {
     const expired = await request('POST', '/authentication/invitation/', {
       invitation: [{ token, email: 'careful@example.com', name: 'C', password: 'Careful-secret-1' }],
     });
-    expect(expired.statusCode).toBe(404);
-    expect(ghostError(expired)).toMatchObject({ type: 'NotFoundError', message: 'Invite is expired.' });
+    expectGhostError(expired, { status: 404, type: 'NotFoundError', message: 'Invite is expired.' });
   });
 });
 
@@ -217,8 +213,8 @@ describe('POST /authentication/global_password_reset/', () => {
     await withTestSite(async (t2) => {
       const author = await makeStaff(t2, 'Author');
       const refused = await t2.admin.post('/authentication/global_password_reset/', undefined, await t2.session(author));
-      expect(refused.statusCode).toBe(403);
-      expect(ghostError(refused)).toMatchObject({
+      expectGhostError(refused, {
+        status: 403,
         type: 'NoPermissionError',
         message: 'You do not have permission to resetAllPasswords authentication',
         context: null,

@@ -25,7 +25,7 @@ export function authenticatorRoutes(app: FastifyInstance) {
   app.put('/authenticator/', async (request) => {
     // A staff token is refused before it can use up the session's allowance of guesses.
     sessionUser(actorOf(request.ctx));
-    await hit(request.ctx.db, LIMITERS.userVerification, request.ip, 'user_verification', request.ctx.clock.epochMs());
+    await hit(request.ctx.autocommitDb, LIMITERS.userVerification, request.ip, 'user_verification', request.ctx.clock.epochMs());
     return { authenticator: [await confirmSetup(request.ctx, parseBody(request, AUTHENTICATOR).token)] };
   });
 

@@ -50,7 +50,8 @@ export async function confirmSetup(ctx: Ctx, token: unknown) {
   const row = await findAuthenticator(db, user.id);
   if (!row) throw errors.validation('Start the authenticator set-up first.');
   if (row.enabled) throw errors.validation('An authenticator app is already enabled. Remove it before adding another.');
-  if (!(await useAppCode(db, row, token, ctx.secrets, ctx.clock.now()))) throw errors.validation({ message: 'The code is not valid.', property: 'token' });
+  if (!(await useAppCode(ctx.autocommitDb, row, token, ctx.secrets, ctx.clock.now())))
+    throw errors.validation({ message: 'The code is not valid.', property: 'token' });
   const codes = await ctx.write(async (w) => {
     const at = w.clock.now();
     await w.db.updateTable('staff_authenticators').set({ enabled: true, updated_at: at }).where('user_id', '=', user.id).execute();

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { ADMIN, ORIGIN, adminAuth, cookieOf, ghostError } from '../../../test/support.js';
+import { ADMIN, ORIGIN, adminAuth, cookieOf, ghostError, expectGhostError } from '../../../test/support.js';
 import { makeStaff, STAFF_PASSWORD, type StaffUser } from '../../../test/factories.js';
 import { currentCode, lastMailTo, loginAs, staffKey } from '../../../test/staff-support.js';
 import { useTestSite } from '../../../test/test-site.js';
@@ -50,8 +50,7 @@ describe('set-up', () => {
     );
 
     const wrong = await req('PUT', '/authenticator/', cookie, { authenticator: [{ token: appCode(secret, Date.now() - 10 * 60_000) }] });
-    expect(wrong.statusCode).toBe(422);
-    expect(ghostError(wrong)).toMatchObject({ type: 'ValidationError', message: 'The code is not valid.' });
+    expectGhostError(wrong, { status: 422, type: 'ValidationError', message: 'The code is not valid.' });
     const ok = await req('PUT', '/authenticator/', cookie, { authenticator: [{ token: appCode(secret) }] });
     expect(ok.statusCode).toBe(200);
     const { recovery_codes } = ok.json().authenticator[0];
@@ -66,8 +65,7 @@ describe('set-up', () => {
     const user = await makeStaff(t, 'Editor');
     const key = await staffKey(t.app, await loginAs(t.app, user.email));
     const res = await t.admin.get('/authenticator/', adminAuth(key));
-    expect(res.statusCode).toBe(403);
-    expect(ghostError(res)).toMatchObject({ type: 'NoPermissionError', message: 'Staff tokens are not allowed to access this endpoint' });
+    expectGhostError(res, { status: 403, type: 'NoPermissionError', message: 'Staff tokens are not allowed to access this endpoint' });
   });
 });
 
@@ -118,8 +116,7 @@ describe('login with an authenticator app', () => {
   it("asks for a code even with e-mailed verification off, still mails one, and accepts the app's code once", async () => {
     const { user, secret } = await enrolled();
     const res = await loginReq(user);
-    expect(res.statusCode).toBe(403);
-    expect(ghostError(res)).toMatchObject({ type: 'Needs2FAError', message: 'User must verify session to login.' });
+    expectGhostError(res, { status: 403, type: 'Needs2FAError', message: 'User must verify session to login.' });
     expect(lastMailTo(t, user.email)!.subject).toMatch(/^\d{6} is your Ghost sign in verification code$/);
     const cookie = cookieOf(res)!;
     // The code used to enable the app cannot be replayed (same 30 s step); a code from the next step works.

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Db } from '../../db/connect.js';
+import type { ReadDb } from '../../db/read-db.js';
 import type { Clock } from '../../clock.js';
 import { readSetting } from '../../settings/settings.js';
 import { slugify } from '../../content/slugs.js';
@@ -22,7 +22,7 @@ const PAGE_SIZE = 500;
  * Ghost's export file name: `<site title slug>.ghost.<YYYY-MM-DD-HH-mm-ss>.json` (UTC here), or the name the
  * caller chose plus `.json`. Also the name of the backups written before destructive changes.
  */
-export async function exportFileName(db: Db, clock: Clock, chosen?: string): Promise<string> {
+export async function exportFileName(db: ReadDb, clock: Clock, chosen?: string): Promise<string> {
   if (chosen) return `${chosen}.json`;
   const title = await readSetting(db, 'title');
   const stamp = clock.now().toISOString().replace('T', '-').replace(/:/g, '-').slice(0, 19);
@@ -33,7 +33,7 @@ export async function exportFileName(db: Db, clock: Clock, chosen?: string): Pro
  * The export as Ghost writes it, `{"meta":{exported_on, version},"data":{<table>: [rows…], …}}`, produced
  * piece by piece: each table is read in pages by id, so a site of any size is written in flat memory.
  */
-export async function* exportDocument(db: Db, clock: Clock, include: readonly string[], { authorship }: ExportOptions): AsyncGenerator<string> {
+export async function* exportDocument(db: ReadDb, clock: Clock, include: readonly string[], { authorship }: ExportOptions): AsyncGenerator<string> {
   yield `{"meta":${JSON.stringify({ exported_on: clock.epochMs(), version: EXPORT_VERSION })},"data":{`;
   let first = true;
   for (const table of exportTables(include)) {
@@ -54,13 +54,13 @@ export async function* exportDocument(db: Db, clock: Clock, include: readonly st
  * `GET /db/` wraps the document as Ghost's API does, `{"db":[<document>]}`, and like every answer of Ghost's
  * API it carries no `created_by`, `updated_by` or `published_by` (its output serializer strips them).
  */
-export async function* exportResponse(db: Db, clock: Clock, include: readonly string[]): AsyncGenerator<string> {
+export async function* exportResponse(db: ReadDb, clock: Clock, include: readonly string[]): AsyncGenerator<string> {
   yield '{"db":[';
   yield* exportDocument(db, clock, include, { authorship: false });
   yield ']}';
 }
 
-async function* tableRows(db: Db, name: string, columns: readonly string[] | null): AsyncGenerator<Record<string, unknown>> {
+async function* tableRows(db: ReadDb, name: string, columns: readonly string[] | null): AsyncGenerator<Record<string, unknown>> {
   if (!columns) return;
   let after: string | null = null;
   for (;;) {

@@ -24,7 +24,7 @@ export async function queueImport(ctx: Ctx, upload: UploadedFile): Promise<strin
   const file = `data/imports/db-${objectId()}${extensionOf(upload.name)}`;
   await ctx.storage.write(file, createReadStream(upload.path), { private: true });
   try {
-    return await enqueueJob(ctx.db, {
+    return await enqueueJob(ctx.autocommitDb, {
       kind: DB_IMPORT_JOB,
       payload: { file } satisfies ImportPayload,
       createdBy: ctx.actor?.user?.id ?? null,

@@ -6,7 +6,7 @@ import { objectId } from '../../db/ids.js';
 import { slugify } from '../../content/slugs.js';
 import { invalidateSettings, readSetting } from '../../settings/settings.js';
 import { zonedIso } from '../posts/posts.dates.js';
-import { siteChanged } from '../posts/posts.service.js';
+import { siteChanged } from '../posts/posts.publish.js';
 import { ImportRun, type GhostExport, type ImportProblem } from './db.import-run.js';
 import { importUsers } from './db.import-staff.js';
 import { importTags } from './db.import-tags.js';

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { framesOf } from '../../http/frame.js';
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { jobCtx } from '../../ctx.js';
@@ -14,7 +15,7 @@ import { DB_IMPORT_JOB, queueImport } from './db.import-job.js';
 import { backupContent, deleteAllContent, readBackup } from './db.service.js';
 
 type Query = { include?: unknown; filename?: unknown };
-const frame = (method: string) => ({ docName: 'db', method });
+const frame = framesOf('db');
 const filenameOf = (query: Query) => (typeof query.filename === 'string' && query.filename ? query.filename : undefined);
 
 export interface DbRoutesOptions {
@@ -53,7 +54,7 @@ export function dbRoutes(app: FastifyInstance, { backupFolder, inlineBytes }: Db
       }
       const parsed = await readImportFile(file, request.ctx.storage);
       // Ghost imports in its internal context: no audit actions for the rows written.
-      const report = await importGhostExport(jobCtx(request.ctx), parsed);
+      const report = await importGhostExport(jobCtx({ ...request.ctx, db: request.ctx.autocommitDb }), parsed);
       reply.header('X-Cache-Invalidate', '/*');
       return { db: [], problems: report.problems };
     });

@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import type { Ctx } from '../../ctx.js';
 import { errors } from '../../errors.js';
 import { MissingFileError } from '../../storage/storage.js';
-import { siteChanged } from '../posts/posts.service.js';
+import { siteChanged } from '../posts/posts.publish.js';
 import { exportDocument, exportFileName } from './db.export.js';
 
 /** Where backups live in storage (`<CONTENT_DIR>/data/` on local disk), readable by the service's user only. */

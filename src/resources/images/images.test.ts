@@ -2,7 +2,7 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { useTestSite, type TestSite } from '../../../test/test-site.js';
 import { useS3Server } from '../../../test/s3-server.js';
-import { ghostError, SITE_URL } from '../../../test/support.js';
+import { ghostError, SITE_URL, expectGhostError } from '../../../test/support.js';
 import { icon, image, SVG } from '../../../test/uploads.js';
 
 const month = () => {
@@ -70,8 +70,7 @@ describe.each([
 
   it('refuses an SVG with nothing of an image left once sanitised (415)', async () => {
     const res = await t.admin.upload('/images/upload/', { file: { name: 'bad.svg', type: 'image/svg+xml', data: '<script>alert(1)</script>' } });
-    expect(res.statusCode).toBe(415);
-    expect(ghostError(res)).toMatchObject({ type: 'UnsupportedMediaTypeError', message: 'Please select a valid SVG image' });
+    expectGhostError(res, { status: 415, type: 'UnsupportedMediaTypeError', message: 'Please select a valid SVG image' });
   });
 
   it('serves w600 of an uploaded jpeg resized, stores it, and reads the stored copy the second time', async () => {
@@ -138,8 +137,8 @@ describe.each([
 
   it('refuses a text file named x.png as Ghost does (400, image processing failed)', async () => {
     const res = await t.admin.upload('/images/upload/', { file: { name: 'x.png', type: 'image/png', data: 'hello\n' } });
-    expect(res.statusCode).toBe(400);
-    expect(ghostError(res)).toMatchObject({
+    expectGhostError(res, {
+      status: 400,
       type: 'BadRequestError',
       message: 'Request not understood error, cannot upload image.',
       context: 'Image processing failed Unable to manipulate image.',
@@ -149,23 +148,20 @@ describe.each([
 
   it('refuses a missing file (422), a type not on the list (415) and a file under another field name (400)', async () => {
     const none = await t.admin.upload('/images/upload/', { ref: 'x' });
-    expect(none.statusCode).toBe(422);
-    expect(ghostError(none)).toMatchObject({ type: 'ValidationError', message: 'Please select an image.', context: null });
+    expectGhostError(none, { status: 422, type: 'ValidationError', message: 'Please select an image.', context: null });
     const text = await t.admin.upload('/images/upload/', { file: { name: 'x.txt', type: 'text/plain', data: 'hi' } });
-    expect(text.statusCode).toBe(415);
-    expect(ghostError(text)).toMatchObject({ type: 'UnsupportedMediaTypeError', message: 'Please select a valid image.' });
+    expectGhostError(text, { status: 415, type: 'UnsupportedMediaTypeError', message: 'Please select a valid image.' });
     const declared = await t.admin.upload('/images/upload/', { file: { name: 'a.png', type: 'text/plain', data: await image(5, 5, 'png') } });
     expect(declared.statusCode).toBe(415);
     const other = await t.admin.upload('/images/upload/', { other: { name: 'a.png', type: 'image/png', data: await image(5, 5, 'png') } });
-    expect(other.statusCode).toBe(400);
-    expect(ghostError(other)).toMatchObject({ type: 'BadRequestError', message: 'The request could not be understood.', code: 'LIMIT_UNEXPECTED_FILE' });
+    expectGhostError(other, { status: 400, type: 'BadRequestError', message: 'The request could not be understood.', code: 'LIMIT_UNEXPECTED_FILE' });
   });
 
   it("checks the purpose: a square profile image, Ghost's icon rules, and no other purpose", async () => {
     const wide = await image(20, 10, 'png');
     const profile = await t.admin.upload('/images/upload/', { file: { name: 'p.png', type: 'image/png', data: wide }, purpose: 'profile_image' });
-    expect(profile.statusCode).toBe(422);
-    expect(ghostError(profile)).toMatchObject({
+    expectGhostError(profile, {
+      status: 422,
       message: 'Validation error, cannot upload image.',
       context: 'Please select a valid image file with square dimensions.',
     });
@@ -176,12 +172,7 @@ describe.each([
     expect(ico.statusCode).toBe(201);
     expect((await t.file(ico.json().images[0].url)).statusCode).toBe(200);
     const bogus = await t.admin.upload('/images/upload/', { file: { name: 'p.png', type: 'image/png', data: wide }, purpose: 'bogus' });
-    expect(bogus.statusCode).toBe(422);
-    expect(ghostError(bogus)).toMatchObject({
-      message: 'Validation error, cannot upload image.',
-      context: 'Validation failed for purpose.',
-      property: 'purpose',
-    });
+    expectGhostError(bogus, { status: 422, message: 'Validation error, cannot upload image.', context: 'Validation failed for purpose.', property: 'purpose' });
   });
 
   it('refuses a file over UPLOAD_MAX_BYTES while it streams in (413)', async () => {
@@ -189,8 +180,7 @@ describe.each([
     await withTestSite(
       async (small) => {
         const res = await small.admin.upload('/images/upload/', { file: { name: 'big.png', type: 'image/png', data: Buffer.alloc(5000) } });
-        expect(res.statusCode).toBe(413);
-        expect(ghostError(res)).toMatchObject({ type: 'RequestEntityTooLargeError' });
+        expectGhostError(res, { status: 413, type: 'RequestEntityTooLargeError' });
       },
       { settings: { ...settings(), UPLOAD_MAX_BYTES: '1000' } },
     );

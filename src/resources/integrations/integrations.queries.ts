@@ -1,14 +1,14 @@
-import type { Db } from '../../db/connect.js';
+import type { ReadDb } from '../../db/read-db.js';
 import type { ApiKeyRow, IntegrationRow } from '../../db/schema.js';
 
 /** Types shown by the API; `internal` integrations exist only for the service itself. */
 export const LISTED_TYPES = ['custom', 'builtin', 'core'] as const;
 
-export function findListedIntegration(db: Db, id: string): Promise<IntegrationRow | undefined> {
+export function findListedIntegration(db: ReadDb, id: string): Promise<IntegrationRow | undefined> {
   return db.selectFrom('integrations').selectAll().where('id', '=', id).where('type', 'in', LISTED_TYPES).executeTakeFirst();
 }
 
-export async function countListedIntegrations(db: Db): Promise<number> {
+export async function countListedIntegrations(db: ReadDb): Promise<number> {
   const row = await db
     .selectFrom('integrations')
     .select((eb) => eb.fn.countAll<number>().as('total'))
@@ -17,14 +17,14 @@ export async function countListedIntegrations(db: Db): Promise<number> {
   return Number(row.total);
 }
 
-export function listIntegrations(db: Db, window: { offset: number; limit: number | null }): Promise<IntegrationRow[]> {
+export function listIntegrations(db: ReadDb, window: { offset: number; limit: number | null }): Promise<IntegrationRow[]> {
   let query = db.selectFrom('integrations').selectAll().where('type', 'in', LISTED_TYPES).orderBy('created_at', 'asc').orderBy('id', 'asc');
   if (window.limit !== null) query = query.limit(window.limit).offset(window.offset);
   return query.execute();
 }
 
 /** API keys of several integrations in one query, content key first as Ghost lists them. */
-export async function apiKeysOf(db: Db, integrationIds: readonly string[]): Promise<Map<string, ApiKeyRow[]>> {
+export async function apiKeysOf(db: ReadDb, integrationIds: readonly string[]): Promise<Map<string, ApiKeyRow[]>> {
   const byIntegration = new Map<string, ApiKeyRow[]>(integrationIds.map((id) => [id, []]));
   if (integrationIds.length === 0) return byIntegration;
   const rows = await db.selectFrom('api_keys').selectAll().where('integration_id', 'in', integrationIds).orderBy('type', 'desc').orderBy('id').execute();

@@ -1,11 +1,12 @@
 import type { FastifyInstance } from 'fastify';
+import { framesOf } from '../../http/frame.js';
 import type { Ctx } from '../../ctx.js';
 import type { IntegrationRow } from '../../db/schema.js';
 import { errors } from '../../errors.js';
 import { assertIdParam } from '../../http/validate.js';
 import { parseBody } from '../../http/parse-body.js';
+import { writeRoutes } from '../../http/write-routes.js';
 import { INTEGRATION_ADD, INTEGRATION_EDIT, INTEGRATION_REFRESH } from './integrations.schemas.js';
-import { locationOf } from '../../http/location.js';
 import { parseInclude } from '../../browse/include.js';
 import { paginationMeta, parsePageRequest, sqlWindow } from '../../browse/pagination.js';
 import { apiKeysOf, countListedIntegrations, findListedIntegration, listIntegrations } from './integrations.queries.js';
@@ -16,7 +17,7 @@ import { addIntegration, deleteIntegration, editIntegration, refreshApiKey } fro
 type Params = { id: string; keyid: string };
 type Query = Record<string, unknown>;
 
-const frame = (method: string) => ({ docName: 'integrations', method });
+const frame = framesOf('integrations');
 
 export function integrationsRoutes(app: FastifyInstance) {
   async function present(ctx: Ctx, rows: IntegrationRow[], include: readonly string[]) {
@@ -49,23 +50,26 @@ export function integrationsRoutes(app: FastifyInstance) {
     },
   );
 
-  app.post<{ Querystring: Query }>('/integrations/', { config: { frame: frame('add'), permission: 'integration.add' } }, async (request, reply) => {
-    const row = await addIntegration(request.ctx, parseBody(request, INTEGRATION_ADD));
-    reply.status(201).header('Location', locationOf(request, row.id));
-    // The keys were just made: Ghost returns them whatever `include` says.
-    return { integrations: await present(request.ctx, [row], writeIncludes(request.query)) };
+  writeRoutes(app, {
+    docName: 'integrations',
+    add: {
+      body: INTEGRATION_ADD,
+      permission: 'integration.add',
+      options: writeIncludes,
+      run: addIntegration,
+      present: (ctx, row, included) => present(ctx, [row], included),
+    },
+    edit: {
+      body: INTEGRATION_EDIT,
+      permission: 'integration.edit',
+      options: writeIncludes,
+      run: editIntegration,
+      present: (ctx, row, included) => present(ctx, [row], included),
+    },
+    destroy: { permission: 'integration.destroy', run: deleteIntegration },
   });
 
-  app.put<{ Params: Params; Querystring: Query }>(
-    '/integrations/:id/',
-    { config: { frame: frame('edit'), permission: 'integration.edit' } },
-    async (request) => {
-      assertIdParam(request.params.id);
-      const row = await editIntegration(request.ctx, request.params.id, parseBody(request, INTEGRATION_EDIT));
-      return { integrations: await present(request.ctx, [row], writeIncludes(request.query)) };
-    },
-  );
-
+  // Not a declaration: a key's refresh is an edit of the integration at a path of its own.
   app.post<{ Params: Params; Querystring: Query }>(
     '/integrations/:id/api_key/:keyid/refresh/',
     { config: { frame: frame('edit'), permission: 'integration.edit' } },
@@ -76,10 +80,4 @@ export function integrationsRoutes(app: FastifyInstance) {
       return { integrations: await present(request.ctx, [row], writeIncludes(request.query)) };
     },
   );
-
-  app.delete<{ Params: Params }>('/integrations/:id/', { config: { frame: frame('destroy'), permission: 'integration.destroy' } }, async (request, reply) => {
-    assertIdParam(request.params.id);
-    await deleteIntegration(request.ctx, request.params.id);
-    return reply.status(204).send();
-  });
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ADMIN, adminAuth, ghostError } from '../../../test/support.js';
+import { ADMIN, adminAuth, ghostError, expectGhostError } from '../../../test/support.js';
 import { useTestSite } from '../../../test/test-site.js';
 
 const t = useTestSite();
@@ -99,15 +99,15 @@ describe('reading', () => {
 
   it('answers 404 and 422 as Ghost does', async () => {
     const missing = await t.admin.get('/integrations/0123456789abcdef01234567/');
-    expect(missing.statusCode).toBe(404);
-    expect(ghostError(missing)).toMatchObject({
+    expectGhostError(missing, {
+      status: 404,
       type: 'NotFoundError',
       message: 'Resource not found error, cannot read integration.',
       context: 'Resource could not be found.',
     });
     const bad = await t.admin.get('/integrations/abc/');
-    expect(bad.statusCode).toBe(422);
-    expect(ghostError(bad)).toMatchObject({
+    expectGhostError(bad, {
+      status: 422,
       type: 'ValidationError',
       message: 'Validation error, cannot read integration.',
       context: 'Validation (matches) failed for id undefined.id',
@@ -130,12 +130,10 @@ describe('editing', () => {
 
   it('answers 404 for an unknown id and 400 for a mismatched body id', async () => {
     const missing = await t.admin.put('/integrations/0123456789abcdef01234567/', { integrations: [{ name: 'x' }] });
-    expect(missing.statusCode).toBe(404);
-    expect(ghostError(missing)).toMatchObject({ message: 'Resource not found error, cannot edit integration.', context: 'Integration not found.' });
+    expectGhostError(missing, { status: 404, message: 'Resource not found error, cannot edit integration.', context: 'Integration not found.' });
     const created = (await t.admin.post('/integrations/', { integrations: [{ name: 'Mismatch' }] })).json().integrations[0];
     const mismatch = await t.admin.put(`/integrations/${created.id}/`, { integrations: [{ id: '0123456789abcdef01234567', name: 'x' }] });
-    expect(mismatch.statusCode).toBe(400);
-    expect(ghostError(mismatch)).toMatchObject({ type: 'BadRequestError', context: 'Invalid id provided.' });
+    expectGhostError(mismatch, { status: 400, type: 'BadRequestError', context: 'Invalid id provided.' });
     const blank = await t.admin.put(`/integrations/${created.id}/`, { integrations: [{ name: '' }] });
     expect(blank.statusCode).toBe(422);
     expect(ghostError(blank).context).toBe('Value in [integrations.name] cannot be blank. integrations.name');
@@ -151,8 +149,7 @@ describe('editing', () => {
     expect(keys.find((k: { type: string }) => k.type === 'admin').secret).not.toBe(admin.secret);
     expect(keys.find((k: { type: string }) => k.type === 'content').secret).toBe(content.secret);
     const other = await t.admin.post(`/integrations/${created.id}/api_key/0123456789abcdef01234567/refresh/`, { integrations: [{ id: created.id }] });
-    expect(other.statusCode).toBe(404);
-    expect(ghostError(other)).toMatchObject({ message: 'Resource not found error, cannot edit integration.', context: 'ApiKey not found.' });
+    expectGhostError(other, { status: 404, message: 'Resource not found error, cannot edit integration.', context: 'ApiKey not found.' });
   });
 });
 
@@ -165,15 +162,13 @@ describe('deleting', () => {
     expect(res.statusCode).toBe(204);
     expect(res.body).toBe('');
     const after = await t.admin.get('/integrations/', adminAuth(adminKey));
-    expect(after.statusCode).toBe(401);
-    expect(ghostError(after)).toMatchObject({ message: 'Unknown Admin API Key', code: 'UNKNOWN_ADMIN_API_KEY' });
+    expectGhostError(after, { status: 401, message: 'Unknown Admin API Key', code: 'UNKNOWN_ADMIN_API_KEY' });
     expect((await t.admin.get(`/integrations/${created.id}/`)).statusCode).toBe(404);
   });
 
   it('answers 404 for an unknown id', async () => {
     const res = await t.admin.del('/integrations/0123456789abcdef01234567/');
-    expect(res.statusCode).toBe(404);
-    expect(ghostError(res)).toMatchObject({ message: 'Resource not found error, cannot delete integration.', context: 'Resource could not be found.' });
+    expectGhostError(res, { status: 404, message: 'Resource not found error, cannot delete integration.', context: 'Resource could not be found.' });
   });
 });
 

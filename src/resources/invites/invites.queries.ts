@@ -1,17 +1,17 @@
-import type { Db } from '../../db/connect.js';
+import type { ReadDb } from '../../db/read-db.js';
 import type { InviteRow } from '../../db/schema.js';
 
-export function findInvite(db: Db, id: string): Promise<InviteRow | undefined> {
+export function findInvite(db: ReadDb, id: string): Promise<InviteRow | undefined> {
   return db.selectFrom('invites').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
 /** The sent invitation a link's token belongs to (looked up by the token's hash). */
-export function findSentInviteByTokenHash(db: Db, tokenHash: string): Promise<InviteRow | undefined> {
+export function findSentInviteByTokenHash(db: ReadDb, tokenHash: string): Promise<InviteRow | undefined> {
   return db.selectFrom('invites').selectAll().where('token_hash', '=', tokenHash).where('status', '=', 'sent').executeTakeFirst();
 }
 
 /** Whether a sent invitation exists for the e-mail address (any case). */
-export async function hasSentInvite(db: Db, email: string): Promise<boolean> {
+export async function hasSentInvite(db: ReadDb, email: string): Promise<boolean> {
   const row = await db
     .selectFrom('invites')
     .select('id')

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { framesOf } from '../../http/frame.js';
 import { errors } from '../../errors.js';
 import { assertIdParam } from '../../http/validate.js';
 import { parseBody } from '../../http/parse-body.js';
@@ -11,7 +12,7 @@ import { presentInvite } from './invites.present.js';
 import { addInvite, destroyInvite } from './invites.service.js';
 import { INVITE_ADD } from './invites.schemas.js';
 
-const frame = (method: string) => ({ docName: 'invites', method });
+const frame = framesOf('invites');
 
 export function invitesRoutes(app: FastifyInstance) {
   browseRoute<InviteRow>(app, {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../../app.js';
-import { ADMIN, ORIGIN, OWNER, ghostError } from '../../../test/support.js';
+import { ADMIN, ORIGIN, OWNER, ghostError, expectGhostError } from '../../../test/support.js';
 import { makeStaff } from '../../../test/factories.js';
 import { lastMailTo, loginAs } from '../../../test/staff-support.js';
 import { useTestSite, type Caller } from '../../../test/test-site.js';
@@ -38,8 +38,8 @@ describe('POST /invites/', () => {
     expect(res.statusCode).toBe(201);
     expect(lastMailTo(t, 'from-api@example.com')!.subject).toBe(`You have been invited to join ${OWNER.blogTitle}`);
     const refused = await invite('admin-from-api@example.com', 'Administrator', t.integration());
-    expect(refused.statusCode).toBe(403);
-    expect(ghostError(refused)).toMatchObject({
+    expectGhostError(refused, {
+      status: 403,
       type: 'NoPermissionError',
       message: 'Permission error, cannot save invite.',
       context: 'You do not have permission to add invites',
@@ -96,8 +96,8 @@ describe('POST /invites/', () => {
         headers: t.owner,
         payload: { invites: [{ email: 'unlucky@example.com', role_id: t.roleId('Author') }] },
       });
-      expect(res.statusCode).toBe(500);
-      expect(ghostError(res)).toMatchObject({
+      expectGhostError(res, {
+        status: 500,
         type: 'EmailError',
         message: 'Error sending email!',
         context: 'Error sending email: Failed to send email. Reason: Sending failed. Please check your email settings and resend the invitation.',
@@ -122,8 +122,7 @@ describe('GET and DELETE /invites/', () => {
     expect(del.statusCode).toBe(204);
     expect(del.body).toBe('');
     const again = await t.admin.get(`/invites/${created.id}/`);
-    expect(again.statusCode).toBe(404);
-    expect(ghostError(again)).toMatchObject({ type: 'NotFoundError', message: 'Resource not found error, cannot read invite.', context: 'Invite not found.' });
+    expectGhostError(again, { status: 404, type: 'NotFoundError', message: 'Resource not found error, cannot read invite.', context: 'Invite not found.' });
     const delAgain = await t.admin.del(`/invites/${created.id}/`);
     expect(ghostError(delAgain)).toMatchObject({
       type: 'NotFoundError',
@@ -143,8 +142,8 @@ describe('GET and DELETE /invites/', () => {
     const probe = await t.admin.get(`/invites/?filter=${encodeURIComponent("token_hash:'x'+email:~'filter-'")}`);
     expect(probe.json().invites).toHaveLength(2);
     const bad = await t.admin.get('/invites/?filter=email:(');
-    expect(bad.statusCode).toBe(400);
-    expect(ghostError(bad)).toMatchObject({
+    expectGhostError(bad, {
+      status: 400,
       type: 'BadRequestError',
       message: 'Request not understood error, cannot list invites.',
       context: 'Error parsing filter',

@@ -1,9 +1,9 @@
 import { sql, type ExpressionBuilder } from 'kysely';
-import type { Db } from '../../db/connect.js';
+import type { ReadDb } from '../../db/read-db.js';
 import type { Engine } from '../../db/engine.js';
 import type { Database, LabelRow } from '../../db/schema.js';
 
-export function findLabel(db: Db, by: { id: string } | { slug: string }): Promise<LabelRow | undefined> {
+export function findLabel(db: ReadDb, by: { id: string } | { slug: string }): Promise<LabelRow | undefined> {
   const query = db.selectFrom('labels').selectAll();
   return ('id' in by ? query.where('id', '=', by.id) : query.where('slug', '=', by.slug)).executeTakeFirst();
 }
@@ -12,7 +12,7 @@ export function findLabel(db: Db, by: { id: string } | { slug: string }): Promis
  * Another label with this name, compared without case: MySQL's unique index (Ghost's production engine)
  * already treats `VIP` and `vip` as one name, and every engine here keeps the same rule.
  */
-export function findLabelNamed(db: Db, engine: Engine, name: string, exceptId?: string): Promise<Pick<LabelRow, 'id' | 'name'> | undefined> {
+export function findLabelNamed(db: ReadDb, engine: Engine, name: string, exceptId?: string): Promise<Pick<LabelRow, 'id' | 'name'> | undefined> {
   let query = db
     .selectFrom('labels')
     .select(['id', 'name'])
@@ -21,7 +21,7 @@ export function findLabelNamed(db: Db, engine: Engine, name: string, exceptId?: 
   return query.executeTakeFirst();
 }
 
-export async function labelSlugTaken(db: Db, slug: string, exceptId?: string): Promise<boolean> {
+export async function labelSlugTaken(db: ReadDb, slug: string, exceptId?: string): Promise<boolean> {
   let query = db.selectFrom('labels').select('id').where('slug', '=', slug);
   if (exceptId) query = query.where('id', '!=', exceptId);
   return (await query.executeTakeFirst()) !== undefined;
@@ -36,7 +36,7 @@ export function labelMemberCount(eb: ExpressionBuilder<Database, 'labels'>) {
     .select(sql<number>`count(members.id)`.as('n'));
 }
 
-export async function memberCountsOfLabels(db: Db, labelIds: readonly string[]): Promise<Map<string, number>> {
+export async function memberCountsOfLabels(db: ReadDb, labelIds: readonly string[]): Promise<Map<string, number>> {
   if (labelIds.length === 0) return new Map();
   const rows = await db
     .selectFrom('labels')

@@ -1,5 +1,5 @@
 import type { Ctx, WriteCtx } from '../../ctx.js';
-import type { Db } from '../../db/connect.js';
+import type { ReadDb } from '../../db/read-db.js';
 import type { LabelRow } from '../../db/schema.js';
 import { errors } from '../../errors.js';
 import { objectId } from '../../db/ids.js';
@@ -11,7 +11,7 @@ import type { LabelInput } from './labels.schemas.js';
 
 const alreadyExists = () => errors.validation('Label already exists');
 
-function uniqueSlug(db: Db, base: string, exceptId?: string): Promise<string> {
+function uniqueSlug(db: ReadDb, base: string, exceptId?: string): Promise<string> {
   return generateSlug(base, { kind: 'label', taken: (candidate) => labelSlugTaken(db, candidate, exceptId) });
 }
 

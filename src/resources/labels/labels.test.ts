@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ghostError } from '../../../test/support.js';
+import { ghostError, expectGhostError, countRows } from '../../../test/support.js';
 import { first } from '../../../test/posts-support.js';
 import { makeStaff } from '../../../test/factories.js';
 import { useTestSite } from '../../../test/test-site.js';
@@ -8,15 +8,7 @@ const t = useTestSite({ caller: 'integration' });
 const UNKNOWN = '6b01a0b05973b53791bbe3ff';
 
 const addLabel = (label: Record<string, unknown>) => t.admin.post('/labels/', { labels: [label] });
-const labelCount = async () =>
-  Number(
-    (
-      await t.db
-        .selectFrom('labels')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .executeTakeFirstOrThrow()
-    ).n,
-  );
+const labelCount = () => countRows(t, 'labels');
 
 describe('Admin labels', () => {
   it('adds a label with Location and no cache purge, trimming the name and dropping unknown fields', async () => {
@@ -39,8 +31,7 @@ describe('Admin labels', () => {
     const before = await labelCount();
     for (const name of ['VIP Customers', 'vip customers']) {
       const res = await addLabel({ name });
-      expect(res.statusCode).toBe(422);
-      expect(ghostError(res)).toMatchObject({ type: 'ValidationError', message: 'Validation error, cannot save label.', context: 'Label already exists' });
+      expectGhostError(res, { status: 422, type: 'ValidationError', message: 'Validation error, cannot save label.', context: 'Label already exists' });
     }
     expect(await labelCount()).toBe(before);
   });
@@ -84,8 +75,7 @@ describe('Admin labels', () => {
   it('edit to a name another label has → 422 Label already exists (Ghost answers 500)', async () => {
     const label = first(await addLabel({ name: 'Renamable' }), 'labels');
     const res = await t.admin.put(`/labels/${label.id}/`, { labels: [{ name: 'readable' }] });
-    expect(res.statusCode).toBe(422);
-    expect(ghostError(res)).toMatchObject({ message: 'Validation error, cannot edit label.', context: 'Label already exists' });
+    expectGhostError(res, { status: 422, message: 'Validation error, cannot edit label.', context: 'Label already exists' });
   });
 
   it('deletes a label with a cache purge', async () => {
@@ -113,8 +103,7 @@ describe('Admin labels: validation', () => {
   it.each(cases)('add with %s → 422, nothing written', async (_label, body, context, property) => {
     const before = await labelCount();
     const res = await t.admin.post('/labels/', body);
-    expect(res.statusCode).toBe(422);
-    expect(ghostError(res)).toMatchObject({ type: 'ValidationError', message: 'Validation error, cannot save label.' });
+    expectGhostError(res, { status: 422, type: 'ValidationError', message: 'Validation error, cannot save label.' });
     expect(ghostError(res).context).toContain(context);
     if (property) expect(ghostError(res).property).toBe(property);
     expect(await labelCount()).toBe(before);
@@ -129,8 +118,7 @@ describe('Admin labels: not found and permissions', () => {
     ['DELETE', `/labels/${UNKNOWN}/`, 'Resource not found error, cannot delete label.', 'Resource could not be found.'],
   ])('%s %s → 404', async (method, path, message, context) => {
     const res = await t.admin.request(method, path, method === 'PUT' ? { labels: [{ name: 'x' }] } : undefined);
-    expect(res.statusCode).toBe(404);
-    expect(ghostError(res)).toMatchObject({ type: 'NotFoundError', message, context });
+    expectGhostError(res, { status: 404, type: 'NotFoundError', message, context });
   });
 
   it('Authors may read labels but not add them; Contributors may not read them', async () => {

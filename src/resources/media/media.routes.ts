@@ -1,10 +1,11 @@
 import type { FastifyInstance } from 'fastify';
+import { framesOf } from '../../http/frame.js';
 import { errors } from '../../errors.js';
 import { beforeController, checkUploadedFile, controllerStarts, refOf, withUpload } from '../../http/upload.js';
 import { IMAGE_UPLOAD, MEDIA_UPLOAD, THUMBNAIL_UPLOAD } from '../images/images.types.js';
 import { isAudioOrVideo, replaceMediaThumbnail, uploadMedia } from './media.service.js';
 
-const frame = (method: string) => ({ docName: 'media', method });
+const frame = framesOf('media');
 
 export function mediaRoutes(app: FastifyInstance) {
   app.post('/media/upload/', { config: { frame: frame('upload') } }, async (request, reply) => {

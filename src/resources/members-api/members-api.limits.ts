@@ -27,16 +27,16 @@ export const MEMBER_LIMITERS = {
 
 const emailKey = (email: unknown) => (typeof email === 'string' && email ? `${email}login` : '');
 
-/** Counts one `send-magic-link` request against both limits, or refuses it with Ghost's 429. */
+/** Counts one `send-magic-link` request against both limits, or refuses it with Ghost's 429 (counters outside `ctx.write`, as the staff login limits: see `Ctx.autocommitDb`). */
 export async function countSendAttempt(ctx: Ctx, ip: string, email: unknown): Promise<void> {
   const now = ctx.clock.epochMs();
-  await hit(ctx.db, MEMBER_LIMITERS.perAddress, ip, '', now);
-  await hit(ctx.db, MEMBER_LIMITERS.perEmail, ip, emailKey(email), now);
+  await hit(ctx.autocommitDb, MEMBER_LIMITERS.perAddress, ip, '', now);
+  await hit(ctx.autocommitDb, MEMBER_LIMITERS.perEmail, ip, emailKey(email), now);
 }
 
 /** A member who signed in through a link starts afresh (the per-address count is kept: see Ghost's note). */
 export async function forgetSendAttempts(ctx: Ctx, ip: string, email: string): Promise<void> {
-  await reset(ctx.db, MEMBER_LIMITERS.perEmail, ip, emailKey(email));
+  await reset(ctx.autocommitDb, MEMBER_LIMITERS.perEmail, ip, emailKey(email));
 }
 
 /** Ghost's request integrity tokens: `<expiry ms>:<nonce>:<HMAC-SHA256>`, valid five minutes. */

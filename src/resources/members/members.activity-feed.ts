@@ -1,5 +1,5 @@
 import type { Ctx } from '../../ctx.js';
-import type { Db } from '../../db/connect.js';
+import type { ReadDb } from '../../db/read-db.js';
 import type { MemberCreatedEventRow, MemberRow, NewsletterRow } from '../../db/schema.js';
 import { isoDate } from '../../content/dates.js';
 import { errors } from '../../errors.js';
@@ -143,7 +143,7 @@ async function readSource(ctx: Ctx, source: Source, others: NqlNode | null, limi
 const presentMemberRef = (member: MemberRow | undefined) =>
   member ? { id: member.id, uuid: member.uuid, name: member.name, email: member.email, avatar_image: gravatarUrl(member.email) } : null;
 
-async function byId<T extends { id: string }>(db: Db, table: 'members' | 'newsletters', ids: string[]): Promise<Map<string, T>> {
+async function byId<T extends { id: string }>(db: ReadDb, table: 'members' | 'newsletters', ids: string[]): Promise<Map<string, T>> {
   if (ids.length === 0) return new Map();
   const rows = (await db
     .selectFrom(table)

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ghostError } from '../../../test/support.js';
+import { expectGhostError } from '../../../test/support.js';
 import { useTestSite } from '../../../test/test-site.js';
 
 // Inline up to 5,000 rows here, so the export's paging test imports its members during the request.
@@ -108,14 +108,11 @@ describe('POST /members/upload/ (small files, imported during the request)', () 
 
   it('refuses a missing file, a file of another type and another field name with Ghost’s errors', async () => {
     const missing = await t.admin.upload('/members/upload/', { labels: 'x' });
-    expect(missing.statusCode).toBe(422);
-    expect(ghostError(missing)).toMatchObject({ type: 'ValidationError', message: 'Please select a members CSV file.' });
+    expectGhostError(missing, { status: 422, type: 'ValidationError', message: 'Please select a members CSV file.' });
     const png = await t.admin.upload('/members/upload/', { membersfile: csvFile('email\n', 'image/png') });
-    expect(png.statusCode).toBe(415);
-    expect(ghostError(png)).toMatchObject({ type: 'UnsupportedMediaTypeError', message: 'Please select a valid CSV file.' });
+    expectGhostError(png, { status: 415, type: 'UnsupportedMediaTypeError', message: 'Please select a valid CSV file.' });
     const other = await t.admin.upload('/members/upload/', { file: csvFile('email\n') });
-    expect(other.statusCode).toBe(400);
-    expect(ghostError(other)).toMatchObject({ type: 'BadRequestError', code: 'LIMIT_UNEXPECTED_FILE' });
+    expectGhostError(other, { status: 400, type: 'BadRequestError', code: 'LIMIT_UNEXPECTED_FILE' });
   });
 });
 

@@ -6,6 +6,7 @@ import { presentTierRelation } from '../tiers/tiers.present.js';
 import { findMember, relationsOfMembers, type MemberRelations } from './members.queries.js';
 import { presentMember } from './members.present.js';
 import { anyWebhookListens } from '../../events/listeners.js';
+import { previousValues, type EventName } from '../../events/names.js';
 
 /**
  * Ghost's member webhook events, recorded in the write's transaction: `member.added`, `member.edited`,
@@ -21,7 +22,7 @@ import { anyWebhookListens } from '../../events/listeners.js';
 
 type Payload = Record<string, unknown>;
 
-const EVENTS = ['member.added', 'member.edited', 'member.deleted'];
+const EVENTS = ['member.added', 'member.edited', 'member.deleted'] as const satisfies readonly EventName[];
 
 /** The member's columns as the deleted event lists them, in the model's attribute order. */
 const DELETED_COLUMNS = [
@@ -100,7 +101,7 @@ async function serialised(w: WriteCtx, { row, relations }: MemberState, with_: {
   };
 }
 
-function record(w: WriteCtx, name: string, id: string, current: Payload, previous: Payload): void {
+function record(w: WriteCtx, name: (typeof EVENTS)[number], id: string, current: Payload, previous: Payload): void {
   w.events.record(name, { member: { current, previous } }, { type: 'member', id });
 }
 
@@ -118,9 +119,9 @@ export async function recordMemberEdited(w: WriteCtx, id: string, before: Member
   if (!before) return;
   const after = (await stateOf(w, id))!;
   const [was, is] = [await serialised(w, before, { labels: true, tiers: false }), await serialised(w, after, { labels: true, tiers: given.tiers })];
-  const changed = EDITABLE_KEYS.filter((key) => JSON.stringify(was[key]) !== JSON.stringify(is[key]));
-  if (changed.length === 0) return;
-  record(w, 'member.edited', id, is, Object.fromEntries(changed.map((key) => [key, was[key]])));
+  const previous = previousValues(was, is, { keys: EDITABLE_KEYS });
+  if (Object.keys(previous).length === 0) return;
+  record(w, 'member.edited', id, is, previous);
 }
 
 export async function recordMemberDeleted(w: WriteCtx, id: string, before: MemberState | null): Promise<void> {

@@ -26,7 +26,7 @@ export async function queueImport(ctx: Ctx, prepared: PreparedImport): Promise<s
   const file = `data/imports/members-${objectId()}.csv`;
   await ctx.storage.write(file, prepared.csv, { private: true });
   try {
-    return await enqueueJob(ctx.db, {
+    return await enqueueJob(ctx.autocommitDb, {
       kind: MEMBERS_IMPORT_JOB,
       payload: { file, importLabel: prepared.importLabel, originalImportSize: prepared.rows } satisfies ImportPayload,
       createdBy: ctx.actor?.user?.id ?? null,

@@ -1,9 +1,9 @@
 import { sql } from 'kysely';
-import type { Db } from '../../db/connect.js';
+import type { ReadDb } from '../../db/read-db.js';
 import type { Engine } from '../../db/engine.js';
 import type { LabelRow, MemberRow, NewsletterRow, TierRow } from '../../db/schema.js';
 
-export function findMember(db: Db, id: string): Promise<MemberRow | undefined> {
+export function findMember(db: ReadDb, id: string): Promise<MemberRow | undefined> {
   return db.selectFrom('members').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
@@ -11,7 +11,7 @@ export function findMember(db: Db, id: string): Promise<MemberRow | undefined> {
  * The member holding this address, compared without case: MySQL's unique index (Ghost's production engine)
  * already treats `A@x.com` and `a@x.com` as one address, and every engine here keeps the same rule.
  */
-export function findMemberByEmail(db: Db, engine: Engine, email: string, exceptId?: string): Promise<{ id: string } | undefined> {
+export function findMemberByEmail(db: ReadDb, engine: Engine, email: string, exceptId?: string): Promise<{ id: string } | undefined> {
   let query = db
     .selectFrom('members')
     .select('id')
@@ -37,7 +37,7 @@ function grouped<T extends { member_id: string }>(ids: readonly string[], rows: 
 }
 
 /** Labels, tiers and newsletters of these members: three queries whatever the page size. */
-export async function relationsOfMembers(db: Db, ids: readonly string[]): Promise<MemberRelations> {
+export async function relationsOfMembers(db: ReadDb, ids: readonly string[]): Promise<MemberRelations> {
   if (ids.length === 0) return { labels: new Map(), tiers: new Map(), newsletters: new Map() };
   const [labels, tiers, newsletters] = await Promise.all([
     db
@@ -76,7 +76,7 @@ export async function relationsOfMembers(db: Db, ids: readonly string[]): Promis
 }
 
 /** Ghost's sign-up newsletters: active, subscribed on sign-up, for members (not paid-only). */
-export function signupNewsletterIds(db: Db): Promise<{ id: string }[]> {
+export function signupNewsletterIds(db: ReadDb): Promise<{ id: string }[]> {
   return db
     .selectFrom('newsletters')
     .select('id')
@@ -88,6 +88,22 @@ export function signupNewsletterIds(db: Db): Promise<{ id: string }[]> {
 }
 
 /** Every member's status and creation time, oldest first: what the count history is built from. */
-export function memberCreations(db: Db): Promise<Pick<MemberRow, 'status' | 'created_at'>[]> {
+export function memberCreations(db: ReadDb): Promise<Pick<MemberRow, 'status' | 'created_at'>[]> {
   return db.selectFrom('members').select(['status', 'created_at']).orderBy('created_at').execute();
+}
+
+/** The tier a members import names (the last made of that name, as Ghost's importer finds it). */
+export function latestTierNamed(db: ReadDb, name: string): Promise<TierRow | undefined> {
+  return db.selectFrom('products').selectAll().where('name', '=', name).orderBy('created_at', 'desc').orderBy('id', 'desc').executeTakeFirst();
+}
+
+/** Every newsletter's id by its name in lower case: a members import names newsletters without case. */
+export async function newsletterIdsByName(db: ReadDb): Promise<Map<string, string>> {
+  const rows = await db.selectFrom('newsletters').select(['id', 'name']).execute();
+  return new Map(rows.map((row) => [row.name.toLowerCase(), row.id]));
+}
+
+/** The site's first active paid tier: where a members import puts comped rows. */
+export function firstActivePaidTier(db: ReadDb): Promise<TierRow | undefined> {
+  return db.selectFrom('products').selectAll().where('type', '=', 'paid').where('active', '=', true).orderBy('created_at').orderBy('id').executeTakeFirst();
 }

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { framesOf } from '../../http/frame.js';
 import type { Ctx } from '../../ctx.js';
 import type { MemberRow } from '../../db/schema.js';
 import { errors } from '../../errors.js';
@@ -23,7 +24,7 @@ import { MEMBER_ADD, MEMBER_BULK, MEMBER_EDIT, MEMBER_INCLUDES } from './members
 
 type Query = Record<string, unknown>;
 type Params = { id: string };
-const frame = (method: string) => ({ docName: 'members', method });
+const frame = framesOf('members');
 
 /**
  * Browse shows tiers only when asked; read, add and edit always show them, and the member's attribution

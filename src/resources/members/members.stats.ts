@@ -1,4 +1,4 @@
-import type { Db } from '../../db/connect.js';
+import type { ReadDb } from '../../db/read-db.js';
 import { memberCreations } from './members.queries.js';
 
 type Counts = { paid: number; free: number; comped: number };
@@ -8,7 +8,7 @@ type Counts = { paid: number; free: number; comped: number };
  * something changed, and the total. Ghost adds up its status-change events; those are not recorded
  * here, so each member counts from the day it was created, with the status it has now.
  */
-export async function memberCountHistory(db: Db) {
+export async function memberCountHistory(db: ReadDb) {
   const days = new Map<string, Counts>();
   const running: Counts = { paid: 0, free: 0, comped: 0 };
   for (const { status, created_at } of await memberCreations(db)) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ghostError, OWNER } from '../../../test/support.js';
+import { ghostError, OWNER, expectGhostError, countRows } from '../../../test/support.js';
 import { first } from '../../../test/posts-support.js';
 import { makeStaff } from '../../../test/factories.js';
 import { NOBODY, useTestSite } from '../../../test/test-site.js';
@@ -8,15 +8,7 @@ const t = useTestSite({ caller: 'integration' });
 const UNKNOWN = '6b01a0b05973b53791bbe3ff';
 
 const addMember = (member: Record<string, unknown>, query = '') => t.admin.post(`/members/${query}`, { members: [member] });
-const count = async (table: 'members' | 'labels' | 'members_labels' | 'members_newsletters' | 'members_products') =>
-  Number(
-    (
-      await t.db
-        .selectFrom(table)
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .executeTakeFirstOrThrow()
-    ).n,
-  );
+const count = (table: 'members' | 'labels' | 'members_labels' | 'members_newsletters' | 'members_products') => countRows(t, table);
 const paidTier = async () =>
   (await t.db.selectFrom('products').selectAll().where('type', '=', 'paid').executeTakeFirstOrThrow()) as { id: string; slug: string; name: string };
 
@@ -174,15 +166,14 @@ describe('Admin members: validation', () => {
   ])('add with %s → 422, nothing written', async (_case, member, context) => {
     const before = await count('members');
     const res = await addMember(member);
-    expect(res.statusCode).toBe(422);
-    expect(ghostError(res)).toMatchObject({ type: 'ValidationError', message: 'Validation error, cannot save member.', context });
+    expectGhostError(res, { status: 422, type: 'ValidationError', message: 'Validation error, cannot save member.', context });
     expect(await count('members')).toBe(before);
   });
 
   it('an address the validator refuses → 422 Invalid Email', async () => {
     const res = await addMember({ email: 'not-an-email' });
-    expect(res.statusCode).toBe(422);
-    expect(ghostError(res)).toMatchObject({
+    expectGhostError(res, {
+      status: 422,
       type: 'ValidationError',
       message: 'Validation error, cannot save member.',
       context: 'Invalid Email',
@@ -193,8 +184,8 @@ describe('Admin members: validation', () => {
   it('a taken address (in any case) → 422 Member already exists, on add and on edit', async () => {
     await addMember({ email: 'taken@example.com' });
     const res = await addMember({ email: 'TAKEN@example.com' });
-    expect(res.statusCode).toBe(422);
-    expect(ghostError(res)).toMatchObject({
+    expectGhostError(res, {
+      status: 422,
       type: 'ValidationError',
       message: 'Validation error, cannot save member.',
       context: 'Member already exists. Attempting to add member with existing email address',
@@ -202,8 +193,8 @@ describe('Admin members: validation', () => {
     });
     const other = first(await addMember({ email: 'other@example.com' }), 'members');
     const edit = await t.admin.put(`/members/${other.id}/`, { members: [{ email: 'taken@example.com' }] });
-    expect(edit.statusCode).toBe(422);
-    expect(ghostError(edit)).toMatchObject({
+    expectGhostError(edit, {
+      status: 422,
       message: 'Validation error, cannot edit member.',
       context: 'Member already exists. Attempting to edit member with existing email address',
     });
@@ -211,8 +202,7 @@ describe('Admin members: validation', () => {
 
   it('comped: true needs Stripe → 422 Missing Stripe connection', async () => {
     const res = await addMember({ email: 'stripe@example.com', comped: true });
-    expect(res.statusCode).toBe(422);
-    expect(ghostError(res)).toMatchObject({ type: 'ValidationError', property: 'comped' });
+    expectGhostError(res, { status: 422, type: 'ValidationError', property: 'comped' });
     expect(ghostError(res).context).toMatch(/^Missing Stripe connection\. /);
   });
 
@@ -228,8 +218,7 @@ describe('Admin members: validation', () => {
       [[{ id: UNKNOWN }], `Could not find Product "${UNKNOWN}"`],
     ] as const) {
       const res = await addMember({ email: 'tiers@example.com', labels: ['Never made'], tiers });
-      expect(res.statusCode).toBe(400);
-      expect(ghostError(res)).toMatchObject({ type: 'BadRequestError', context });
+      expectGhostError(res, { status: 400, type: 'BadRequestError', context });
     }
     const member = first(await addMember({ email: 'tiers2@example.com' }), 'members');
     const edit = await t.admin.put(`/members/${member.id}/`, { members: [{ name: 'Changed', labels: ['Never made'], tiers: [{ id: archived.id }] }] });
@@ -316,8 +305,7 @@ describe('Admin members: bulk delete and stats', () => {
 
   it('without a filter or all=true → 400; with a filter deletes just those', async () => {
     const bare = await t.admin.del('/members/');
-    expect(bare.statusCode).toBe(400);
-    expect(ghostError(bare)).toMatchObject({ type: 'IncorrectUsageError', message: 'Cannot perform bulk delete without a filter or all=true' });
+    expectGhostError(bare, { status: 400, type: 'IncorrectUsageError', message: 'Cannot perform bulk delete without a filter or all=true' });
     await addMember({ email: 'b1@bulk.test', labels: ['Bulk'] });
     await addMember({ email: 'b2@bulk.test', labels: ['Bulk'] });
     const before = await count('members');
@@ -343,8 +331,7 @@ describe('Admin members: not found and permissions', () => {
     ['DELETE', `/members/${UNKNOWN}/`, 'Resource not found error, cannot delete member.', 'Resource could not be found.'],
   ])('%s %s → 404', async (method, path, message, context) => {
     const res = await t.admin.request(method, path, method === 'PUT' ? { members: [{ name: 'x' }] } : undefined);
-    expect(res.statusCode).toBe(404);
-    expect(ghostError(res)).toMatchObject({ type: 'NotFoundError', message, context });
+    expectGhostError(res, { status: 404, type: 'NotFoundError', message, context });
   });
 
   it('Administrators may manage members; Editors, Authors and Contributors may not even list them', async () => {
@@ -354,8 +341,7 @@ describe('Admin members: not found and permissions', () => {
     for (const role of ['Editor', 'Author', 'Contributor'] as const) {
       const caller = await t.session(await makeStaff(t, role));
       const list = await t.admin.get('/members/', caller);
-      expect(list.statusCode).toBe(403);
-      expect(ghostError(list)).toMatchObject({ type: 'NoPermissionError', message: 'Permission error, cannot list members.' });
+      expectGhostError(list, { status: 403, type: 'NoPermissionError', message: 'Permission error, cannot list members.' });
       const add = await t.admin.post('/members/', { members: [{ email: `by-${role.toLowerCase()}@example.com` }] }, caller);
       expect(ghostError(add)).toMatchObject({ type: 'NoPermissionError', message: 'Permission error, cannot save member.' });
     }
@@ -366,8 +352,7 @@ describe('Admin members: endpoints not built', () => {
   it.each([['GET', '/members/stripe_connect/']])('%s %s answers as an unmatched Ghost route, with or without credentials', async (method, path) => {
     for (const caller of [undefined, NOBODY]) {
       const res = await t.admin.request(method, path, undefined, caller);
-      expect(res.statusCode).toBe(404);
-      expect(ghostError(res)).toMatchObject({ type: 'NotFoundError', code: 'ENDPOINT_NOT_BUILT' });
+      expectGhostError(res, { status: 404, type: 'NotFoundError', code: 'ENDPOINT_NOT_BUILT' });
     }
   });
 });

@@ -1,4 +1,5 @@
 import { createReadStream } from 'node:fs';
+import { framesOf } from '../../http/frame.js';
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { importJobAnswer } from '../../http/job-state.js';
@@ -16,7 +17,7 @@ const MEMBERS_UPLOAD: UploadKind = {
   invalid: 'Please select a valid CSV file.',
 };
 
-const frame = (method: string) => ({ docName: 'members', method });
+const frame = framesOf('members');
 const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : null);
 
 /**

@@ -1,15 +1,16 @@
 import { sql, type ExpressionBuilder } from 'kysely';
 import type { Db } from '../../db/connect.js';
+import type { ReadDb } from '../../db/read-db.js';
 import type { Database, NewsletterRow } from '../../db/schema.js';
 import type { Engine } from '../../db/engine.js';
 import { insertInChunks } from '../../db/chunks.js';
 
-export function findNewsletter(db: Db, id: string): Promise<NewsletterRow | undefined> {
+export function findNewsletter(db: ReadDb, id: string): Promise<NewsletterRow | undefined> {
   return db.selectFrom('newsletters').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
 /** Another newsletter of this name, compared without case (as MySQL's unique index, Ghost's production engine, does). */
-export function findNewsletterNamed(db: Db, engine: Engine, name: string, exceptId?: string): Promise<{ id: string } | undefined> {
+export function findNewsletterNamed(db: ReadDb, engine: Engine, name: string, exceptId?: string): Promise<{ id: string } | undefined> {
   let query = db
     .selectFrom('newsletters')
     .select('id')
@@ -18,14 +19,14 @@ export function findNewsletterNamed(db: Db, engine: Engine, name: string, except
   return query.executeTakeFirst();
 }
 
-export async function newsletterSlugTaken(db: Db, slug: string, exceptId?: string): Promise<boolean> {
+export async function newsletterSlugTaken(db: ReadDb, slug: string, exceptId?: string): Promise<boolean> {
   let query = db.selectFrom('newsletters').select('id').where('slug', '=', slug);
   if (exceptId) query = query.where('id', '!=', exceptId);
   return (await query.executeTakeFirst()) !== undefined;
 }
 
 /** Ghost's `getNextAvailableSortOrder`: one past the highest active newsletter, 0 when none is active. */
-export async function nextSortOrder(db: Db): Promise<number> {
+export async function nextSortOrder(db: ReadDb): Promise<number> {
   const row = await db
     .selectFrom('newsletters')
     .select((eb) => eb.fn.max('sort_order').as('highest'))
@@ -60,7 +61,11 @@ export const NEWSLETTER_COUNTS = {
 export type NewsletterCount = keyof typeof NEWSLETTER_COUNTS;
 
 /** The included counts of each of these newsletters, as `{posts, members, active_members}` objects. */
-export async function countsOfNewsletters(db: Db, ids: readonly string[], include: readonly NewsletterCount[]): Promise<Map<string, Record<string, number>>> {
+export async function countsOfNewsletters(
+  db: ReadDb,
+  ids: readonly string[],
+  include: readonly NewsletterCount[],
+): Promise<Map<string, Record<string, number>>> {
   const out = new Map<string, Record<string, number>>();
   if (ids.length === 0 || include.length === 0) return out;
   let query = db.selectFrom('newsletters').select('newsletters.id').where('newsletters.id', 'in', ids);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ghostError, OWNER } from '../../../test/support.js';
+import { ghostError, OWNER, countRows } from '../../../test/support.js';
 import { first } from '../../../test/posts-support.js';
 import { makeStaff } from '../../../test/factories.js';
 import { useTestSite } from '../../../test/test-site.js';
@@ -9,15 +9,7 @@ const t = useTestSite({ caller: 'integration' });
 const UNKNOWN = '6b01a0b05973b53791bbe3ff';
 
 const addNewsletter = (newsletter: Record<string, unknown>, query = '') => t.admin.post(`/newsletters/${query}`, { newsletters: [newsletter] });
-const newsletterCount = async () =>
-  Number(
-    (
-      await t.db
-        .selectFrom('newsletters')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .executeTakeFirstOrThrow()
-    ).n,
-  );
+const newsletterCount = () => countRows(t, 'newsletters');
 const slugs = (body: { newsletters: { slug: string }[] }) => body.newsletters.map((n) => n.slug);
 
 /** A member subscribed to `newsletterId`, written directly: the members API comes later. */

@@ -1,10 +1,11 @@
 import type { FastifyInstance } from 'fastify';
+import { framesOf } from '../../http/frame.js';
 import { locationOf } from '../../http/location.js';
 import { parseBody } from '../../http/parse-body.js';
 import { NOTIFICATIONS_ADD } from './notifications.schemas.js';
 import { addNotifications, browseNotifications, dismissNotification } from './notifications.service.js';
 
-const frame = (method: string) => ({ docName: 'notifications', method });
+const frame = framesOf('notifications');
 
 export function notificationsRoutes(app: FastifyInstance) {
   app.get('/notifications/', { config: { frame: frame('browse'), permission: 'notification.browse' } }, async (request) => ({

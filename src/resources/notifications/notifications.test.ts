@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ADMIN, ghostError, login, sessionHeaders } from '../../../test/support.js';
+import { ADMIN, login, sessionHeaders, expectGhostError } from '../../../test/support.js';
 import { makeStaff } from '../../../test/factories.js';
 import { useTestSite } from '../../../test/test-site.js';
 
@@ -33,8 +33,8 @@ describe('notifications', () => {
     expect(again.statusCode).toBe(200);
     expect(again.json()).toEqual({ notifications: [] });
     const empty = await t.admin.post('/notifications/', { notifications: [] });
-    expect(empty.statusCode).toBe(400);
-    expect(ghostError(empty)).toMatchObject({
+    expectGhostError(empty, {
+      status: 400,
       type: 'BadRequestError',
       message: 'Request not understood error, cannot save notification.',
       context: "No root key ('notifications') provided.",
@@ -59,14 +59,13 @@ describe('notifications', () => {
     expect((await t.admin.get('/notifications/', asEditor)).json().notifications.some((n: { id: string }) => n.id === id)).toBe(true);
 
     const sticky = await t.admin.del('/notifications/sticky/');
-    expect(sticky.statusCode).toBe(403);
-    expect(ghostError(sticky)).toMatchObject({
+    expectGhostError(sticky, {
+      status: 403,
       message: 'Permission error, cannot delete notification.',
       context: 'You do not have permission to dismiss this notification.',
     });
     const missing = await t.admin.del('/notifications/nope/');
-    expect(missing.statusCode).toBe(404);
-    expect(ghostError(missing)).toMatchObject({ message: 'Resource not found error, cannot delete notification.', context: 'Notification does not exist.' });
+    expectGhostError(missing, { status: 404, message: 'Resource not found error, cannot delete notification.', context: 'Notification does not exist.' });
   });
 
   it('is refused to Authors and to integrations', async () => {

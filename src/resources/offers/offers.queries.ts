@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Db } from '../../db/connect.js';
+import type { ReadDb } from '../../db/read-db.js';
 import type { Engine } from '../../db/engine.js';
 import type { OfferRow } from '../../db/schema.js';
 import { filterWhere } from '../../filter/filter.js';
@@ -8,22 +8,22 @@ import { OFFERS_FILTER, OFFERS_FILTER_RULES } from './offers.browse.js';
 /** An offer with the name of its tier. */
 export type OfferWithTier = OfferRow & { tier_name: string | null };
 
-const withTier = (db: Db) =>
+const withTier = (db: ReadDb) =>
   db.selectFrom('offers').leftJoin('products', 'products.id', 'offers.product_id').selectAll('offers').select('products.name as tier_name');
 
-export function findOffer(db: Db, id: string): Promise<OfferWithTier | undefined> {
+export function findOffer(db: ReadDb, id: string): Promise<OfferWithTier | undefined> {
   return withTier(db).where('offers.id', '=', id).executeTakeFirst();
 }
 
 /** Every offer the filter's `status` allows, oldest first (Ghost lists offers unpaginated). */
-export async function listOffers(db: Db, engine: Engine, filter: string | undefined): Promise<OfferWithTier[]> {
+export async function listOffers(db: ReadDb, engine: Engine, filter: string | undefined): Promise<OfferWithTier[]> {
   const where = filterWhere(OFFERS_FILTER, engine, filter, OFFERS_FILTER_RULES);
   let query = withTier(db);
   if (where) query = query.where(where as never);
   return query.orderBy('offers.created_at').orderBy('offers.id').execute();
 }
 
-export async function offerNameTaken(db: Db, engine: Engine, name: string, exceptId?: string): Promise<boolean> {
+export async function offerNameTaken(db: ReadDb, engine: Engine, name: string, exceptId?: string): Promise<boolean> {
   let query = db
     .selectFrom('offers')
     .select('id')
@@ -32,7 +32,7 @@ export async function offerNameTaken(db: Db, engine: Engine, name: string, excep
   return (await query.executeTakeFirst()) !== undefined;
 }
 
-export async function offerCodeTaken(db: Db, code: string, exceptId?: string): Promise<boolean> {
+export async function offerCodeTaken(db: ReadDb, code: string, exceptId?: string): Promise<boolean> {
   let query = db.selectFrom('offers').select('id').where('code', '=', code);
   if (exceptId) query = query.where('id', '!=', exceptId);
   return (await query.executeTakeFirst()) !== undefined;

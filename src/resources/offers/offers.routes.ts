@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { framesOf } from '../../http/frame.js';
 import { assertIdParam } from '../../http/validate.js';
 import { locationOf } from '../../http/location.js';
 import { parseBody } from '../../http/parse-body.js';
@@ -11,7 +12,7 @@ import { OFFER_ADD, OFFER_EDIT } from './offers.schemas.js';
 type Query = Record<string, unknown>;
 type Params = { id: string };
 
-const frame = (method: string) => ({ docName: 'offers', method });
+const frame = framesOf('offers');
 
 /** Offers: browse is one unpaginated list without `meta`; add answers 200 (not 201) with Location, as Ghost does. */
 export function offersAdminRoutes(app: FastifyInstance) {
@@ -28,6 +29,7 @@ export function offersAdminRoutes(app: FastifyInstance) {
     return { offers: [presentAdminOffer(row)] };
   });
 
+  // Not writeRoutes declarations: Ghost answers an offer's add with 200 (and a Location), not 201.
   app.post('/offers/', { config: { frame: frame('add'), permission: 'offer.add', invalidatesSite: true } }, async (request, reply) => {
     const offer = await addOffer(request.ctx, parseBody(request, OFFER_ADD));
     reply.header('Location', locationOf(request, offer.id));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ghostError } from '../../../test/support.js';
+import { ghostError, expectGhostError, countRows } from '../../../test/support.js';
 import { first } from '../../../test/posts-support.js';
 import { makeStaff } from '../../../test/factories.js';
 import { useTestSite } from '../../../test/test-site.js';
@@ -8,15 +8,7 @@ const t = useTestSite({ caller: 'integration' });
 const UNKNOWN = '6b01a0b05973b53791bbe3ff';
 
 const paidTier = async () => await t.db.selectFrom('products').select(['id', 'name']).where('slug', '=', 'default-product').executeTakeFirstOrThrow();
-const offerCount = async () =>
-  Number(
-    (
-      await t.db
-        .selectFrom('offers')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .executeTakeFirstOrThrow()
-    ).n,
-  );
+const offerCount = () => countRows(t, 'offers');
 
 async function addOffer(offer: Record<string, unknown>) {
   const tier = await paidTier();
@@ -135,8 +127,7 @@ describe('Admin offers: validation', () => {
   it.each(cases)('add with %s → 400 %s, nothing written', async (_label, offer, type, context) => {
     const before = await offerCount();
     const res = await addOffer(offer);
-    expect(res.statusCode).toBe(400);
-    expect(ghostError(res)).toMatchObject({ type, message: 'Validation error, cannot save offer.', context });
+    expectGhostError(res, { status: 400, type, message: 'Validation error, cannot save offer.', context });
     expect(await offerCount()).toBe(before);
   });
 
@@ -147,8 +138,7 @@ describe('Admin offers: validation', () => {
     });
     for (const tier of [{ id: UNKNOWN }, undefined]) {
       const res = await addOffer({ name: 'Tierless', code: 'tierless', tier });
-      expect(res.statusCode).toBe(422);
-      expect(ghostError(res)).toMatchObject({ type: 'ValidationError', context: 'Offer `tier` must be the `{id}` of an existing tier.' });
+      expectGhostError(res, { status: 422, type: 'ValidationError', context: 'Offer `tier` must be the `{id}` of an existing tier.' });
     }
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ghostError } from '../../../test/support.js';
+import { expectGhostError } from '../../../test/support.js';
 import { first } from '../../../test/posts-support.js';
 import { useTestSite } from '../../../test/test-site.js';
 
@@ -42,16 +42,14 @@ describe('PUT /posts/bulk/', () => {
 
   it('errors: no filter, unknown action, bad meta', async () => {
     const noFilter = await t.admin.put('/posts/bulk/', { bulk: { action: 'feature' } });
-    expect(noFilter.statusCode).toBe(422);
-    expect(ghostError(noFilter)).toMatchObject({ type: 'ValidationError', message: 'Validation (FieldIsRequired) failed for filter', context: null });
+    expectGhostError(noFilter, { status: 422, type: 'ValidationError', message: 'Validation (FieldIsRequired) failed for filter', context: null });
     for (const [action, meta, message] of [
       ['explode', undefined, 'Unsupported bulk action'],
       ['access', { visibility: 'x' }, 'Invalid visibility value.'],
       ['addTag', { tags: ['x'] }, 'Invalid tags value.'],
     ] as const) {
       const res = await bulk(action, 'status:draft', meta);
-      expect(res.statusCode).toBe(400);
-      expect(ghostError(res)).toMatchObject({ type: 'IncorrectUsageError', message });
+      expectGhostError(res, { status: 400, type: 'IncorrectUsageError', message });
     }
   });
 });

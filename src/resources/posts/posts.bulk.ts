@@ -4,8 +4,8 @@ import { errors } from '../../errors.js';
 import { objectId } from '../../db/ids.js';
 import { chunksOf, insertInChunks } from '../../db/chunks.js';
 import { insertTag } from '../tags/tags.service.js';
-import { deletePosts } from './posts.service.js';
-import { postIdsMatching, type PostWhere } from './posts.queries.js';
+import { deletePosts, postIdsMatching, type PostWhere } from './posts.queries.js';
+import { BULK_TRANSITIONS } from './posts.transition.js';
 import type { BulkInput, PostType } from './posts.schemas.js';
 
 export interface BulkStats {
@@ -39,9 +39,10 @@ async function bulkUpdate(ctx: Ctx, type: PostType, bulk: BulkInput, where: Post
   const meta = bulk.meta ?? {};
   switch (bulk.action) {
     case 'unpublish':
-      return update(ctx, type, where, 'published', { status: 'draft' });
-    case 'unschedule':
-      return update(ctx, type, where, 'scheduled', { status: 'draft', published_at: null });
+    case 'unschedule': {
+      const { from, set } = BULK_TRANSITIONS[bulk.action];
+      return update(ctx, type, where, from, set);
+    }
     case 'feature':
       return update(ctx, type, where, null, { featured: true });
     case 'unfeature':

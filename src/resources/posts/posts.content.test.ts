@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ghostError, SITE_URL } from '../../../test/support.js';
+import { ghostError, SITE_URL, expectGhostError } from '../../../test/support.js';
+import { SEO_KEYS } from '../../../test/shapes.js';
 import { first } from '../../../test/posts-support.js';
 import { useTestSite } from '../../../test/test-site.js';
 import { lexicalOf, makePage, makePost } from '../../../test/factories.js';
@@ -64,14 +65,7 @@ describe('Content API posts', () => {
       'reading_time',
       'access',
       'comments',
-      'og_image',
-      'og_title',
-      'og_description',
-      'twitter_image',
-      'twitter_title',
-      'twitter_description',
-      'meta_title',
-      'meta_description',
+      ...SEO_KEYS,
       'email_subject',
       'frontmatter',
       'feature_image_alt',
@@ -132,8 +126,7 @@ describe('Content API posts', () => {
     expect(first(await t.content.get('/posts/slug/older/'), 'posts').id).toBe(ids.older);
     for (const path of [`/posts/${ids.draft}/`, `/posts/${UNKNOWN}/`, '/posts/slug/draft/']) {
       const res = await t.content.get(path);
-      expect(res.statusCode).toBe(404);
-      expect(ghostError(res)).toMatchObject({ type: 'NotFoundError', message: 'Resource not found error, cannot read post.', context: 'Post not found.' });
+      expectGhostError(res, { status: 404, type: 'NotFoundError', message: 'Resource not found error, cannot read post.', context: 'Post not found.' });
     }
   });
 
@@ -143,8 +136,7 @@ describe('Content API posts', () => {
     expect(post).not.toHaveProperty('html');
     expect(post).not.toHaveProperty('lexical');
     const res = await t.content.get('/posts/?formats=markdown');
-    expect(res.statusCode).toBe(422);
-    expect(ghostError(res)).toMatchObject({ message: 'Validation error, cannot list posts.', context: 'Validation (AllowedValues) failed for formats' });
+    expectGhostError(res, { status: 422, message: 'Validation error, cannot list posts.', context: 'Validation (AllowedValues) failed for formats' });
   });
 
   it('members-only content is gated for anonymous readers', async () => {

@@ -6,12 +6,13 @@ import { actorOf } from '../../auth/actor.js';
 import { checkPostPermission } from './posts.permissions.js';
 import { authorIdsOf, tagIdsOf, writeAuthors, writeTags } from './posts.relations.js';
 import { checkPostColumns } from './posts.rules.js';
-import { recordRevision } from './posts.revisions.js';
+import { recordRevision, revisionSnapshot } from './posts.revisions.js';
 import { recordAdded } from './posts.events.js';
-import { findAnyPost } from './posts.queries.js';
+import { findAnyPost, findPostMeta } from './posts.queries.js';
 import { tierIdsOfPost } from './posts.tiers.js';
 import type { PostType } from './posts.schemas.js';
-import { authorOfWrite, snapshot, uniqueSlug, type WriteResult } from './posts.service.js';
+import { authorOfWrite, type WriteResult } from './posts.service.js';
+import { uniqueSlug } from './posts.rows.js';
 
 /**
  * `POST /posts/:id/copy/`: a draft titled `<title> (Copy)` with the same content, tags, authors, tiers and SEO
@@ -24,7 +25,7 @@ export async function copyPost(ctx: Ctx, type: PostType, id: string): Promise<Wr
     const { db: trx, clock, actingUserId: userId, site } = w;
     const source = await findAnyPost(trx, id);
     if (!source || source.type !== type) throw errors.notFound('Post not found.');
-    const meta = (await trx.selectFrom('posts_meta').selectAll().where('post_id', '=', id).executeTakeFirst()) ?? null;
+    const meta = await findPostMeta(trx, id);
     const newId = objectId();
     const at = clock.now();
     const title = `${source.title} (Copy)`;
@@ -65,7 +66,8 @@ export async function copyPost(ctx: Ctx, type: PostType, id: string): Promise<Wr
           .execute();
       }
     }
-    if (!row.mobiledoc) await recordRevision(trx, snapshot(row, meta ?? {}, authorId, site.url), { previousStatus: null, force: false, fresh: true }, clock);
+    if (!row.mobiledoc)
+      await recordRevision(trx, revisionSnapshot(row, meta ?? {}, authorId, site.url), { previousStatus: null, force: false, fresh: true }, clock);
     // A copy is a new draft: Ghost announces it as added.
     await recordAdded(w, type, row);
     return { id: newId, cacheInvalidate: null };

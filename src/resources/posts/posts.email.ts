@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import validator from 'validator';
-import type { Db } from '../../db/connect.js';
+import type { ReadDb } from '../../db/read-db.js';
 import type { Engine } from '../../db/engine.js';
 import type { EmailRow, NewsletterRow, PostMetaRow, PostRow } from '../../db/schema.js';
 import type { WriteCtx } from '../../ctx.js';
@@ -37,7 +37,7 @@ export function checkEmailSegment(engine: Engine, segment: string): void {
 }
 
 /** `?newsletter=<slug>` names an active newsletter, or the publish is refused as Ghost refuses it. */
-export async function activeNewsletterBySlug(db: Db, slug: string): Promise<NewsletterRow> {
+export async function activeNewsletterBySlug(db: ReadDb, slug: string): Promise<NewsletterRow> {
   const newsletter = await db.selectFrom('newsletters').selectAll().where('slug', '=', slug).where('status', '=', 'active').executeTakeFirst();
   if (!newsletter) throw errors.badRequest("The newsletter parameter doesn't match any active newsletter.");
   return newsletter;
@@ -110,7 +110,7 @@ export async function recordPostEmail(w: WriteCtx, post: PostRow, meta: Partial<
   await w.db.insertInto('emails').values(row).execute();
 }
 
-export async function postHasEmail(db: Db, postId: string): Promise<boolean> {
+export async function postHasEmail(db: ReadDb, postId: string): Promise<boolean> {
   return (await db.selectFrom('emails').select('id').where('post_id', '=', postId).executeTakeFirst()) !== undefined;
 }
 
@@ -120,7 +120,7 @@ export interface PostMailing {
   newsletters: Map<string, NewsletterRow>;
 }
 
-export async function loadPostMailing(db: Db, posts: readonly Pick<PostRow, 'id' | 'newsletter_id'>[]): Promise<PostMailing> {
+export async function loadPostMailing(db: ReadDb, posts: readonly Pick<PostRow, 'id' | 'newsletter_id'>[]): Promise<PostMailing> {
   const postIds = posts.map((post) => post.id);
   const newsletterIds = [...new Set(posts.map((post) => post.newsletter_id).filter((id): id is string => !!id))];
   const [emails, newsletters] = await Promise.all([

@@ -5,11 +5,12 @@ import { findAnyPost } from './posts.queries.js';
 import { adminPosts } from './posts.responses.js';
 import type { PostType } from './posts.schemas.js';
 import { anyWebhookListens } from '../../events/listeners.js';
+import { POST_EVENT_SUFFIXES, previousValues, type EventPayloads, type PostEventSuffix, type Snapshot } from '../../events/names.js';
 
 /**
  * Ghost's post and page webhook events, recorded in the write's transaction (`ctx.write`): the payload is
  * `{post: {current, previous}}` (or `page`) with the post serialised as the Admin API reads it, with the
- * formats mobiledoc, html and plaintext and its tags and authors (reference/webhooks-and-events.md §4).
+ * formats mobiledoc, html and plaintext and its tags and authors.
  * `*.tag.attached` / `*.tag.detached` carry the post too (Ghost emits them on the post model, once per tag),
  * with the same `current` and `previous` as the save's other events. Not built yet: events of bulk edits and
  * bulk deletes. The payload follows what Ghost 5.130.6 sends (compared with it): an edit's model had its
@@ -17,21 +18,9 @@ import { anyWebhookListens } from '../../events/listeners.js';
  * and its tags and authors, only those that changed; a delete's `previous` is the row as the model held it.
  */
 
-type Snapshot = Record<string, unknown>;
+export type { Snapshot };
 
-const SUFFIXES = [
-  'added',
-  'edited',
-  'deleted',
-  'published',
-  'published.edited',
-  'unpublished',
-  'scheduled',
-  'unscheduled',
-  'rescheduled',
-  'tag.attached',
-  'tag.detached',
-] as const;
+const SUFFIXES = POST_EVENT_SUFFIXES;
 
 /** Whether any webhook listens to this type's events (a post is serialised twice per write otherwise for nobody). */
 const listened = (w: WriteCtx, type: PostType) =>
@@ -93,11 +82,10 @@ const ids = (items: unknown) => JSON.stringify(((items as { id: string }[] | und
  * and its tags or authors when they were replaced (not when a tag's own fields, such as its URL, moved).
  */
 function changedKeys(before: Snapshot, after: Snapshot): Snapshot {
-  const changed = (key: string) =>
-    key === 'tags' || key === 'authors' ? ids(before[key]) !== ids(after[key]) : JSON.stringify(before[key]) !== JSON.stringify(after[key]);
-  return Object.fromEntries(
-    Object.entries(before).filter(([key]) => (COLUMNS.includes(key) || key === 'plaintext' || key === 'tags' || key === 'authors') && changed(key)),
-  );
+  const keys = Object.keys(before).filter((key) => COLUMNS.includes(key) || key === 'plaintext' || key === 'tags' || key === 'authors');
+  const same = (key: string, was: unknown, is: unknown) =>
+    key === 'tags' || key === 'authors' ? ids(was) === ids(is) : JSON.stringify(was) === JSON.stringify(is);
+  return previousValues(before, after, { keys, same });
 }
 
 /** A deleted post's `previous`: its tags and authors (when it had any), then its columns (no computed fields). */
@@ -107,8 +95,9 @@ function asDeleted(before: Snapshot): Snapshot {
   return Object.fromEntries(['tags', 'authors', ...COLUMNS].filter(held).map((key) => [key, before[key]]));
 }
 
-function record(w: WriteCtx, type: PostType, id: string, suffix: (typeof SUFFIXES)[number], current: Snapshot, previous: Snapshot): void {
-  w.events.record(`${type}.${suffix}`, { [type]: { current, previous } }, { type, id });
+function record(w: WriteCtx, type: PostType, id: string, suffix: PostEventSuffix, current: Snapshot, previous: Snapshot): void {
+  const payload = { [type]: { current, previous } } as EventPayloads[`${PostType}.${PostEventSuffix}`];
+  w.events.record(`${type}.${suffix}`, payload, { type, id });
 }
 
 /** Ids of the tags in a snapshot (`tags` is always included). */

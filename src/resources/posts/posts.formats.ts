@@ -38,7 +38,7 @@ export async function lexicalFromHtml(html: string): Promise<string> {
 export const renderedMobiledoc = (mobiledoc: string, siteUrl: string): Promise<string> => renderMobiledocOffThread(mobiledoc, siteUrl);
 
 /**
- * The model's content invariants (content-formats.md §1): one source format at most (an existing
+ * The model's content invariants: one source format at most (an existing
  * mobiledoc post stays mobiledoc, a new post with both keeps lexical), a blank document when there is
  * none.
  */

@@ -27,7 +27,7 @@ function stripGatedBlocks(html: string): string {
 }
 
 /**
- * Content API member gating for a request without a member (browse.md §9), on the fields present in the
+ * Content API member gating for a request without a member, on the fields present in the
  * response, as Ghost's post-gating does: without access the html is cut at the paywall marker (text fields
  * recomputed), or html, plaintext and excerpt are emptied; gated blocks are resolved either way.
  */

@@ -1,4 +1,5 @@
 import type { PostMetaRow, PostRow } from '../../db/schema.js';
+import { SEO_FIELDS } from '../../content/seo-fields.js';
 import type { PostInput, PostType } from './posts.schemas.js';
 
 /** posts columns a client may write (everything else is derived or read-only). */
@@ -22,20 +23,7 @@ export const WRITABLE_POST_FIELDS = [
 ] as const;
 
 /** posts_meta columns a client may write; `frontmatter` is not among them in Ghost's schema. */
-export const META_FIELDS = [
-  'og_image',
-  'og_title',
-  'og_description',
-  'twitter_image',
-  'twitter_title',
-  'twitter_description',
-  'meta_title',
-  'meta_description',
-  'email_subject',
-  'feature_image_alt',
-  'feature_image_caption',
-  'email_only',
-] as const;
+export const META_FIELDS = [...SEO_FIELDS, 'email_subject', 'feature_image_alt', 'feature_image_caption', 'email_only'] as const;
 
 type PostField = (typeof WRITABLE_POST_FIELDS)[number];
 type MetaField = (typeof META_FIELDS)[number];

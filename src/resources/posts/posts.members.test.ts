@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ghostError, SITE_URL } from '../../../test/support.js';
+import { ghostError, SITE_URL, expectGhostError } from '../../../test/support.js';
 import { first } from '../../../test/posts-support.js';
 import { useTestSite } from '../../../test/test-site.js';
 import { lexicalOf, makePage, makePost, makeStaff } from '../../../test/factories.js';
@@ -83,8 +83,8 @@ describe('Admin posts: visibility and tiers', () => {
   it('an unknown tier id fails as Ghost fails (creating a nameless tier), and nothing is written', async () => {
     const before = await t.db.selectFrom('posts').select('id').execute();
     const res = await addPost({ title: 'Unknown tier', visibility: 'tiers', tiers: [{ id: UNKNOWN }] });
-    expect(res.statusCode).toBe(422);
-    expect(ghostError(res)).toMatchObject({
+    expectGhostError(res, {
+      status: 422,
       type: 'ValidationError',
       message: 'Validation error, cannot save post.',
       context: 'Value in [products.name] cannot be blank. products.name',
@@ -96,8 +96,7 @@ describe('Admin posts: visibility and tiers', () => {
 
     const post = first(await addPost({ visibility: 'members' }), 'posts');
     const edited = await edit(post.id, { visibility: 'tiers', tiers: [{ id: UNKNOWN }] });
-    expect(edited.statusCode).toBe(422);
-    expect(ghostError(edited)).toMatchObject({ message: 'Validation error, cannot edit post.' });
+    expectGhostError(edited, { status: 422, message: 'Validation error, cannot edit post.' });
     expect(first(await t.admin.get(`/posts/${post.id}/`), 'posts').visibility).toBe('members');
   });
 
@@ -162,15 +161,14 @@ describe('Admin posts: publishing with a newsletter', () => {
   it('refuses an unknown newsletter and a bad email segment with Ghost’s errors; the post stays a draft', async () => {
     const id = await makePost(t, { title: 'Refused', lexical: lexicalOf('Hello') });
     const unknown = await edit(id, { status: 'published' }, '?newsletter=nope');
-    expect(unknown.statusCode).toBe(400);
-    expect(ghostError(unknown)).toMatchObject({
+    expectGhostError(unknown, {
+      status: 400,
       type: 'BadRequestError',
       message: 'Request not understood error, cannot edit post.',
       context: "The newsletter parameter doesn't match any active newsletter.",
     });
     const syntax = await edit(id, { status: 'published' }, '?newsletter=default-newsletter&email_segment=bad%20filter');
-    expect(syntax.statusCode).toBe(400);
-    expect(ghostError(syntax)).toMatchObject({ context: "The email segment parameter doesn't contain a valid filter Error parsing filter" });
+    expectGhostError(syntax, { status: 400, context: "The email segment parameter doesn't contain a valid filter Error parsing filter" });
     const column = await edit(id, { status: 'published' }, '?newsletter=default-newsletter&email_segment=foo:bar');
     expect(ghostError(column)).toMatchObject({ context: "The email segment parameter doesn't contain a valid filter Unknown filter field 'foo'." });
     expect(first(await t.admin.get(`/posts/${id}/`), 'posts')).toMatchObject({ status: 'draft', newsletter: null, email: null });

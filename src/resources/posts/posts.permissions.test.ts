@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ghostError } from '../../../test/support.js';
+import { ghostError, expectGhostError } from '../../../test/support.js';
 import { first } from '../../../test/posts-support.js';
 import { makeStaff } from '../../../test/factories.js';
 import { useTestSite, type Caller } from '../../../test/test-site.js';
@@ -61,8 +61,7 @@ describe('Contributors', () => {
   it('cannot copy posts or use bulk actions', async () => {
     const post = await ownerPost();
     const copy = await t.admin.post(`/posts/${post.id}/copy/`, undefined, contributor.as);
-    expect(copy.statusCode).toBe(403);
-    expect(ghostError(copy)).toMatchObject({ message: 'You do not have permission to perform this action' });
+    expectGhostError(copy, { status: 403, message: 'You do not have permission to perform this action' });
     expect((await t.admin.del(`/posts/?filter=id:${post.id}`, contributor.as)).statusCode).toBe(403);
   });
 });

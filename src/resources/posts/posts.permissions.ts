@@ -24,7 +24,7 @@ export interface Allowed {
 const deny = () => errors.noPermission('You do not have permission to perform this action');
 
 /**
- * Model-level rules for posts and pages (endpoints.md §3), applied after the role's permission row.
+ * Model-level rules for posts and pages, applied after the role's permission row.
  * Contributors write only their own drafts; Authors only posts they (co-)author; neither may change the
  * primary author or the visibility; Editors, Administrators, the Owner and integrations may do anything.
  */

@@ -1,4 +1,5 @@
 import type { PostRevisionRow, RoleRow, TagRow, UserRow } from '../../db/schema.js';
+import { SEO_FIELDS } from '../../content/seo-fields.js';
 import { isoDate } from '../../content/dates.js';
 import { presentAdminTag, presentContentTag } from '../tags/tags.present.js';
 import { presentContentAuthor, presentPostAuthor } from '../authors/authors.present.js';
@@ -63,16 +64,7 @@ function withOutboundRefs(html: string, siteUrl: string): string {
   return tagged;
 }
 
-const META_KEYS = [
-  'og_image',
-  'og_title',
-  'og_description',
-  'twitter_image',
-  'twitter_title',
-  'twitter_description',
-  'meta_title',
-  'meta_description',
-] as const;
+const META_KEYS = SEO_FIELDS;
 const abs = (value: string | null, siteUrl: string) => (value ? fromStorageUrl(value, siteUrl) : value);
 const absHtml = (value: string | null, siteUrl: string) => (value ? htmlFromStorage(value, siteUrl) : value);
 
@@ -127,7 +119,7 @@ function countsFor(include: readonly string[]): Record<string, number> | null {
 
 /**
  * The Admin API post or page, in Ghost's key order. Formats only when `formats` holds them: the API routes
- * always add `lexical` (interface.md), webhook payloads never carry it (as in Ghost); relations only when included.
+ * always add `lexical`, webhook payloads never carry it (as in Ghost); relations only when included.
  */
 export function presentAdminPost(record: PostRecord, ctx: PresentContext, revisionAuthors: ReadonlyMap<string, UserRow> = new Map()) {
   const { row, meta } = record;

@@ -1,8 +1,12 @@
 import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
 import type { Db } from '../../db/connect.js';
+import type { ReadDb } from '../../db/read-db.js';
 import type { Database, PostMetaRow, PostRevisionRow, PostRow, TagRow, UserRow } from '../../db/schema.js';
 import type { PostType } from './posts.schemas.js';
 import { POST_FIELDS, SOURCE_COLUMNS } from './posts.fields.js';
+import { objectId } from '../../db/ids.js';
+import { nextMeta } from './posts.model.js';
+import type { PostChanges } from './posts.input.js';
 
 /** A filter compiled to SQL over `posts` (the filter language plugs in here). */
 export type PostWhere = (eb: ExpressionBuilder<Database, 'posts'>) => Expression<SqlBool>;
@@ -31,7 +35,7 @@ export interface PostQuery {
   where?: PostWhere;
 }
 
-function base(db: Db, query: PostQuery) {
+function base(db: ReadDb, query: PostQuery) {
   let select = db.selectFrom('posts').where('posts.type', '=', query.type);
   if (query.published) select = select.where('posts.status', '=', 'published');
   if (query.statuses) select = select.where('posts.status', 'in', query.statuses);
@@ -39,7 +43,7 @@ function base(db: Db, query: PostQuery) {
   return select;
 }
 
-function withColumns(db: Db, query: PostQuery) {
+function withColumns(db: ReadDb, query: PostQuery) {
   const columns = query.published ? CONTENT_COLUMNS : ALL_COLUMNS;
   return base(db, query).select(columns.map((column) => `posts.${column}` as const));
 }
@@ -47,7 +51,7 @@ function withColumns(db: Db, query: PostQuery) {
 /** Fills the columns a content query did not read, so every row has the PostRow shape. */
 const asRow = (row: Partial<PostRow>): PostRow => ({ mobiledoc: null, lexical: null, ...row }) as PostRow;
 
-export async function findPost(db: Db, key: PostKey, query: PostQuery): Promise<PostRow | undefined> {
+export async function findPost(db: ReadDb, key: PostKey, query: PostQuery): Promise<PostRow | undefined> {
   let select = withColumns(db, query);
   if ('id' in key) select = select.where('posts.id', '=', key.id);
   else if ('slug' in key) select = select.where('posts.slug', '=', key.slug);
@@ -57,22 +61,27 @@ export async function findPost(db: Db, key: PostKey, query: PostQuery): Promise<
 }
 
 /** Any post or page by id, whatever its type (edit/delete look up before checking the type). */
-export async function findAnyPost(db: Db, id: string): Promise<PostRow | undefined> {
+export async function findAnyPost(db: ReadDb, id: string): Promise<PostRow | undefined> {
   return db.selectFrom('posts').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-export async function postIdsMatching(db: Db, query: PostQuery): Promise<string[]> {
+export async function postIdsMatching(db: ReadDb, query: PostQuery): Promise<string[]> {
   return (await base(db, query).select('posts.id').execute()).map((row) => row.id);
 }
 
-export async function metaOfPosts(db: Db, postIds: readonly string[]): Promise<Map<string, PostMetaRow>> {
+/** The one `posts_meta` row of a post, or null (Ghost creates it only when a meta field has a value). */
+export async function findPostMeta(db: ReadDb, postId: string): Promise<PostMetaRow | null> {
+  return (await db.selectFrom('posts_meta').selectAll().where('post_id', '=', postId).executeTakeFirst()) ?? null;
+}
+
+export async function metaOfPosts(db: ReadDb, postIds: readonly string[]): Promise<Map<string, PostMetaRow>> {
   if (postIds.length === 0) return new Map();
   const rows = await db.selectFrom('posts_meta').selectAll().where('post_id', 'in', postIds).execute();
   return new Map(rows.map((row) => [row.post_id, row]));
 }
 
 /** Tags of several posts in one query, each list in its `sort_order`. */
-export async function tagsOfPosts(db: Db, postIds: readonly string[]): Promise<Map<string, TagRow[]>> {
+export async function tagsOfPosts(db: ReadDb, postIds: readonly string[]): Promise<Map<string, TagRow[]>> {
   const byPost = new Map<string, TagRow[]>(postIds.map((id) => [id, []]));
   if (postIds.length === 0) return byPost;
   const rows = await db
@@ -89,7 +98,7 @@ export async function tagsOfPosts(db: Db, postIds: readonly string[]): Promise<M
 }
 
 /** Authors of several posts in one query, each list in its `sort_order` (the first is the primary author). */
-export async function authorsOfPosts(db: Db, postIds: readonly string[]): Promise<Map<string, UserRow[]>> {
+export async function authorsOfPosts(db: ReadDb, postIds: readonly string[]): Promise<Map<string, UserRow[]>> {
   const byPost = new Map<string, UserRow[]>(postIds.map((id) => [id, []]));
   if (postIds.length === 0) return byPost;
   const rows = await db
@@ -106,7 +115,7 @@ export async function authorsOfPosts(db: Db, postIds: readonly string[]): Promis
 }
 
 /** Revisions of several posts, oldest first. */
-export async function revisionsOfPosts(db: Db, postIds: readonly string[]): Promise<Map<string, PostRevisionRow[]>> {
+export async function revisionsOfPosts(db: ReadDb, postIds: readonly string[]): Promise<Map<string, PostRevisionRow[]>> {
   const byPost = new Map<string, PostRevisionRow[]>(postIds.map((id) => [id, []]));
   if (postIds.length === 0) return byPost;
   const rows = await db.selectFrom('post_revisions').selectAll().where('post_id', 'in', postIds).orderBy('created_at_ts', 'asc').orderBy('id', 'asc').execute();
@@ -121,7 +130,7 @@ export interface Relations {
 }
 
 /** Rows with their meta and the asked-for relations, loaded side by side. */
-export async function loadRecords(db: Db, rows: PostRow[], relations: Relations): Promise<PostRecord[]> {
+export async function loadRecords(db: ReadDb, rows: PostRow[], relations: Relations): Promise<PostRecord[]> {
   const ids = rows.map((row) => row.id);
   const [meta, tags, authors, revisions] = await Promise.all([
     metaOfPosts(db, ids),
@@ -139,8 +148,79 @@ export async function loadRecords(db: Db, rows: PostRow[], relations: Relations)
 }
 
 /** Slugs are de-duplicated across posts and pages of every status (Ghost looks them up without a type). */
-export async function postSlugTaken(db: Db, slug: string, exceptId?: string): Promise<boolean> {
+export async function postSlugTaken(db: ReadDb, slug: string, exceptId?: string): Promise<boolean> {
   let select = db.selectFrom('posts').select('id').where('slug', '=', slug);
   if (exceptId) select = select.where('id', '!=', exceptId);
   return (await select.executeTakeFirst()) !== undefined;
+}
+
+/** Scheduled posts and pages due by `now`, oldest first; `type` leads the (type, status, published_at) index. */
+export async function dueScheduledIds(db: ReadDb, now: Date, limit: number): Promise<string[]> {
+  const rows = await db
+    .selectFrom('posts')
+    .select('id')
+    .where('type', 'in', ['post', 'page'])
+    .where('status', '=', 'scheduled')
+    .where('published_at', '<=', now)
+    .orderBy('published_at')
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+  return rows.map((row) => row.id);
+}
+
+// Writes: run inside `ctx.write`, on its transaction.
+
+/** Locks the row for the rest of the transaction (a no-op update takes the row lock on every engine). */
+export async function lockPost(db: Db, id: string): Promise<void> {
+  await db
+    .updateTable('posts')
+    .set((eb) => ({ id: eb.ref('id') }))
+    .where('id', '=', id)
+    .execute();
+}
+
+/**
+ * Locks a scheduled post while it is still scheduled (and due by `dueBy`, when given): true when this
+ * transaction claimed it, false when another one published it (or an edit moved it) first.
+ */
+export async function claimScheduled(db: Db, id: string, dueBy: Date | null): Promise<boolean> {
+  const claimed = await db
+    .updateTable('posts')
+    .set((eb) => ({ id: eb.ref('id') }))
+    .where('id', '=', id)
+    .where('status', '=', 'scheduled')
+    .$if(dueBy !== null, (qb) => qb.where('published_at', '<=', dueBy))
+    .executeTakeFirst();
+  return Number(claimed.numUpdatedRows) === 1;
+}
+
+export async function insertPost(db: Db, row: PostRow): Promise<void> {
+  await db.insertInto('posts').values(row).execute();
+}
+
+export async function updatePost(db: Db, id: string, values: Partial<PostRow>): Promise<void> {
+  await db.updateTable('posts').set(values).where('id', '=', id).execute();
+}
+
+/** Writes the post's meta row when a value changed; returns whether it did. */
+export async function writeMeta(db: Db, postId: string, existing: PostMetaRow | null, changes: PostChanges['meta']): Promise<boolean> {
+  const { values, changed, hasData } = nextMeta(existing, changes);
+  if (!changed) return false;
+  if (existing) await db.updateTable('posts_meta').set(values).where('id', '=', existing.id).execute();
+  else if (hasData)
+    await db
+      .insertInto('posts_meta')
+      .values({ id: objectId(), post_id: postId, frontmatter: null, ...values } as PostMetaRow)
+      .execute();
+  return true;
+}
+
+/** Removes posts with everything hanging off them. */
+export async function deletePosts(db: Db, ids: readonly string[]): Promise<void> {
+  if (ids.length === 0) return;
+  for (const table of ['posts_tags', 'posts_authors', 'posts_meta', 'post_revisions', 'posts_products'] as const) {
+    await db.deleteFrom(table).where('post_id', 'in', ids).execute();
+  }
+  await db.deleteFrom('posts').where('id', 'in', ids).execute();
 }

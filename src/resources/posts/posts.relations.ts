@@ -1,4 +1,5 @@
 import type { Db } from '../../db/connect.js';
+import type { ReadDb } from '../../db/read-db.js';
 import type { TagRow } from '../../db/schema.js';
 import { errors } from '../../errors.js';
 import { objectId } from '../../db/ids.js';
@@ -12,7 +13,7 @@ import type { AuthorRef, TagRef } from './posts.input.js';
 const cleanTagSlug = (slug: string) => generateSlug(slug, { kind: 'tag', taken: async () => false });
 
 /**
- * Tags named in a post body, resolved as Ghost resolves them (input-validation.md §2.3): slugs cleaned,
+ * Tags named in a post body, resolved as Ghost resolves them: slugs cleaned,
  * names equal ignoring case collapsed (first wins), each tag matched on every property given (so case
  * follows the database collation), new tags created, a given `id` overwriting that tag's name/slug.
  * Returns tag ids in order, without repeats.
@@ -76,7 +77,7 @@ async function overwriteTag(ctx: WriteCtx, tag: TagRow, ref: TagRef): Promise<Ta
  * Authors named in a post body: each resolved by id, else slug, else e-mail; an unknown author becomes the
  * Owner (Ghost's behaviour); repeats removed. Posts cannot create users.
  */
-export async function resolveAuthors(db: Db, refs: AuthorRef[]): Promise<string[]> {
+export async function resolveAuthors(db: ReadDb, refs: AuthorRef[]): Promise<string[]> {
   if (refs.length === 0) throw errors.validation('At least one author is required.');
   let ownerId: string | null = null;
   const ids: string[] = [];
@@ -93,12 +94,12 @@ export async function resolveAuthors(db: Db, refs: AuthorRef[]): Promise<string[
   return ids;
 }
 
-export async function tagIdsOf(db: Db, postId: string): Promise<string[]> {
+export async function tagIdsOf(db: ReadDb, postId: string): Promise<string[]> {
   const rows = await db.selectFrom('posts_tags').select('tag_id').where('post_id', '=', postId).orderBy('sort_order').orderBy('id').execute();
   return rows.map((row) => row.tag_id);
 }
 
-export async function authorIdsOf(db: Db, postId: string): Promise<string[]> {
+export async function authorIdsOf(db: ReadDb, postId: string): Promise<string[]> {
   const rows = await db.selectFrom('posts_authors').select('author_id').where('post_id', '=', postId).orderBy('sort_order').orderBy('id').execute();
   return rows.map((row) => row.author_id);
 }

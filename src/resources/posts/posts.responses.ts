@@ -1,4 +1,4 @@
-import type { Db } from '../../db/connect.js';
+import type { ReadDb } from '../../db/read-db.js';
 import type { PostRow, TierRow, UserRow } from '../../db/schema.js';
 import type { MemberAccess } from '../../ctx.js';
 import { authorsWithPublishedPosts, rolesOfUsers } from '../users/users.queries.js';
@@ -14,7 +14,7 @@ import { loadPostMailing } from './posts.email.js';
 const unique = <T>(values: T[]) => [...new Set(values)];
 
 /** Which tags and authors of these posts have published posts (their `url` is routable), looked up once. */
-async function urlSets(db: Db, records: PostRecord[], extraUsers: string[] = []) {
+async function urlSets(db: ReadDb, records: PostRecord[], extraUsers: string[] = []) {
   const tagIds = unique(records.flatMap((record) => record.tags?.map((tag) => tag.id) ?? []));
   const userIds = unique([...records.flatMap((record) => record.authors?.map((user) => user.id) ?? []), ...extraUsers]);
   const [publishedTags, publishedAuthors] = await Promise.all([tagsWithPublishedPosts(db, tagIds), authorsWithPublishedPosts(db, userIds)]);
@@ -31,7 +31,7 @@ export interface AdminView {
 }
 
 /** Admin API posts or pages with their relations, in the envelope key's array. */
-export async function adminPosts(db: Db, rows: PostRow[], view: AdminView) {
+export async function adminPosts(db: ReadDb, rows: PostRow[], view: AdminView) {
   const include = view.include;
   const records = await loadRecords(db, rows, {
     tags: include.includes('tags'),
@@ -71,7 +71,7 @@ export async function adminPosts(db: Db, rows: PostRow[], view: AdminView) {
 const CONTENT_SETTINGS = ['timezone', 'outbound_link_tagging', 'comments_enabled'] as const;
 
 /** Content API posts or pages; every one is published, so each embedded tag and author has a published post. */
-export async function contentPosts(db: Db, rows: PostRow[], view: AdminView) {
+export async function contentPosts(db: ReadDb, rows: PostRow[], view: AdminView) {
   const include = view.include;
   const [records, settings, tiers] = await Promise.all([
     loadRecords(db, rows, { tags: include.includes('tags'), authors: include.includes('authors'), revisions: false }),

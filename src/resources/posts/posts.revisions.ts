@@ -1,5 +1,6 @@
 import type { Db } from '../../db/connect.js';
-import type { PostRevisionRow } from '../../db/schema.js';
+import type { PostMetaRow, PostRevisionRow, PostRow } from '../../db/schema.js';
+import { lexicalFromStorage } from '../../content/ghost-url.js';
 import { objectId } from '../../db/ids.js';
 import type { Clock } from '../../clock.js';
 
@@ -102,4 +103,19 @@ export async function recordRevision(db: Db, current: RevisionSnapshot, options:
         stale.map((row) => row.id),
       )
       .execute();
+}
+
+/** What a revision keeps of a post row and its meta (`authorId`: whose save it is). */
+export function revisionSnapshot(row: PostRow, meta: Partial<PostMetaRow>, authorId: string, siteUrl: string): RevisionSnapshot {
+  return {
+    postId: row.id,
+    lexical: row.lexical ? lexicalFromStorage(row.lexical, siteUrl) : null,
+    title: row.title,
+    featureImage: row.feature_image,
+    featureImageAlt: meta.feature_image_alt ?? null,
+    featureImageCaption: meta.feature_image_caption ?? null,
+    customExcerpt: row.custom_excerpt,
+    status: row.status,
+    authorId,
+  };
 }

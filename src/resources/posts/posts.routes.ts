@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { framesOf } from '../../http/frame.js';
 import type { Ctx } from '../../ctx.js';
 import { errors } from '../../errors.js';
 import { actorOf } from '../../auth/actor.js';
@@ -16,7 +17,8 @@ import { parseBody } from '../../http/parse-body.js';
 import { flag, parseSource, postFormats, writeFormats } from './posts.options.js';
 import { findPost, type PostWhere } from './posts.queries.js';
 import { adminPosts, type AdminView } from './posts.responses.js';
-import { addPost, destroyPost, editPost, type WriteOptions } from './posts.service.js';
+import { addPost, destroyPost, editPost } from './posts.service.js';
+import type { WriteOptions } from './posts.prepare.js';
 import { checkBulkPermission } from './posts.permissions.js';
 import { copyPost } from './posts.copy.js';
 import { bulkDestroy, bulkEdit } from './posts.bulk.js';
@@ -30,8 +32,8 @@ type Params = { id: string };
  */
 export function postsAdminRoutes(app: FastifyInstance, type: PostType) {
   const docName = DOC_NAME[type];
-  const frame = (method: string) => ({ docName, method });
-  // Relations: Ghost's defaults unless the request names its own. Formats: lexical always (interface.md),
+  const frame = framesOf(docName);
+  // Relations: Ghost's defaults unless the request names its own. Formats: lexical always,
   // plus whatever the request adds.
   const view = (ctx: Ctx, query: Query, formats: Format[]): AdminView => ({
     siteUrl: ctx.site.url,
@@ -80,6 +82,9 @@ export function postsAdminRoutes(app: FastifyInstance, type: PostType) {
     },
   });
 
+  // Add, edit and destroy are not `writeRoutes` declarations: their `X-Cache-Invalidate` comes from the
+  // service's result (a draft's preview paths, or the whole site), not from the route, and add and edit read
+  // the saved post back with the request's formats and includes.
   app.post<{ Querystring: Query }>(`/${docName}/`, { config: { frame: frame('add'), permission: 'post.add' } }, async (request, reply) => {
     const options = writeOptions(request.query); // options are validated before the body, as in Ghost
     const result = await addPost(request.ctx, type, parseBody(request, POST_ADD[type]), options);

@@ -4,7 +4,7 @@ import { errors } from '../../errors.js';
 
 /**
  * The post model's rules on a row about to be stored: the column limits the JSON schema leaves open
- * (the schema allows 2000 characters of title; the model 255) and the status rules (input-validation.md §2.2).
+ * (the schema allows 2000 characters of title; the model 255) and the status rules.
  */
 export const POST_RULES = columnRules({
   table: 'posts',

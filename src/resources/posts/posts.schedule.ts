@@ -1,12 +1,11 @@
 import type { Ctx } from '../../ctx.js';
 import { errors } from '../../errors.js';
 import type { PostRow } from '../../db/schema.js';
-import { findAnyPost } from './posts.queries.js';
-import { beforeChange, recordEdited } from './posts.events.js';
-import { siteChanged, snapshot } from './posts.service.js';
+import { claimScheduled, dueScheduledIds, findAnyPost, findPostMeta, updatePost } from './posts.queries.js';
+import { beforeChange } from './posts.events.js';
+import { afterPostChange } from './posts.publish.js';
+import { transition } from './posts.transition.js';
 import { ownerUserId } from '../users/users.queries.js';
-import { recordRevision } from './posts.revisions.js';
-import { postHasEmail, recordPostEmail } from './posts.email.js';
 import type { PostType } from './posts.schemas.js';
 
 /** Scheduled posts published per pass of the job runner; the next pass takes the rest at once. */
@@ -26,35 +25,20 @@ const DUE_BATCH = 50;
  */
 export async function publishScheduled(ctx: Ctx, id: string, dueBy: Date | null): Promise<PostRow | null> {
   return ctx.write(async (w) => {
-    const claimed = await w.db
-      .updateTable('posts')
-      .set((eb) => ({ id: eb.ref('id') }))
-      .where('id', '=', id)
-      .where('status', '=', 'scheduled')
-      .$if(dueBy !== null, (qb) => qb.where('published_at', '<=', dueBy))
-      .executeTakeFirst();
-    if (Number(claimed.numUpdatedRows) !== 1) return null;
+    if (!(await claimScheduled(w.db, id, dueBy))) return null;
     const existing = (await findAnyPost(w.db, id))!;
     const type = existing.type as PostType;
     const before = await beforeChange(w, type, id);
     const at = w.clock.now();
-    const change = { status: 'published', published_by: w.actingUserId, updated_at: at, updated_by: w.actingUserId };
-    await w.db.updateTable('posts').set(change).where('id', '=', id).execute();
-    if (!existing.mobiledoc) {
-      // The publish revision a manual publish records (lexical posts only, as there), the runner's by the Owner.
-      const meta = (await w.db.selectFrom('posts_meta').selectAll().where('post_id', '=', id).executeTakeFirst()) ?? {};
-      const current = snapshot({ ...existing, ...change }, meta, w.actor?.user?.id ?? (await ownerUserId(w.db)), w.site.url);
-      await recordRevision(w.db, current, { previousStatus: existing.status, force: false }, w.clock);
-    }
-    // A post scheduled with a newsletter is mailed when it goes out, as a manual publish is.
-    const published = { ...existing, ...change };
-    if (existing.newsletter_id && !(await postHasEmail(w.db, id))) {
-      const newsletter = await w.db.selectFrom('newsletters').selectAll().where('id', '=', existing.newsletter_id).executeTakeFirstOrThrow();
-      const meta = (await w.db.selectFrom('posts_meta').selectAll().where('post_id', '=', id).executeTakeFirst()) ?? null;
-      await recordPostEmail(w, published, meta, newsletter);
-    }
-    await recordEdited(w, type, id, before, existing, published);
-    siteChanged(w, '/*');
+    // The scheduler publishes, never sends: an e-mail-only post goes out as `published` here.
+    const moved = transition(existing, { status: 'published', published_at: existing.published_at }, { at, userId: w.actingUserId, emailOnly: false });
+    const change = { status: moved.status, published_by: moved.published_by, updated_at: at, updated_by: w.actingUserId };
+    await updatePost(w.db, id, change);
+    // The runner's revision is the Owner's, as Ghost's internal context records it.
+    const authorId = w.actor?.user?.id ?? (await ownerUserId(w.db));
+    const next = { ...existing, ...change };
+    const meta = await findPostMeta(w.db, id);
+    await afterPostChange(w, { type, existing, next, meta, newsletter: null, authorId, saveRevision: false, wasChanged: true, before });
     return existing;
   });
 }
@@ -72,19 +56,9 @@ export interface DuePublished {
  * posts that fell due while no instance ran go at start). Returns those this instance published.
  */
 export async function publishDuePosts(ctx: Ctx, now: Date): Promise<DuePublished[]> {
-  const due = await ctx.db
-    .selectFrom('posts')
-    .select('id')
-    // `type` leads the (type, status, published_at) index.
-    .where('type', 'in', ['post', 'page'])
-    .where('status', '=', 'scheduled')
-    .where('published_at', '<=', now)
-    .orderBy('published_at')
-    .orderBy('id')
-    .limit(DUE_BATCH)
-    .execute();
+  const due = await dueScheduledIds(ctx.db, now, DUE_BATCH);
   const published: DuePublished[] = [];
-  for (const { id } of due) {
+  for (const id of due) {
     const started = performance.now();
     const row = await publishScheduled(ctx, id, now);
     if (row) published.push({ id, type: row.type, publishedAt: row.published_at ?? now, ms: Math.round(performance.now() - started) });

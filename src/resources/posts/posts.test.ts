@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ghostError, SITE_URL } from '../../../test/support.js';
+import { ghostError, SITE_URL, expectGhostError } from '../../../test/support.js';
+import { SEO_KEYS } from '../../../test/shapes.js';
 import { first } from '../../../test/posts-support.js';
 import { useTestSite } from '../../../test/test-site.js';
 import { BLANK_LEXICAL } from './posts.formats.js';
@@ -38,14 +39,7 @@ const ADMIN_POST_KEYS = [
   'email_segment',
   'url',
   'excerpt',
-  'og_image',
-  'og_title',
-  'og_description',
-  'twitter_image',
-  'twitter_title',
-  'twitter_description',
-  'meta_title',
-  'meta_description',
+  ...SEO_KEYS,
   'email_subject',
   'frontmatter',
   'feature_image_alt',
@@ -253,11 +247,7 @@ describe('Admin posts: edit', () => {
     expect(first(scheduled, 'posts')).toMatchObject({ status: 'scheduled', url: `${SITE_URL}p/${post.uuid}/` });
     const live = first(await addPost({ title: 'Already live', status: 'published' }), 'posts');
     const res = await editPost(live.id, { status: 'scheduled', published_at: future, updated_at: live.updated_at });
-    expect(res.statusCode).toBe(422);
-    expect(ghostError(res)).toMatchObject({
-      message: 'Validation error, cannot edit post.',
-      context: 'Your post is already published, please reload your page.',
-    });
+    expectGhostError(res, { status: 422, message: 'Validation error, cannot edit post.', context: 'Your post is already published, please reload your page.' });
   });
 
   it('sent is only for e-mail-only posts; publishing an e-mail-only post sends it', async () => {
@@ -275,15 +265,14 @@ describe('Admin posts: edit', () => {
     const cleared = first(await editPost(post.id, { tags: [], meta_title: '', updated_at: post.updated_at }), 'posts');
     expect(cleared).toMatchObject({ tags: [], primary_tag: null, meta_title: null });
     const res = await editPost(post.id, { authors: [], updated_at: post.updated_at });
-    expect(res.statusCode).toBe(422);
-    expect(ghostError(res)).toMatchObject({ message: 'Validation error, cannot edit post.', context: 'At least one author is required.' });
+    expectGhostError(res, { status: 422, message: 'Validation error, cannot edit post.', context: 'At least one author is required.' });
   });
 
   it('the newsletter option needs an active newsletter when publishing', async () => {
     const post = first(await addPost({ title: 'Newsletter' }), 'posts');
     const res = await editPost(post.id, { status: 'published', updated_at: post.updated_at }, '?newsletter=weekly');
-    expect(res.statusCode).toBe(400);
-    expect(ghostError(res)).toMatchObject({
+    expectGhostError(res, {
+      status: 400,
       type: 'BadRequestError',
       message: 'Request not understood error, cannot edit post.',
       context: "The newsletter parameter doesn't match any active newsletter.",

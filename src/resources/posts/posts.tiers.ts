@@ -1,4 +1,5 @@
 import type { Db } from '../../db/connect.js';
+import type { ReadDb } from '../../db/read-db.js';
 import type { Engine } from '../../db/engine.js';
 import type { TierRow } from '../../db/schema.js';
 import { errors } from '../../errors.js';
@@ -29,7 +30,7 @@ export async function writePostTiers(db: Db, postId: string, tierIds: readonly s
  * and without `tiers` (when that default is `tiers`) the tiers of `default_content_visibility_tiers`. Ids
  * there that name no tier any more are skipped, so a stale setting cannot make every new post fail.
  */
-export async function applyDefaultVisibility(db: Db, changes: PostChanges): Promise<void> {
+export async function applyDefaultVisibility(db: ReadDb, changes: PostChanges): Promise<void> {
   if (changes.post.visibility !== undefined && changes.tiers !== undefined) return;
   const settings = await readSettings(db, ['default_content_visibility', 'default_content_visibility_tiers']);
   const visibility = settings.get('default_content_visibility') || 'public';
@@ -47,13 +48,13 @@ export async function applyDefaultVisibility(db: Db, changes: PostChanges): Prom
 }
 
 /** Tier ids of a post in their order (copying a post copies them). */
-export async function tierIdsOfPost(db: Db, postId: string): Promise<string[]> {
+export async function tierIdsOfPost(db: ReadDb, postId: string): Promise<string[]> {
   const rows = await db.selectFrom('posts_products').select('product_id').where('post_id', '=', postId).orderBy('sort_order').execute();
   return rows.map((row) => row.product_id);
 }
 
 /** Each post's own tiers, in their order, in one query. */
-export async function tiersOfPosts(db: Db, postIds: readonly string[]): Promise<Map<string, TierRow[]>> {
+export async function tiersOfPosts(db: ReadDb, postIds: readonly string[]): Promise<Map<string, TierRow[]>> {
   const byPost = new Map<string, TierRow[]>(postIds.map((id) => [id, []]));
   if (postIds.length === 0) return byPost;
   const rows = await db
@@ -75,7 +76,7 @@ export interface PostTiers {
   own: Map<string, TierRow[]>;
 }
 
-export async function loadPostTiers(db: Db, engine: Engine, postIds: readonly string[]): Promise<PostTiers> {
+export async function loadPostTiers(db: ReadDb, engine: Engine, postIds: readonly string[]): Promise<PostTiers> {
   const [all, own] = await Promise.all([listTiers(db, engine, undefined), tiersOfPosts(db, postIds)]);
   return { all, own };
 }

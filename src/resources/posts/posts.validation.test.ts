@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ghostError } from '../../../test/support.js';
+import { ghostError, expectGhostError } from '../../../test/support.js';
 import { first, tableCounts } from '../../../test/posts-support.js';
 import { useTestSite } from '../../../test/test-site.js';
 
@@ -83,8 +83,7 @@ describe('Admin posts: add validation', () => {
     ['no title', { posts: [{}] }, 'Validation failed for posts[0].', 'posts[0]'],
   ])('%s → 422 from the schema', async (_label, body, context, property) => {
     const res = await t.admin.post('/posts/', body);
-    expect(res.statusCode).toBe(422);
-    expect(ghostError(res)).toMatchObject({ message: 'Validation error, cannot save post.', context, property });
+    expectGhostError(res, { status: 422, message: 'Validation error, cannot save post.', context, property });
   });
 
   it('reports ajv 6 details', async () => {
@@ -133,8 +132,8 @@ describe('Admin posts: edit validation and collisions', () => {
     const post = first(await t.admin.post('/posts/', { posts: [{ title: 'Guarded', tags: ['G'] }] }), 'posts');
     const before = await tableCounts(t);
     const missing = await t.admin.put(`/posts/${post.id}/`, { posts: [{ title: 'x' }] });
-    expect(missing.statusCode).toBe(422);
-    expect(ghostError(missing)).toMatchObject({
+    expectGhostError(missing, {
+      status: 422,
       message: 'Validation error, cannot edit post.',
       context: 'Validation failed for posts[0].',
       property: 'posts[0]',
@@ -177,14 +176,12 @@ describe('Admin posts and pages: not found and malformed ids', () => {
   ])('%s %s → 404', async (method, path, message, context) => {
     const docName = path.split('/')[1]!;
     const res = await t.admin.request(method, path, method === 'PUT' ? { [docName]: [{ title: 'x', updated_at: STALE }] } : undefined);
-    expect(res.statusCode).toBe(404);
-    expect(ghostError(res)).toMatchObject({ type: 'NotFoundError', message, context });
+    expectGhostError(res, { status: 404, type: 'NotFoundError', message, context });
   });
 
   it('copying an unknown post keeps the plain message (copy is not a controller verb)', async () => {
     const res = await t.admin.post(`/posts/${UNKNOWN}/copy/`);
-    expect(res.statusCode).toBe(404);
-    expect(ghostError(res)).toMatchObject({ message: 'Post not found.', context: null });
+    expectGhostError(res, { status: 404, message: 'Post not found.', context: null });
   });
 
   it('a page is not a post', async () => {
@@ -205,8 +202,8 @@ describe('Admin posts and pages: not found and malformed ids', () => {
 
   it('a filter Ghost cannot parse is a 400', async () => {
     const res = await t.admin.get('/posts/?filter=title:(');
-    expect(res.statusCode).toBe(400);
-    expect(ghostError(res)).toMatchObject({
+    expectGhostError(res, {
+      status: 400,
       type: 'BadRequestError',
       message: 'Request not understood error, cannot list posts.',
       context: 'Error parsing filter',
@@ -238,7 +235,6 @@ describe('Admin pages: validation', () => {
   it('edit with a different id in the body → 400', async () => {
     const page = first(await t.admin.post('/pages/', { pages: [{ title: 'Mine' }] }), 'pages');
     const res = await t.admin.put(`/pages/${page.id}/`, { pages: [{ id: UNKNOWN, title: 'x', updated_at: page.updated_at }] });
-    expect(res.statusCode).toBe(400);
-    expect(ghostError(res)).toMatchObject({ message: 'Request not understood error, cannot edit page.', context: 'Invalid id provided.' });
+    expectGhostError(res, { status: 400, message: 'Request not understood error, cannot edit page.', context: 'Invalid id provided.' });
   });
 });

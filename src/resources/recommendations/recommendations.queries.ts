@@ -1,7 +1,7 @@
-import type { Db } from '../../db/connect.js';
+import type { ReadDb } from '../../db/read-db.js';
 import type { RecommendationRow } from '../../db/schema.js';
 
-export function findRecommendation(db: Db, id: string): Promise<RecommendationRow | undefined> {
+export function findRecommendation(db: ReadDb, id: string): Promise<RecommendationRow | undefined> {
   return db.selectFrom('recommendations').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
@@ -15,7 +15,7 @@ function siteKey(url: string): string {
  * The recommendation of the same site as `url`, ignoring protocol, `www.`, query, fragment and a trailing
  * slash, as Ghost matches them; `exceptId` leaves one record out.
  */
-export async function findRecommendationByUrl(db: Db, url: string, exceptId?: string): Promise<RecommendationRow | undefined> {
+export async function findRecommendationByUrl(db: ReadDb, url: string, exceptId?: string): Promise<RecommendationRow | undefined> {
   const key = siteKey(url);
   // A site recommends a handful of others: comparing them all is simpler than matching URLs in SQL.
   let query = db.selectFrom('recommendations').selectAll();

@@ -1,12 +1,13 @@
 import type { FastifyInstance } from 'fastify';
+import { framesOf } from '../../http/frame.js';
 import type { Ctx } from '../../ctx.js';
 import type { RecommendationRow } from '../../db/schema.js';
 import { browseRows, type Api } from '../../browse/browse.js';
 import { parseBrowseParams } from '../../browse/params.js';
 import { parsePageRequest } from '../../browse/pagination.js';
 import { assertIdParam } from '../../http/validate.js';
-import { locationOf } from '../../http/location.js';
 import { parseBody } from '../../http/parse-body.js';
+import { writeRoutes } from '../../http/write-routes.js';
 import { RECOMMENDATIONS_BROWSE } from './recommendations.browse.js';
 import { findRecommendation } from './recommendations.queries.js';
 import { presentRecommendation } from './recommendations.present.js';
@@ -18,7 +19,7 @@ type Query = Record<string, unknown>;
 type Params = { id: string };
 
 const COUNTS = ['count.clicks', 'count.subscribers'];
-const frame = (method: string) => ({ docName: 'recommendations', method });
+const frame = framesOf('recommendations');
 
 /** Ghost's recommendations paging: 5 a page by default, and `pages: 0` for an empty list. */
 async function browseRecommendations(ctx: Ctx, query: Query, api: Api) {
@@ -45,36 +46,30 @@ export function recommendationsAdminRoutes(app: FastifyInstance) {
     return { recommendations: [presentRecommendation(row)] };
   });
 
-  app.post('/recommendations/', { config: { frame: frame('add'), permission: 'recommendation.add', invalidatesSite: true } }, async (request, reply) => {
-    const row = await addRecommendation(request.ctx, parseBody(request, RECOMMENDATION_ADD));
-    reply.status(201).header('Location', locationOf(request, row.id));
-    return { recommendations: [presentRecommendation(row)] };
+  writeRoutes(app, {
+    docName: 'recommendations',
+    add: {
+      body: RECOMMENDATION_ADD,
+      permission: 'recommendation.add',
+      invalidatesSite: true,
+      run: addRecommendation,
+      present: (_ctx, row) => [presentRecommendation(row)],
+    },
+    edit: {
+      body: RECOMMENDATION_EDIT,
+      permission: 'recommendation.edit',
+      invalidatesSite: true,
+      run: editRecommendation,
+      present: (_ctx, row) => [presentRecommendation(row)],
+    },
+    destroy: { permission: 'recommendation.destroy', invalidatesSite: true, run: deleteRecommendation },
   });
 
+  // `check` is not one of the write verbs: it answers a lookup, and its errors keep their own message.
   app.post('/recommendations/check/', { config: { frame: frame('check'), permission: 'recommendation.add', invalidatesSite: true } }, async (request) => {
     const { existing, url } = await checkRecommendation(request.ctx, parseBody(request, RECOMMENDATION_CHECK));
     return { recommendations: [presentRecommendation(existing ?? { url, one_click_subscribe: false })] };
   });
-
-  app.put<{ Params: Params }>(
-    '/recommendations/:id/',
-    { config: { frame: frame('edit'), permission: 'recommendation.edit', invalidatesSite: true } },
-    async (request) => {
-      assertIdParam(request.params.id);
-      const row = await editRecommendation(request.ctx, request.params.id, parseBody(request, RECOMMENDATION_EDIT));
-      return { recommendations: [presentRecommendation(row)] };
-    },
-  );
-
-  app.delete<{ Params: Params }>(
-    '/recommendations/:id/',
-    { config: { frame: frame('destroy'), permission: 'recommendation.destroy', invalidatesSite: true } },
-    async (request, reply) => {
-      assertIdParam(request.params.id);
-      await deleteRecommendation(request.ctx, request.params.id);
-      return reply.status(204).send();
-    },
-  );
 
   // Incoming recommendations come from other sites' webmentions, which Quire does not receive yet.
   app.get<{ Querystring: Query }>(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ADMIN, ghostError, login, sessionHeaders } from '../../../test/support.js';
+import { ADMIN, ghostError, login, sessionHeaders, expectGhostError } from '../../../test/support.js';
 import { makeStaff } from '../../../test/factories.js';
 import { useTestSite } from '../../../test/test-site.js';
 
@@ -71,8 +71,8 @@ describe('recommendations', () => {
     expect((await t.admin.get(`/recommendations/${id}/`)).json().recommendations[0].title).toBe('Edited');
     expect((await t.admin.del(`/recommendations/${id}/`)).statusCode).toBe(204);
     const missing = await t.admin.get(`/recommendations/${id}/`);
-    expect(missing.statusCode).toBe(404);
-    expect(ghostError(missing)).toMatchObject({
+    expectGhostError(missing, {
+      status: 404,
       message: 'Resource not found error, cannot read recommendation.',
       context: `Recommendation with id ${id} not found`,
     });

@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { ORIGIN, ghostError } from '../../../test/support.js';
+import { ORIGIN, expectGhostError } from '../../../test/support.js';
 import { makeStaff } from '../../../test/factories.js';
 import { loginAs } from '../../../test/staff-support.js';
 import { NOBODY, useTestSite, type Caller } from '../../../test/test-site.js';
@@ -59,8 +59,8 @@ it('filters to assignable roles with permissions=assign, per caller', async () =
 
 it('refuses other permissions values with 422', async () => {
   const res = await t.admin.get('/roles/?permissions=foo');
-  expect(res.statusCode).toBe(422);
-  expect(ghostError(res)).toMatchObject({
+  expectGhostError(res, {
+    status: 422,
     type: 'ValidationError',
     message: 'Validation error, cannot list roles.',
     context: 'Validation (AllowedValues) failed for permissions',
@@ -69,6 +69,5 @@ it('refuses other permissions values with 422', async () => {
 
 it('requires authentication', async () => {
   const res = await t.admin.get('/roles/', NOBODY);
-  expect(res.statusCode).toBe(403);
-  expect(ghostError(res)).toMatchObject({ type: 'NoPermissionError', message: 'Authorization failed' });
+  expectGhostError(res, { status: 403, type: 'NoPermissionError', message: 'Authorization failed' });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { signAdminToken } from '../../auth/admin-jwt.js';
 import { objectId } from '../../db/ids.js';
-import { ADMIN, ghostError } from '../../../test/support.js';
+import { ADMIN, expectGhostError } from '../../../test/support.js';
 import { makeStaff } from '../../../test/factories.js';
 import { loginAs, staffKey } from '../../../test/staff-support.js';
 import { useTestSite } from '../../../test/test-site.js';
@@ -42,8 +42,7 @@ describe('PUT /schedules/:resource/:id/', () => {
     expect(res.json().posts[0]).toMatchObject({ id, status: 'published' });
     // Published already: the post is no longer scheduled.
     const again = await put(`/schedules/posts/${id}/`, urlToken(t.keys.adminKey));
-    expect(again.statusCode).toBe(404);
-    expect(ghostError(again)).toMatchObject({ type: 'NotFoundError', message: 'Post not found.' });
+    expectGhostError(again, { status: 404, type: 'NotFoundError', message: 'Post not found.' });
   });
 
   it('publishes pages', async () => {
@@ -56,12 +55,10 @@ describe('PUT /schedules/:resource/:id/', () => {
   it('refuses a post not yet due, and one more than two minutes late unless forced', async () => {
     const early = await scheduled(10 * 60_000);
     let res = await put(`/schedules/posts/${early}/`, urlToken(t.keys.adminKey));
-    expect(res.statusCode).toBe(404);
-    expect(ghostError(res)).toMatchObject({ type: 'NotFoundError', message: 'Job not found.' });
+    expectGhostError(res, { status: 404, type: 'NotFoundError', message: 'Job not found.' });
     const late = await scheduled(-10 * 60_000);
     res = await put(`/schedules/posts/${late}/`, urlToken(t.keys.adminKey));
-    expect(res.statusCode).toBe(404);
-    expect(ghostError(res)).toMatchObject({ message: 'Use the force flag to publish a post in the past.' });
+    expectGhostError(res, { status: 404, message: 'Use the force flag to publish a post in the past.' });
     res = await put(`/schedules/posts/${late}/`, urlToken(t.keys.adminKey), { force: true });
     expect(res.statusCode).toBe(200);
   });
@@ -69,11 +66,9 @@ describe('PUT /schedules/:resource/:id/', () => {
   it('takes its token from the URL only, without the age limit but with exp', async () => {
     const id = await scheduled(0);
     let res = await t.app.inject({ method: 'PUT', url: `${ADMIN}/schedules/posts/${id}/`, headers: { authorization: `Ghost ${urlToken(t.keys.adminKey)}` } });
-    expect(res.statusCode).toBe(401);
-    expect(ghostError(res)).toMatchObject({ type: 'UnauthorizedError', message: 'Invalid token: No token found in URL', code: 'INVALID_JWT' });
+    expectGhostError(res, { status: 401, type: 'UnauthorizedError', message: 'Invalid token: No token found in URL', code: 'INVALID_JWT' });
     res = await put(`/schedules/posts/${id}/`, signAdminToken(t.keys.adminKey, { iat: now() - 7200, exp: now() - 60 }));
-    expect(res.statusCode).toBe(401);
-    expect(ghostError(res)).toMatchObject({ message: 'Invalid token: jwt expired' });
+    expectGhostError(res, { status: 401, message: 'Invalid token: jwt expired' });
     res = await put(`/schedules/tags/${id}/`, urlToken(t.keys.adminKey));
     expect(res.statusCode).toBe(422);
     res = await put(`/schedules/posts/${objectId()}/`, urlToken(t.keys.adminKey));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../../app.js';
-import { ADMIN, ORIGIN, OWNER, cookieOf, ghostError } from '../../../test/support.js';
+import { ADMIN, ORIGIN, OWNER, cookieOf, ghostError, expectGhostError } from '../../../test/support.js';
 import { makeStaff, STAFF_PASSWORD, type StaffUser } from '../../../test/factories.js';
 import { currentCode, lastMailTo, outbox } from '../../../test/staff-support.js';
 import { writeSettings } from '../../settings/settings.js';
@@ -47,8 +47,8 @@ describe('login from a new device', () => {
   it('answers 403 Needs2FAError with the cookie, mails a code, and the unverified cookie authenticates nothing', async () => {
     const user = await knownUser();
     const res = await loginReq(user);
-    expect(res.statusCode).toBe(403);
-    expect(ghostError(res)).toMatchObject({
+    expectGhostError(res, {
+      status: 403,
       type: 'Needs2FAError',
       message: 'User must verify session to login.',
       context: 'A 6-digit sign-in verification code has been sent to your email to keep your account safe.',
@@ -60,8 +60,7 @@ describe('login from a new device', () => {
     expect(mail.subject).toMatch(/^\d{6} is your Ghost sign in verification code$/);
     expect(mail.text).toContain(codeFromMail(user));
     const denied = await me(cookie);
-    expect(denied.statusCode).toBe(403);
-    expect(ghostError(denied)).toMatchObject({ type: 'NoPermissionError', message: 'Authorization failed' });
+    expectGhostError(denied, { status: 403, type: 'NoPermissionError', message: 'Authorization failed' });
 
     const wrong = await verify(cookie, '000000' === codeFromMail(user) ? '111111' : '000000');
     // Ghost answers a bare text/plain `Unauthorized`; Quire a JSON UnauthorizedError naming the cause (README, Errors).
@@ -146,8 +145,7 @@ describe('limits', () => {
     expect((await verify(cookie, await currentCode(t, user.id), address)).statusCode).toBe(200);
     for (let i = 0; i < 5; i++) expect((await verify(cookie, 'abcdef', address)).statusCode).toBe(401);
     const blocked = await verify(cookie, await currentCode(t, user.id), address);
-    expect(blocked.statusCode).toBe(429);
-    expect(ghostError(blocked)).toMatchObject({ type: 'TooManyRequestsError', message: 'Too many attempts.', context: null });
+    expectGhostError(blocked, { status: 429, type: 'TooManyRequestsError', message: 'Too many attempts.', context: null });
   });
 
   it('sends at most five codes per address an hour', async () => {
@@ -158,8 +156,7 @@ describe('limits', () => {
       t.app.inject({ method: 'POST', url: `${ADMIN}/session/verify/`, remoteAddress: address, headers: { cookie, origin: ORIGIN }, payload: {} });
     for (let i = 0; i < 5; i++) expect((await send()).statusCode).toBe(200);
     const blocked = await send();
-    expect(blocked.statusCode).toBe(429);
-    expect(ghostError(blocked)).toMatchObject({ type: 'TooManyRequestsError', message: 'Too many attempts.' });
+    expectGhostError(blocked, { status: 429, type: 'TooManyRequestsError', message: 'Too many attempts.' });
   });
 
   it('allows five failed logins per address, then asks to wait ten minutes; a success resets the count', async () => {
@@ -169,8 +166,8 @@ describe('limits', () => {
     expect((await loginReq(user, { remoteAddress: address, token: await currentCode(t, user.id) })).statusCode).toBe(201);
     for (let i = 0; i < 5; i++) expect((await loginReq(user, { password: 'wrong-password-0', remoteAddress: address })).statusCode).toBe(422);
     const blocked = await loginReq(user, { remoteAddress: address });
-    expect(blocked.statusCode).toBe(429);
-    expect(ghostError(blocked)).toMatchObject({
+    expectGhostError(blocked, {
+      status: 429,
       type: 'TooManyRequestsError',
       message: 'Too many login attempts. Please wait 10 minutes before trying again, or reset your password.',
       context: 'Too many login attempts.',
@@ -235,8 +232,8 @@ describe('site settings and failures', () => {
         headers: { origin: ORIGIN },
         payload: { username: user.email, password: STAFF_PASSWORD },
       });
-      expect(res.statusCode).toBe(500);
-      expect(ghostError(res)).toMatchObject({
+      expectGhostError(res, {
+        status: 500,
         type: 'EmailError',
         message: 'Failed to send email. Please check your site configuration and try again.',
         help: 'Please see https://ghost.org/docs/config/#mail for instructions on configuring email.',

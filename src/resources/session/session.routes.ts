@@ -26,7 +26,7 @@ const pathOf = (request: FastifyRequest) => request.url.split('?')[0]!;
  * are never rewritten, so no route here has a frame.
  */
 export function sessionRoutes(app: FastifyInstance, { deviceVerification }: SessionRouteOptions) {
-  const verificationOf = ({ ctx }: FastifyRequest): DeviceVerification => ({ db: ctx.db, secrets: ctx.secrets, enabled: deviceVerification });
+  const verificationOf = ({ ctx }: FastifyRequest): DeviceVerification => ({ db: ctx.autocommitDb, secrets: ctx.secrets, enabled: deviceVerification });
 
   function setSessionCookie(request: FastifyRequest, reply: FastifyReply, token: string) {
     const site = new URL(request.ctx.site.url);
@@ -47,7 +47,7 @@ export function sessionRoutes(app: FastifyInstance, { deviceVerification }: Sess
 
   app.post('/session/', { config: { auth: 'public' } }, async (request, reply) => {
     const { ctx } = request;
-    const { db } = ctx;
+    const db = ctx.autocommitDb;
     await hit(db, LIMITERS.globalBlock, request.ip, pathOf(request), ctx.clock.epochMs());
     await hit(db, LIMITERS.userLogin, request.ip, 'user_login', ctx.clock.epochMs());
     const credentials = parseBody(request, LOGIN);
@@ -89,7 +89,7 @@ export function sessionRoutes(app: FastifyInstance, { deviceVerification }: Sess
   });
 
   app.delete('/session/', async (request, reply) => {
-    const { db, clock } = request.ctx;
+    const { autocommitDb: db, clock } = request.ctx;
     const { session } = actorOf(request.ctx);
     if (session) await detachUser(db, session.id, clock.now(), await codeAlwaysRequired(db));
     return reply.status(204).send();
@@ -97,7 +97,7 @@ export function sessionRoutes(app: FastifyInstance, { deviceVerification }: Sess
 
   // Device verification works on the cookie's session directly: it is not authenticated yet.
   app.post('/session/verify/', { config: { auth: 'public' } }, async (request, reply) => {
-    const { db } = request.ctx;
+    const db = request.ctx.autocommitDb;
     await hit(db, LIMITERS.sendVerificationCode, request.ip, 'send_verification_code', request.ctx.clock.epochMs());
     const session = await presentedSession(request);
     const user = session?.user_id ? await findUserById(db, session.user_id) : undefined;
@@ -107,7 +107,7 @@ export function sessionRoutes(app: FastifyInstance, { deviceVerification }: Sess
   });
 
   app.put('/session/verify/', { config: { auth: 'public' } }, async (request, reply) => {
-    const { db, clock } = request.ctx;
+    const { autocommitDb: db, clock } = request.ctx;
     await hit(db, LIMITERS.userVerification, request.ip, 'user_verification', request.ctx.clock.epochMs());
     const session = await presentedSession(request);
     const code = parseBody(request, VERIFY).token;

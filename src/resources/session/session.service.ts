@@ -25,6 +25,7 @@ export async function checkCredentials(ctx: Ctx, credentials: Credentials): Prom
     });
   }
   const at = ctx.clock.now();
-  await ctx.db.updateTable('users').set({ last_seen: at, status: 'active' }).where('id', '=', user.id).execute();
+  // A documented exception (see `Ctx.autocommitDb`): one idempotent UPDATE, which Ghost audits and announces not.
+  await ctx.autocommitDb.updateTable('users').set({ last_seen: at, status: 'active' }).where('id', '=', user.id).execute();
   return { user: { ...user, last_seen: at, status: 'active' }, firstLogin: user.last_seen === null };
 }

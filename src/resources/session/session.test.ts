@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ADMIN, ORIGIN, OWNER, ghostError, login } from '../../../test/support.js';
+import { ADMIN, ORIGIN, OWNER, ghostError, login, expectGhostError } from '../../../test/support.js';
 import { useTestSite } from '../../../test/test-site.js';
 
 const t = useTestSite({ setup: 'owner' });
@@ -32,21 +32,19 @@ describe('POST /session/', () => {
   it('refuses missing credentials with 401 Access Denied.', async () => {
     for (const payload of [{}, { username: OWNER.email }, { password: OWNER.password }, { username: '', password: '' }]) {
       const res = await createSession(payload);
-      expect(res.statusCode).toBe(401);
-      expect(ghostError(res)).toMatchObject({ type: 'UnauthorizedError', message: 'Access Denied.' });
+      expectGhostError(res, { status: 401, type: 'UnauthorizedError', message: 'Access Denied.' });
     }
   });
 
   it('answers 404 for an unknown e-mail', async () => {
     const res = await createSession({ username: 'nobody@example.com', password: 'whatever-it-is' });
-    expect(res.statusCode).toBe(404);
-    expect(ghostError(res)).toMatchObject({ type: 'NotFoundError', message: 'There is no user with that email address.', context: null });
+    expectGhostError(res, { status: 404, type: 'NotFoundError', message: 'There is no user with that email address.', context: null });
   });
 
   it('answers 422 PASSWORD_INCORRECT for a wrong password and sets no cookie', async () => {
     const res = await createSession({ username: OWNER.email, password: 'not-the-password' });
-    expect(res.statusCode).toBe(422);
-    expect(ghostError(res)).toMatchObject({
+    expectGhostError(res, {
+      status: 422,
       type: 'ValidationError',
       message: 'Your password is incorrect.',
       context: 'Your password is incorrect.',
@@ -59,8 +57,8 @@ describe('POST /session/', () => {
   it('refuses a login whose origin cannot be determined', async () => {
     for (const headers of [{ origin: 'null' }, { referer: 'not a url' }] as Record<string, string>[]) {
       const res = await createSession({ username: OWNER.email, password: OWNER.password }, headers);
-      expect(res.statusCode).toBe(400);
-      expect(ghostError(res)).toMatchObject({
+      expectGhostError(res, {
+        status: 400,
         type: 'BadRequestError',
         message: 'Could not determine origin of request. Please ensure an Origin or Referrer header is present.',
       });
@@ -91,8 +89,8 @@ describe('cookie-authenticated requests', () => {
   it('refuses the cookie from a foreign Origin (CSRF) with 400', async () => {
     const cookie = await login(t.app);
     const res = await t.admin.get('/session/', { cookie, origin: 'http://evil.example' });
-    expect(res.statusCode).toBe(400);
-    expect(ghostError(res)).toMatchObject({
+    expectGhostError(res, {
+      status: 400,
       type: 'BadRequestError',
       message: `Request made from incorrect origin. Expected '${ORIGIN}' received 'http://evil.example'.`,
     });
@@ -118,8 +116,7 @@ describe('cookie-authenticated requests', () => {
 
   it('treats an unknown cookie as no authentication', async () => {
     const res = await t.admin.get('/session/', { cookie: 'service-admin-api-session=forged', origin: ORIGIN });
-    expect(res.statusCode).toBe(403);
-    expect(ghostError(res)).toMatchObject({ type: 'NoPermissionError', message: 'Authorization failed' });
+    expectGhostError(res, { status: 403, type: 'NoPermissionError', message: 'Authorization failed' });
   });
 
   it('logs out with 204; the cookie then authenticates nothing', async () => {

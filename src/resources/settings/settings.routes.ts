@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { framesOf } from '../../http/frame.js';
 import { parseBody } from '../../http/parse-body.js';
 import { SETTINGS_EDIT } from './settings.schemas.js';
 import { browseSettings, editSettings, siteFacts } from './settings.service.js';
@@ -6,7 +7,7 @@ import { presentAdminSettings, presentContentSettings } from './settings.present
 
 type Query = Record<string, unknown>;
 
-const frame = (method: string) => ({ docName: 'settings', method });
+const frame = framesOf('settings');
 
 /** `?group=a,b` (a repeated parameter counts as one list). */
 function groupsOf(query: Query): string | null {

@@ -1,4 +1,4 @@
-import type { Db } from '../../db/connect.js';
+import type { ReadDb } from '../../db/read-db.js';
 import type { Ctx } from '../../ctx.js';
 import type { UserRow } from '../../db/schema.js';
 import { errors } from '../../errors.js';
@@ -13,13 +13,13 @@ import type { SetupInput } from './setup.schemas.js';
 import { renameDefaultTier } from '../tiers/tiers.service.js';
 import { renameDefaultNewsletter } from '../newsletters/newsletters.service.js';
 
-export async function isSetup(db: Db): Promise<boolean> {
+export async function isSetup(db: ReadDb): Promise<boolean> {
   // The Owner is found by role: after an ownership transfer it is no longer user `1`.
   const owner = await findOwner(db);
   return owner !== undefined && owner.status !== 'inactive';
 }
 
-export async function assertSetupState(db: Db, expected: boolean): Promise<void> {
+export async function assertSetupState(db: ReadDb, expected: boolean): Promise<void> {
   if ((await isSetup(db)) === expected) return;
   throw errors.noPermission(expected ? 'Setup must be completed before making this request.' : 'Setup has already been completed.');
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { OWNER, adminAuth, createIntegration, ghostError, login, sessionHeaders } from '../../../test/support.js';
+import { OWNER, adminAuth, createIntegration, ghostError, login, sessionHeaders, expectGhostError } from '../../../test/support.js';
 import { NOBODY, useTestSite } from '../../../test/test-site.js';
 
 const t = useTestSite({ setup: 'none' });
@@ -15,8 +15,7 @@ describe('first-run setup', () => {
   it('refuses a body without the setup root key (not rewritten)', async () => {
     for (const payload of [{}, { setup: [] }, { setup: [{}] }, { setup: {} }]) {
       const res = await postSetup(payload);
-      expect(res.statusCode).toBe(400);
-      expect(ghostError(res)).toMatchObject({ type: 'BadRequestError', message: "No root key ('setup') provided.", context: null });
+      expectGhostError(res, { status: 400, type: 'BadRequestError', message: "No root key ('setup') provided.", context: null });
     }
   });
 
@@ -54,8 +53,7 @@ describe('first-run setup', () => {
 
   it('refuses to run twice', async () => {
     const res = await postSetup({ setup: [{ ...OWNER, email: 'second@example.com' }] });
-    expect(res.statusCode).toBe(403);
-    expect(ghostError(res)).toMatchObject({ type: 'NoPermissionError', message: 'Setup has already been completed.' });
+    expectGhostError(res, { status: 403, type: 'NoPermissionError', message: 'Setup has already been completed.' });
   });
 
   it('lets the owner update it with PUT', async () => {

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { Db } from '../../db/connect.js';
+import type { ReadDb } from '../../db/read-db.js';
 import { errors } from '../../errors.js';
 import { generateSlug } from '../../content/slugs.js';
 import { assertIdParam } from '../../http/validate.js';
@@ -10,7 +10,7 @@ import { userSlugTaken } from '../users/users.queries.js';
 type Params = { type: string; name: string; id?: string };
 
 /** The records a slug can be generated for, with the uniqueness check each one's table applies. */
-const SLUG_TYPES: Record<string, (db: Db, slug: string, exceptId?: string) => Promise<boolean>> = {
+const SLUG_TYPES: Record<string, (db: ReadDb, slug: string, exceptId?: string) => Promise<boolean>> = {
   post: postSlugTaken,
   tag: tagSlugTaken,
   user: userSlugTaken,
@@ -22,7 +22,7 @@ const SLUG_TYPES: Record<string, (db: Db, slug: string, exceptId?: string) => Pr
  */
 export function slugsRoutes(app: FastifyInstance) {
   const config = { frame: { docName: 'slugs', method: 'generate' }, permission: 'slug.generate' as const };
-  const handler = async (params: Params, db: Db) => {
+  const handler = async (params: Params, db: ReadDb) => {
     const taken = Object.hasOwn(SLUG_TYPES, params.type) ? SLUG_TYPES[params.type] : undefined;
     if (!taken) throw errors.validation({ message: 'Validation (AllowedValues) failed for type', context: 'undefined.type' });
     if (params.id !== undefined) assertIdParam(params.id);

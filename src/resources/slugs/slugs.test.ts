@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ghostError, login, sessionHeaders } from '../../../test/support.js';
+import { login, sessionHeaders, expectGhostError } from '../../../test/support.js';
 import { makePost, makeStaff, makeTag } from '../../../test/factories.js';
 import { useTestSite } from '../../../test/test-site.js';
 
@@ -37,11 +37,9 @@ describe('GET /slugs/:type/:name/', () => {
 
   it('refuses an unknown type and a malformed id with 422', async () => {
     const res = await t.admin.get('/slugs/member/x/');
-    expect(res.statusCode).toBe(422);
-    expect(ghostError(res)).toMatchObject({ type: 'ValidationError', message: 'Validation (AllowedValues) failed for type' });
+    expectGhostError(res, { status: 422, type: 'ValidationError', message: 'Validation (AllowedValues) failed for type' });
     const bad = await t.admin.get('/slugs/tag/x/not-an-id/');
-    expect(bad.statusCode).toBe(422);
-    expect(ghostError(bad)).toMatchObject({ type: 'ValidationError', message: 'Validation (matches) failed for id' });
+    expectGhostError(bad, { status: 422, type: 'ValidationError', message: 'Validation (matches) failed for id' });
   });
 
   it('is open to every staff role, not to integrations or anonymous callers', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ADMIN, SITE_URL, ghostError, login, sessionHeaders } from '../../../test/support.js';
+import { ADMIN, SITE_URL, ghostError, login, sessionHeaders, expectGhostError } from '../../../test/support.js';
 import { lexicalOf, makeStaff } from '../../../test/factories.js';
 import { useTestSite } from '../../../test/test-site.js';
 
@@ -46,15 +46,9 @@ describe('adding and reading', () => {
 
   it('answers 404 for an unknown snippet and 422 for bad formats', async () => {
     const missing = await t.admin.get(`/snippets/${'a'.repeat(24)}/`);
-    expect(missing.statusCode).toBe(404);
-    expect(ghostError(missing)).toMatchObject({
-      type: 'NotFoundError',
-      message: 'Resource not found error, cannot read snippet.',
-      context: 'Snippet not found.',
-    });
+    expectGhostError(missing, { status: 404, type: 'NotFoundError', message: 'Resource not found error, cannot read snippet.', context: 'Snippet not found.' });
     const formats = await t.admin.get('/snippets/?formats=html');
-    expect(formats.statusCode).toBe(422);
-    expect(ghostError(formats)).toMatchObject({ message: 'Validation error, cannot list snippets.', context: 'Validation (AllowedValues) failed for formats' });
+    expectGhostError(formats, { status: 422, message: 'Validation error, cannot list snippets.', context: 'Validation (AllowedValues) failed for formats' });
   });
 });
 
@@ -62,8 +56,8 @@ describe('validation', () => {
   it('requires name and mobiledoc, as JSON, and a unique name; writes nothing on failure', async () => {
     const before = (await t.admin.get('/snippets/?limit=all')).json().meta.pagination.total;
     const noMobiledoc = await add({ name: name() });
-    expect(noMobiledoc.statusCode).toBe(422);
-    expect(ghostError(noMobiledoc)).toMatchObject({
+    expectGhostError(noMobiledoc, {
+      status: 422,
       type: 'ValidationError',
       message: 'Validation error, cannot save snippet.',
       context: 'Validation failed for snippets[0].',
@@ -76,8 +70,8 @@ describe('validation', () => {
     const unique = name();
     expect((await add({ name: unique, mobiledoc: MOBILEDOC })).statusCode).toBe(201);
     const duplicate = await add({ name: unique, mobiledoc: MOBILEDOC });
-    expect(duplicate.statusCode).toBe(422);
-    expect(ghostError(duplicate)).toMatchObject({
+    expectGhostError(duplicate, {
+      status: 422,
       type: 'ValidationError',
       message: 'Validation error, cannot save snippet.',
       context: 'Snippet already exists.',
@@ -93,8 +87,7 @@ describe('editing and deleting', () => {
     expect(edited.statusCode).toBe(200);
     expect(edited.json().snippets[0]).toMatchObject({ id, name: 'Renamed', lexical: lexicalOf('new') });
     const missing = await t.admin.put(`/snippets/${'b'.repeat(24)}/`, { snippets: [{ name: 'x', mobiledoc: MOBILEDOC }] });
-    expect(missing.statusCode).toBe(404);
-    expect(ghostError(missing)).toMatchObject({ message: 'Resource not found error, cannot edit snippet.', context: 'Snippet not found.' });
+    expectGhostError(missing, { status: 404, message: 'Resource not found error, cannot edit snippet.', context: 'Snippet not found.' });
 
     const deleted = await t.admin.del(`/snippets/${id}/`);
     expect(deleted.statusCode).toBe(204);
@@ -110,8 +103,7 @@ describe('permissions', () => {
     const as = sessionHeaders(await login(t.app, contributor.email, contributor.password));
     expect((await t.admin.get('/snippets/', as)).statusCode).toBe(200);
     const refused = await t.admin.post('/snippets/', { snippets: [{ name: name(), mobiledoc: MOBILEDOC }] }, as);
-    expect(refused.statusCode).toBe(403);
-    expect(ghostError(refused)).toMatchObject({ message: 'Permission error, cannot save snippet.', context: 'You do not have permission to add snippets' });
+    expectGhostError(refused, { status: 403, message: 'Permission error, cannot save snippet.', context: 'You do not have permission to add snippets' });
     expect((await t.admin.get('/snippets/', t.integration())).statusCode).toBe(501);
   });
 });

@@ -1,4 +1,4 @@
-import type { Db } from '../../db/connect.js';
+import type { ReadDb } from '../../db/read-db.js';
 
 export interface TopPostRow {
   id: string;
@@ -9,7 +9,7 @@ export interface TopPostRow {
 }
 
 /** The newest published posts and pages, as Ghost lists them when it has no view counts to rank by. */
-export function newestPublished(db: Db, limit: number): Promise<TopPostRow[]> {
+export function newestPublished(db: ReadDb, limit: number): Promise<TopPostRow[]> {
   return db
     .selectFrom('posts')
     .select(['id', 'title', 'published_at', 'feature_image', 'status'])
@@ -22,7 +22,7 @@ export function newestPublished(db: Db, limit: number): Promise<TopPostRow[]> {
 }
 
 /** Author names of each post, in authorship order. */
-export async function authorNames(db: Db, postIds: readonly string[]): Promise<Map<string, string[]>> {
+export async function authorNames(db: ReadDb, postIds: readonly string[]): Promise<Map<string, string[]>> {
   const names = new Map<string, string[]>();
   if (postIds.length === 0) return names;
   const rows = await db
@@ -37,6 +37,6 @@ export async function authorNames(db: Db, postIds: readonly string[]): Promise<M
   return names;
 }
 
-export async function postExists(db: Db, id: string): Promise<boolean> {
+export async function postExists(db: ReadDb, id: string): Promise<boolean> {
   return (await db.selectFrom('posts').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
 }

@@ -4,13 +4,12 @@ import { tagUrl } from '../../content/urls.js';
 import { tagsWithPublishedPosts } from './tags.queries.js';
 import { presentAdminTag } from './tags.present.js';
 import { anyWebhookListens } from '../../events/listeners.js';
+import { previousValues, type Snapshot } from '../../events/names.js';
 
 /**
  * Ghost's tag webhook events, recorded in the write's transaction: `tag.added` (also for tags a post write
  * creates), `tag.edited`, `tag.deleted`, with the payload `{tag: {current, previous}}` in the Admin tag shape.
  */
-
-type Snapshot = Record<string, unknown>;
 
 /** Whether any webhook listens to tag events (otherwise nothing is serialised). */
 const listened = (w: WriteCtx) => anyWebhookListens(w.db, ['tag.added', 'tag.edited', 'tag.deleted']);
@@ -20,7 +19,7 @@ async function snapshot(w: WriteCtx, row: TagRow): Promise<Snapshot> {
   return presentAdminTag(row, w.site.url, { url: tagUrl(w.site.url, row.slug, row.visibility === 'public' && published.has(row.id)) });
 }
 
-function record(w: WriteCtx, name: string, id: string, current: Snapshot, previous: Snapshot): void {
+function record(w: WriteCtx, name: `tag.${'added' | 'edited' | 'deleted'}`, id: string, current: Snapshot, previous: Snapshot): void {
   w.events.record(name, { tag: { current, previous } }, { type: 'tag', id });
 }
 
@@ -32,8 +31,7 @@ export async function recordTagAdded(w: WriteCtx, row: TagRow): Promise<void> {
 export async function recordTagEdited(w: WriteCtx, before: TagRow, after: TagRow): Promise<void> {
   if (!(await listened(w))) return;
   const [was, is] = [await snapshot(w, before), await snapshot(w, after)];
-  const previous = Object.fromEntries(Object.entries(was).filter(([key, value]) => JSON.stringify(value) !== JSON.stringify(is[key])));
-  record(w, 'tag.edited', after.id, is, previous);
+  record(w, 'tag.edited', after.id, is, previousValues(was, is));
 }
 
 /** Before the delete: `current` is empty and `previous` the whole tag without its URL, as in Ghost. */

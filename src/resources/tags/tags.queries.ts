@@ -1,15 +1,15 @@
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { Api } from '../../browse/browse.js';
-import type { Db } from '../../db/connect.js';
+import type { ReadDb } from '../../db/read-db.js';
 import type { Database, TagRow } from '../../db/schema.js';
 
-export function findTag(db: Db, by: { id: string } | { slug: string }): Promise<TagRow | undefined> {
+export function findTag(db: ReadDb, by: { id: string } | { slug: string }): Promise<TagRow | undefined> {
   const query = db.selectFrom('tags').selectAll();
   return ('id' in by ? query.where('id', '=', by.id) : query.where('slug', '=', by.slug)).executeTakeFirst();
 }
 
 /** A Content API tag: only tags with a published post exist there. */
-export function findPublicTag(db: Db, by: { id: string } | { slug: string }): Promise<TagRow | undefined> {
+export function findPublicTag(db: ReadDb, by: { id: string } | { slug: string }): Promise<TagRow | undefined> {
   const query = db.selectFrom('tags').selectAll().where(tagHasPublishedPost);
   return ('id' in by ? query.where('id', '=', by.id) : query.where('slug', '=', by.slug)).executeTakeFirst();
 }
@@ -40,7 +40,7 @@ export function tagPostCount(eb: ExpressionBuilder<Database, 'tags'>, api: Api) 
 }
 
 /** `count.posts` of each of these tags. */
-export async function postCountsOfTags(db: Db, tagIds: readonly string[], api: Api): Promise<Map<string, number>> {
+export async function postCountsOfTags(db: ReadDb, tagIds: readonly string[], api: Api): Promise<Map<string, number>> {
   if (tagIds.length === 0) return new Map();
   const rows = await db
     .selectFrom('tags')
@@ -51,13 +51,13 @@ export async function postCountsOfTags(db: Db, tagIds: readonly string[], api: A
 }
 
 /** Which of these tags are attached to a published post or page (their `url` is then routable). */
-export async function tagsWithPublishedPosts(db: Db, tagIds: readonly string[]): Promise<Set<string>> {
+export async function tagsWithPublishedPosts(db: ReadDb, tagIds: readonly string[]): Promise<Set<string>> {
   if (tagIds.length === 0) return new Set();
   const rows = await db.selectFrom('tags').select('tags.id').where('tags.id', 'in', tagIds).where(tagHasPublishedPost).execute();
   return new Set(rows.map((row) => row.id));
 }
 
-export async function slugTaken(db: Db, slug: string, exceptId?: string): Promise<boolean> {
+export async function slugTaken(db: ReadDb, slug: string, exceptId?: string): Promise<boolean> {
   let query = db.selectFrom('tags').select('id').where('slug', '=', slug);
   if (exceptId) query = query.where('id', '!=', exceptId);
   return (await query.executeTakeFirst()) !== undefined;

@@ -5,9 +5,7 @@ import type { Api } from '../../browse/browse.js';
 import { parseInclude } from '../../browse/include.js';
 import { browseRoute } from '../../http/browse-route.js';
 import { readRoutes } from '../../http/read-routes.js';
-import { assertIdParam } from '../../http/validate.js';
-import { locationOf } from '../../http/location.js';
-import { parseBody } from '../../http/parse-body.js';
+import { writeRoutes } from '../../http/write-routes.js';
 import { tagUrl } from '../../content/urls.js';
 import { TAGS_BROWSE } from './tags.browse.js';
 import { findPublicTag, findTag, postCountsOfTags, tagsWithPublishedPosts } from './tags.queries.js';
@@ -15,9 +13,6 @@ import { presentAdminTag, presentContentTag } from './tags.present.js';
 import { addTag, deleteTag, editTag } from './tags.service.js';
 import { TAG_ADD, TAG_EDIT, TAG_INCLUDES } from './tags.schemas.js';
 type Query = Record<string, unknown>;
-type Params = { id: string };
-
-const frame = (method: string) => ({ docName: 'tags', method });
 
 /** Presents tags with their `url` (and `count.posts` when included), in as few queries as the page needs. */
 async function presentTags({ db, site }: Ctx, rows: TagRow[], include: readonly string[], api: Api) {
@@ -66,22 +61,23 @@ export function tagsAdminRoutes(app: FastifyInstance) {
   tagReadRoutes(app, 'admin');
   const include = (query: Query) => parseInclude(query.include, TAG_INCLUDES);
 
-  app.post<{ Querystring: Query }>('/tags/', { config: { frame: frame('add'), permission: 'tag.add' } }, async (request, reply) => {
-    const row = await addTag(request.ctx, parseBody(request, TAG_ADD));
-    reply.status(201).header('Location', locationOf(request, row.id));
-    return { tags: await presentTags(request.ctx, [row], include(request.query), 'admin') };
-  });
-
-  app.put<{ Params: Params; Querystring: Query }>('/tags/:id/', { config: { frame: frame('edit'), permission: 'tag.edit' } }, async (request) => {
-    assertIdParam(request.params.id);
-    const { tag } = await editTag(request.ctx, request.params.id, parseBody(request, TAG_EDIT));
-    return { tags: await presentTags(request.ctx, [tag], include(request.query), 'admin') };
-  });
-
-  app.delete<{ Params: Params }>('/tags/:id/', { config: { frame: frame('destroy'), permission: 'tag.destroy' } }, async (request, reply) => {
-    assertIdParam(request.params.id);
-    await deleteTag(request.ctx, request.params.id);
-    return reply.status(204).send();
+  writeRoutes(app, {
+    docName: 'tags',
+    add: {
+      body: TAG_ADD,
+      permission: 'tag.add',
+      options: include,
+      run: addTag,
+      present: (ctx, row, included) => presentTags(ctx, [row], included, 'admin'),
+    },
+    edit: {
+      body: TAG_EDIT,
+      permission: 'tag.edit',
+      options: include,
+      run: async (ctx, id, input) => (await editTag(ctx, id, input)).tag,
+      present: (ctx, tag, included) => presentTags(ctx, [tag], included, 'admin'),
+    },
+    destroy: { permission: 'tag.destroy', run: deleteTag },
   });
 }
 

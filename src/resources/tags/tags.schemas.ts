@@ -1,4 +1,5 @@
 import { nullableString, nullableUri, requiring, stringEnum, Type, type Static } from '../../http/schema.js';
+import { SEO_FIELDS } from '../../content/seo-fields.js';
 import { schemaBody } from '../../http/parse-body.js';
 
 /** The writable tag fields of `@tryghost/admin-api-schema` 4.5.10, in its order; others are dropped. */
@@ -38,14 +39,7 @@ export const TAG_WRITABLE = [
   'description',
   'feature_image',
   'visibility',
-  'og_image',
-  'og_title',
-  'og_description',
-  'twitter_image',
-  'twitter_title',
-  'twitter_description',
-  'meta_title',
-  'meta_description',
+  ...SEO_FIELDS,
   'codeinjection_head',
   'codeinjection_foot',
   'canonical_url',

@@ -1,4 +1,4 @@
-import type { Db } from '../../db/connect.js';
+import type { ReadDb } from '../../db/read-db.js';
 import type { TagRow } from '../../db/schema.js';
 import type { Ctx, WriteCtx } from '../../ctx.js';
 import { errors } from '../../errors.js';
@@ -33,7 +33,7 @@ function valuesOf(input: TagInput, siteUrl: string): TagValues {
   return values as TagValues;
 }
 
-function uniqueSlug(db: Db, base: string, exceptId?: string): Promise<string> {
+function uniqueSlug(db: ReadDb, base: string, exceptId?: string): Promise<string> {
   return generateSlug(base, { kind: 'tag', taken: (candidate) => slugTaken(db, candidate, exceptId) });
 }
 

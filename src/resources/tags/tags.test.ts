@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ghostError, SITE_URL } from '../../../test/support.js';
+import { ghostError, SITE_URL, expectGhostError } from '../../../test/support.js';
+import { SEO_KEYS } from '../../../test/shapes.js';
 import { first, tableCounts } from '../../../test/posts-support.js';
 import { makeStaff } from '../../../test/factories.js';
 import { useTestSite } from '../../../test/test-site.js';
@@ -23,14 +24,7 @@ describe('Admin tags', () => {
       'description',
       'feature_image',
       'visibility',
-      'og_image',
-      'og_title',
-      'og_description',
-      'twitter_image',
-      'twitter_title',
-      'twitter_description',
-      'meta_title',
-      'meta_description',
+      ...SEO_KEYS,
       'codeinjection_head',
       'codeinjection_foot',
       'canonical_url',
@@ -122,8 +116,7 @@ describe('Admin tags: validation', () => {
   it.each(cases)('add with %s → 422', async (_label, body, context, property) => {
     const before = await tableCounts(t);
     const res = await t.admin.post('/tags/', body);
-    expect(res.statusCode).toBe(422);
-    expect(ghostError(res)).toMatchObject({ type: 'ValidationError', message: 'Validation error, cannot save tag.', context, property });
+    expectGhostError(res, { status: 422, type: 'ValidationError', message: 'Validation error, cannot save tag.', context, property });
     expect(await tableCounts(t)).toEqual(before);
   });
 
@@ -143,8 +136,7 @@ describe('Admin tags: validation', () => {
   it('edit: name may not be null', async () => {
     const tag = first(await addTag({ name: 'Nullable?' }), 'tags');
     const res = await t.admin.put(`/tags/${tag.id}/`, { tags: [{ name: null }] });
-    expect(res.statusCode).toBe(422);
-    expect(ghostError(res)).toMatchObject({ message: 'Validation error, cannot edit tag.', context: 'Validation failed for name.' });
+    expectGhostError(res, { status: 422, message: 'Validation error, cannot edit tag.', context: 'Validation failed for name.' });
   });
 });
 
@@ -156,8 +148,7 @@ describe('Admin tags: not found and permissions', () => {
     ['DELETE', `/tags/${UNKNOWN}/`, 'Resource not found error, cannot delete tag.', 'Resource could not be found.'],
   ])('%s %s → 404', async (method, path, message, context) => {
     const res = await t.admin.request(method, path, method === 'PUT' ? { tags: [{ name: 'x' }] } : undefined);
-    expect(res.statusCode).toBe(404);
-    expect(ghostError(res)).toMatchObject({ type: 'NotFoundError', message, context });
+    expectGhostError(res, { status: 404, type: 'NotFoundError', message, context });
   });
 
   it('rejects malformed ids and slugs', async () => {
@@ -175,8 +166,8 @@ describe('Admin tags: not found and permissions', () => {
     const contributor = await t.session(await makeStaff(t, 'Contributor'));
     expect((await t.admin.get('/tags/', contributor)).statusCode).toBe(200);
     const denied = await t.admin.post('/tags/', { tags: [{ name: 'Nope' }] }, contributor);
-    expect(denied.statusCode).toBe(403);
-    expect(ghostError(denied)).toMatchObject({
+    expectGhostError(denied, {
+      status: 403,
       type: 'NoPermissionError',
       message: 'Permission error, cannot save tag.',
       context: 'You do not have permission to add tags',

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { framesOf } from '../../http/frame.js';
 import { errors } from '../../errors.js';
 import { announceSiteChange } from '../../http/cache-invalidate.js';
 import { beforeController, checkUploadedFile, controllerStarts, withUpload } from '../../http/upload.js';
@@ -13,7 +14,7 @@ const ZIP_UPLOAD: UploadKind = {
   invalid: 'Please select a valid zip file.',
 };
 
-const frame = (method: string) => ({ docName: 'themes', method });
+const frame = framesOf('themes');
 
 /** Ghost's theme object: custom templates on the active theme only, findings only when there are some. */
 function presentTheme(view: ThemeView, problems?: ThemeProblems) {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { storageFor } from '../../storage/from-config.js';
 import { useS3Server } from '../../../test/s3-server.js';
-import { ghostError } from '../../../test/support.js';
+import { ghostError, expectGhostError } from '../../../test/support.js';
 import { useTestSite, type TestSite } from '../../../test/test-site.js';
 import { themeZip, zipOf } from '../../../test/uploads.js';
 
@@ -65,14 +65,12 @@ describe.each([
     expect(download.rawPayload.includes(Buffer.from('custom-wide-page.hbs'))).toBe(true);
 
     const activeDelete = await t.admin.del('/themes/My-Theme/');
-    expect(activeDelete.statusCode).toBe(422);
-    expect(ghostError(activeDelete)).toMatchObject({ message: 'Validation error, cannot delete theme.', context: 'Deleting the active theme is not allowed.' });
+    expectGhostError(activeDelete, { status: 422, message: 'Validation error, cannot delete theme.', context: 'Deleting the active theme is not allowed.' });
     await t.admin.put('/themes/quire/activate/');
     expect((await t.admin.del('/themes/My-Theme/')).statusCode).toBe(204);
     expect(await storage().list('themes/My-Theme')).toEqual([]);
     const gone = await t.admin.del('/themes/My-Theme/');
-    expect(gone.statusCode).toBe(404);
-    expect(ghostError(gone)).toMatchObject({ message: 'Resource not found error, cannot delete theme.', context: 'Theme does not exist.' });
+    expectGhostError(gone, { status: 404, message: 'Resource not found error, cannot delete theme.', context: 'Theme does not exist.' });
   });
 
   it('downloads the built-in theme and never deletes a default theme', async () => {
@@ -111,34 +109,30 @@ describe.each([
   it('refuses activating a stored theme that is not valid, and an unknown one', async () => {
     await storage().write('themes/half/index.hbs', 'x');
     const invalid = await t.admin.put('/themes/half/activate/');
-    expect(invalid.statusCode).toBe(422);
-    expect(ghostError(invalid)).toMatchObject({ type: 'ThemeValidationError', message: 'Theme "half" is not compatible or contains errors.' });
+    expectGhostError(invalid, { status: 422, type: 'ThemeValidationError', message: 'Theme "half" is not compatible or contains errors.' });
     const unknown = await t.admin.put('/themes/nope/activate/');
-    expect(unknown.statusCode).toBe(422);
-    expect(ghostError(unknown)).toMatchObject({
+    expectGhostError(unknown, {
+      status: 422,
       type: 'ValidationError',
       message: 'nope cannot be activated because it was not found in the theme directory.',
       details: 'nope',
     });
     const download = await t.admin.get('/themes/nope/download/');
-    expect(download.statusCode).toBe(400);
-    expect(ghostError(download)).toMatchObject({ type: 'BadRequestError', message: 'Please select a valid theme.' });
+    expectGhostError(download, { status: 400, type: 'BadRequestError', message: 'Please select a valid theme.' });
     expect((await t.admin.get('/themes/active/')).json().themes[0].name).toBe('quire');
   });
 
   it("answers Ghost's upload errors: no file, not a zip, a default theme's name, a damaged zip", async () => {
     const none = await t.admin.upload('/themes/upload/', { ref: 'x' });
-    expect(none.statusCode).toBe(422);
-    expect(ghostError(none)).toMatchObject({ type: 'ValidationError', message: 'Please select a theme.' });
+    expectGhostError(none, { status: 422, type: 'ValidationError', message: 'Please select a theme.' });
     const png = await t.admin.upload('/themes/upload/', { file: { name: 'a.png', type: 'image/png', data: 'x' } });
-    expect(png.statusCode).toBe(415);
-    expect(ghostError(png)).toMatchObject({ type: 'UnsupportedMediaTypeError', message: 'Please select a valid zip file.' });
+    expectGhostError(png, { status: 415, type: 'UnsupportedMediaTypeError', message: 'Please select a valid zip file.' });
     const casper = await t.admin.upload('/themes/upload/', zipPart('casper.zip', await themeZip('casper')));
     expect(casper.statusCode).toBe(422);
     expect(ghostError(casper).message).toBe("Please rename your zip, it's not allowed to override the default theme.");
     const damaged = await t.admin.upload('/themes/upload/', zipPart('damaged.zip', Buffer.from('not a zip at all')));
-    expect(damaged.statusCode).toBe(422);
-    expect(ghostError(damaged)).toMatchObject({
+    expectGhostError(damaged, {
+      status: 422,
       type: 'ValidationError',
       message: 'Failed to read zip file',
       context: 'damaged.zip',

@@ -1,12 +1,12 @@
 import { sql } from 'kysely';
-import type { Db } from '../../db/connect.js';
+import type { ReadDb } from '../../db/read-db.js';
 import type { Engine } from '../../db/engine.js';
 import type { TierRow } from '../../db/schema.js';
 import { errors, GhostError } from '../../errors.js';
 import { filterWhere, type FilterRules } from '../../filter/filter.js';
 import { TIERS_FILTER } from './tiers.browse.js';
 
-export function findTier(db: Db, id: string): Promise<TierRow | undefined> {
+export function findTier(db: ReadDb, id: string): Promise<TierRow | undefined> {
   return db.selectFrom('products').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
@@ -14,7 +14,7 @@ export function findTier(db: Db, id: string): Promise<TierRow | undefined> {
  * Every tier the filter matches, unpaginated as in Ghost: the free tier first, then paid tiers by
  * monthly price (Ghost's load order), ties by age.
  */
-export async function listTiers(db: Db, engine: Engine, filter: string | undefined, rules: FilterRules = {}): Promise<TierRow[]> {
+export async function listTiers(db: ReadDb, engine: Engine, filter: string | undefined, rules: FilterRules = {}): Promise<TierRow[]> {
   let where;
   try {
     where = filterWhere(TIERS_FILTER, engine, filter, rules);
@@ -33,7 +33,7 @@ export async function listTiers(db: Db, engine: Engine, filter: string | undefin
 }
 
 /** Benefit names of each tier, in their order. */
-export async function benefitsOfTiers(db: Db, tierIds: readonly string[]): Promise<Map<string, string[]>> {
+export async function benefitsOfTiers(db: ReadDb, tierIds: readonly string[]): Promise<Map<string, string[]>> {
   const out = new Map<string, string[]>(tierIds.map((id) => [id, []]));
   if (tierIds.length === 0) return out;
   const rows = await db
@@ -48,7 +48,7 @@ export async function benefitsOfTiers(db: Db, tierIds: readonly string[]): Promi
 }
 
 /** Existing benefits named like these (compared without case), by lower-cased name. */
-export async function benefitsNamed(db: Db, engine: Engine, names: readonly string[]): Promise<Map<string, string>> {
+export async function benefitsNamed(db: ReadDb, engine: Engine, names: readonly string[]): Promise<Map<string, string>> {
   if (names.length === 0) return new Map();
   const rows = await db
     .selectFrom('benefits')
@@ -62,7 +62,7 @@ export async function benefitsNamed(db: Db, engine: Engine, names: readonly stri
   return new Map(rows.map((row) => [row.name.toLowerCase(), row.id]));
 }
 
-export async function slugTaken(db: Db, table: 'products' | 'benefits', slug: string, exceptId?: string): Promise<boolean> {
+export async function slugTaken(db: ReadDb, table: 'products' | 'benefits', slug: string, exceptId?: string): Promise<boolean> {
   let query = db.selectFrom(table).select('id').where('slug', '=', slug);
   if (exceptId) query = query.where('id', '!=', exceptId);
   return (await query.executeTakeFirst()) !== undefined;

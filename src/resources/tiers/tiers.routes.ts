@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify';
+import { framesOf } from '../../http/frame.js';
 import type { Ctx } from '../../ctx.js';
 import type { TierRow } from '../../db/schema.js';
 import type { Api } from '../../browse/browse.js';
 import { parseBrowseParams } from '../../browse/params.js';
 import { projectList } from '../../browse/projection.js';
 import { assertIdParam } from '../../http/validate.js';
-import { locationOf } from '../../http/location.js';
-import { parseBody } from '../../http/parse-body.js';
+import { writeRoutes } from '../../http/write-routes.js';
 import { errors } from '../../errors.js';
 import { CONTENT_TIER_RULES } from './tiers.browse.js';
 import { benefitsOfTiers, findTier, listTiers } from './tiers.queries.js';
@@ -17,7 +17,7 @@ import { TIER_ADD, TIER_EDIT, TIER_INCLUDES } from './tiers.schemas.js';
 type Query = Record<string, unknown>;
 type Params = { id: string };
 
-const frame = (method: string) => ({ docName: 'tiers', method });
+const frame = framesOf('tiers');
 
 async function presentTiers({ db }: Ctx, rows: TierRow[], api: Api) {
   const benefits = await benefitsOfTiers(
@@ -28,7 +28,7 @@ async function presentTiers({ db }: Ctx, rows: TierRow[], api: Api) {
   return rows.map((row) => present(row, benefits.get(row.id) ?? []));
 }
 
-const presentOne = ({ tier, benefits }: TierWithBenefits) => ({ tiers: [presentAdminTier(tier, benefits)] });
+const presentOne = ({ tier, benefits }: TierWithBenefits) => [presentAdminTier(tier, benefits)];
 
 /**
  * Browse, as Ghost does it: every matching tier on one page (`limit`, `page` and `order` are checked and
@@ -55,16 +55,17 @@ export function tiersAdminRoutes(app: FastifyInstance) {
     return { tiers: await presentTiers(request.ctx, [row], 'admin') };
   });
 
-  app.post('/tiers/', { config: { frame: frame('add'), permission: 'product.add', invalidatesSite: true } }, async (request, reply) => {
-    const added = await addTier(request.ctx, parseBody(request, TIER_ADD));
-    reply.status(201).header('Location', locationOf(request, added.tier.id));
-    return presentOne(added);
-  });
-
-  app.put<{ Params: Params }>('/tiers/:id/', { config: { frame: frame('edit'), permission: 'product.edit', invalidatesSite: true } }, async (request) => {
-    assertIdParam(request.params.id);
-    const edited = await editTier(request.ctx, request.params.id, parseBody(request, TIER_EDIT));
-    return presentOne(edited);
+  writeRoutes(app, {
+    docName: 'tiers',
+    add: {
+      body: TIER_ADD,
+      permission: 'product.add',
+      invalidatesSite: true,
+      run: (ctx, input) => addTier(ctx, input),
+      id: (added) => added.tier.id,
+      present: (_ctx, added) => presentOne(added),
+    },
+    edit: { body: TIER_EDIT, permission: 'product.edit', invalidatesSite: true, run: editTier, present: (_ctx, edited) => presentOne(edited) },
   });
 }
 

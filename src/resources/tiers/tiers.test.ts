@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ghostError, OWNER } from '../../../test/support.js';
+import { ghostError, OWNER, expectGhostError, countRows } from '../../../test/support.js';
 import { first } from '../../../test/posts-support.js';
 import { makeStaff } from '../../../test/factories.js';
 import { useTestSite } from '../../../test/test-site.js';
@@ -8,15 +8,7 @@ const t = useTestSite({ caller: 'integration' });
 const UNKNOWN = '6b01a0b05973b53791bbe3ff';
 
 const addTier = (tier: Record<string, unknown>) => t.admin.post('/tiers/', { tiers: [tier] });
-const tierCount = async () =>
-  Number(
-    (
-      await t.db
-        .selectFrom('products')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .executeTakeFirstOrThrow()
-    ).n,
-  );
+const tierCount = () => countRows(t, 'products');
 const freeTierId = async () => (await t.db.selectFrom('products').select('id').where('type', '=', 'free').executeTakeFirstOrThrow()).id;
 
 describe('Admin tiers', () => {
@@ -128,8 +120,7 @@ describe('Admin tiers', () => {
       [{ trial_days: 3 }, 'Free Tiers cannot have a trial'],
     ] as const) {
       const res = await t.admin.put(`/tiers/${id}/`, { tiers: [body] });
-      expect(res.statusCode).toBe(422);
-      expect(ghostError(res)).toMatchObject({ type: 'ValidationError', message: 'Validation error, cannot edit tier.', context });
+      expectGhostError(res, { status: 422, type: 'ValidationError', message: 'Validation error, cannot edit tier.', context });
     }
     const renamed = first(await t.admin.put(`/tiers/${id}/`, { tiers: [{ description: 'No cost' }] }), 'tiers');
     expect(renamed).toMatchObject({ type: 'free', description: 'No cost' });
@@ -162,8 +153,8 @@ describe('Admin tiers: validation', () => {
 
   it('an unparsable filter → 400', async () => {
     const res = await t.admin.get('/tiers/?filter=type:');
-    expect(res.statusCode).toBe(400);
-    expect(ghostError(res)).toMatchObject({
+    expectGhostError(res, {
+      status: 400,
       type: 'BadRequestError',
       message: 'Request not understood error, cannot list tiers.',
       context: 'The NQL filter you passed was invalid.',
@@ -174,11 +165,9 @@ describe('Admin tiers: validation', () => {
 describe('Admin tiers: not found and permissions', () => {
   it('read and edit of an unknown tier → 404 (Ghost answers 500)', async () => {
     const read = await t.admin.get(`/tiers/${UNKNOWN}/`);
-    expect(read.statusCode).toBe(404);
-    expect(ghostError(read)).toMatchObject({ type: 'NotFoundError', message: 'Resource not found error, cannot read tier.', context: 'Tier not found.' });
+    expectGhostError(read, { status: 404, type: 'NotFoundError', message: 'Resource not found error, cannot read tier.', context: 'Tier not found.' });
     const edit = await t.admin.put(`/tiers/${UNKNOWN}/`, { tiers: [{ name: 'x' }] });
-    expect(edit.statusCode).toBe(404);
-    expect(ghostError(edit)).toMatchObject({ message: 'Resource not found error, cannot edit tier.' });
+    expectGhostError(edit, { status: 404, message: 'Resource not found error, cannot edit tier.' });
     expect(ghostError(await t.admin.get('/tiers/abc/'))).toMatchObject({ context: 'Validation (matches) failed for id undefined.id' });
   });
 

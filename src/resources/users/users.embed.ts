@@ -1,4 +1,4 @@
-import type { Db } from '../../db/connect.js';
+import type { ReadDb } from '../../db/read-db.js';
 import type { PermissionRow, UserRow } from '../../db/schema.js';
 import { authorUrl } from '../../content/urls.js';
 import { permissionRowsOf } from '../../auth/permissions.js';
@@ -8,14 +8,14 @@ import { authorsWithPublishedPosts, postCountsOfAuthors, rolesOfUsers } from './
 /** `include` values the users endpoints accept; others are dropped, as Ghost drops them. */
 export const USER_INCLUDES = ['count.posts', 'permissions', 'roles', 'roles.permissions'] as const;
 
-async function permissionsByRole(db: Db): Promise<(role: string) => PermissionRow[]> {
+async function permissionsByRole(db: ReadDb): Promise<(role: string) => PermissionRow[]> {
   const rows = await db.selectFrom('permissions').selectAll().execute();
   const byKey = new Map(rows.map((row) => [`${row.object_type}.${row.action_type}`, row]));
   return (role) => permissionRowsOf(role).flatMap((key) => byKey.get(key) ?? []);
 }
 
 /** Admin users with what `include` asked for, loaded for the whole page in a few queries. */
-export async function presentUsers(db: Db, siteUrl: string, users: UserRow[], include: readonly string[]) {
+export async function presentUsers(db: ReadDb, siteUrl: string, users: UserRow[], include: readonly string[]) {
   const ids = users.map((user) => user.id);
   const withRoles = include.includes('roles') || include.includes('roles.permissions');
   const [roles, counts, published, rolePermissions] = await Promise.all([

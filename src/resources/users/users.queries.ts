@@ -1,16 +1,16 @@
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { Api } from '../../browse/browse.js';
-import type { Db } from '../../db/connect.js';
+import type { ReadDb } from '../../db/read-db.js';
 import type { Database, RoleRow, UserRow } from '../../db/schema.js';
 import { OWNER_USER_ID, type RoleName } from '../../auth/roles.js';
 import type { RoleTable } from '../../auth/staff-rules.js';
 
-export function findUserById(db: Db, id: string): Promise<UserRow | undefined> {
+export function findUserById(db: ReadDb, id: string): Promise<UserRow | undefined> {
   return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
 /** E-mail lookups are case-insensitive, as Ghost's login is. */
-export function findUserByEmail(db: Db, email: string): Promise<UserRow | undefined> {
+export function findUserByEmail(db: ReadDb, email: string): Promise<UserRow | undefined> {
   return db
     .selectFrom('users')
     .selectAll()
@@ -19,7 +19,7 @@ export function findUserByEmail(db: Db, email: string): Promise<UserRow | undefi
 }
 
 /** Roles of several users in one query, keyed by user id. */
-export async function rolesOfUsers(db: Db, userIds: readonly string[]): Promise<Map<string, RoleRow[]>> {
+export async function rolesOfUsers(db: ReadDb, userIds: readonly string[]): Promise<Map<string, RoleRow[]>> {
   const byUser = new Map<string, RoleRow[]>(userIds.map((id) => [id, []]));
   if (userIds.length === 0) return byUser;
   const rows = await db
@@ -32,7 +32,7 @@ export async function rolesOfUsers(db: Db, userIds: readonly string[]): Promise<
   return byUser;
 }
 
-export async function roleNameOfUser(db: Db, userId: string): Promise<RoleName | null> {
+export async function roleNameOfUser(db: ReadDb, userId: string): Promise<RoleName | null> {
   const row = await db
     .selectFrom('roles_users')
     .innerJoin('roles', 'roles.id', 'roles_users.role_id')
@@ -42,24 +42,24 @@ export async function roleNameOfUser(db: Db, userId: string): Promise<RoleName |
   return (row?.name as RoleName | undefined) ?? null;
 }
 
-export async function roleIdByName(db: Db, name: RoleName): Promise<string> {
+export async function roleIdByName(db: ReadDb, name: RoleName): Promise<string> {
   const row = await db.selectFrom('roles').select('id').where('name', '=', name).executeTakeFirstOrThrow();
   return row.id;
 }
 
 /** Is `slug` taken by a user other than `exceptId`? */
-export async function userSlugTaken(db: Db, slug: string, exceptId?: string): Promise<boolean> {
+export async function userSlugTaken(db: ReadDb, slug: string, exceptId?: string): Promise<boolean> {
   let query = db.selectFrom('users').select('id').where('slug', '=', slug);
   if (exceptId) query = query.where('id', '!=', exceptId);
   return (await query.executeTakeFirst()) !== undefined;
 }
 
-export function findUserBySlug(db: Db, slug: string): Promise<UserRow | undefined> {
+export function findUserBySlug(db: ReadDb, slug: string): Promise<UserRow | undefined> {
   return db.selectFrom('users').selectAll().where('slug', '=', slug).executeTakeFirst();
 }
 
 /** Is the e-mail (any case) used by a user other than `exceptId`? */
-export async function emailTaken(db: Db, email: string, exceptId?: string): Promise<boolean> {
+export async function emailTaken(db: ReadDb, email: string, exceptId?: string): Promise<boolean> {
   let query = db
     .selectFrom('users')
     .select('id')
@@ -80,7 +80,7 @@ export function authorPostCount(eb: ExpressionBuilder<Database, 'users'>, api: A
 }
 
 /** `count.posts` of each of these users. */
-export async function postCountsOfAuthors(db: Db, userIds: readonly string[], api: Api): Promise<Map<string, number>> {
+export async function postCountsOfAuthors(db: ReadDb, userIds: readonly string[], api: Api): Promise<Map<string, number>> {
   if (userIds.length === 0) return new Map();
   const rows = await db
     .selectFrom('users')
@@ -107,24 +107,24 @@ export function authorHasPublishedPost(eb: ExpressionBuilder<Database, 'users'>)
 }
 
 /** Which of these users are public authors (see authorHasPublishedPost). */
-export async function authorsWithPublishedPosts(db: Db, userIds: readonly string[]): Promise<Set<string>> {
+export async function authorsWithPublishedPosts(db: ReadDb, userIds: readonly string[]): Promise<Set<string>> {
   if (userIds.length === 0) return new Set();
   const rows = await db.selectFrom('users').select('users.id').where('users.id', 'in', userIds).where(authorHasPublishedPost).execute();
   return new Set(rows.map((row) => row.id));
 }
 
 /** All roles by id and name (eleven rows). */
-export async function loadRoles(db: Db): Promise<RoleTable> {
+export async function loadRoles(db: ReadDb): Promise<RoleTable> {
   const rows = await db.selectFrom('roles').selectAll().execute();
   return { byId: new Map(rows.map((r) => [r.id, r])), byName: new Map(rows.map((r) => [r.name, r])) };
 }
 
-export async function roleOfUser(db: Db, userId: string): Promise<RoleRow | null> {
+export async function roleOfUser(db: ReadDb, userId: string): Promise<RoleRow | null> {
   return (await rolesOfUsers(db, [userId])).get(userId)?.[0] ?? null;
 }
 
 /** The user holding the Owner role (id `1` until ownership is transferred). */
-export async function findOwner(db: Db): Promise<UserRow | undefined> {
+export async function findOwner(db: ReadDb): Promise<UserRow | undefined> {
   return db
     .selectFrom('users')
     .selectAll('users')
@@ -135,6 +135,6 @@ export async function findOwner(db: Db): Promise<UserRow | undefined> {
 }
 
 /** The Owner's id; before the Owner's role row exists (a fresh database), the seeded owner's id `1`. */
-export async function ownerUserId(db: Db): Promise<string> {
+export async function ownerUserId(db: ReadDb): Promise<string> {
   return (await findOwner(db))?.id ?? OWNER_USER_ID;
 }

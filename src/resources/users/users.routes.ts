@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { framesOf } from '../../http/frame.js';
 import type { UserRow } from '../../db/schema.js';
 import { actorOf } from '../../auth/actor.js';
 import { parseInclude } from '../../browse/include.js';
@@ -16,7 +17,7 @@ import { destroyUser } from './users.destroy.js';
 import { presentStaffToken, readStaffToken, regenerateStaffToken } from './users.tokens.js';
 
 type Query = Record<string, unknown>;
-const frame = (method: string) => ({ docName: 'users', method });
+const frame = framesOf('users');
 
 export function usersRoutes(app: FastifyInstance) {
   const include = (query: Query) => parseInclude(query.include, USER_INCLUDES);

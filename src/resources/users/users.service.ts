@@ -1,4 +1,4 @@
-import type { Db } from '../../db/connect.js';
+import type { ReadDb } from '../../db/read-db.js';
 import type { RoleRow, UserRow } from '../../db/schema.js';
 import type { Ctx } from '../../ctx.js';
 import { actorOf, type Actor } from '../../auth/actor.js';
@@ -112,7 +112,7 @@ export async function editUser(ctx: Ctx, id: string, input: UserEditInput): Prom
 }
 
 /** A changed or emptied slug is regenerated (an empty one from the name); the user's own slug stays. */
-async function newSlug(db: Db, target: UserRow, wanted: unknown, name: string): Promise<string | undefined> {
+async function newSlug(db: ReadDb, target: UserRow, wanted: unknown, name: string): Promise<string | undefined> {
   const given = typeof wanted === 'string' || typeof wanted === 'number' ? String(wanted) : '';
   if (given === target.slug) return undefined;
   const slug = await generateSlug(given || name, {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { OWNER, adminAuth, ghostError, login } from '../../../test/support.js';
+import { OWNER, adminAuth, ghostError, login, expectGhostError } from '../../../test/support.js';
 import { makePost, makeStaff, STAFF_PASSWORD } from '../../../test/factories.js';
 import { loginAs, staffKey } from '../../../test/staff-support.js';
 import { useTestSite } from '../../../test/test-site.js';
@@ -93,8 +93,8 @@ describe('GET /users/', () => {
 
   it("refuses limit=abc with Ghost's rewritten validation error", async () => {
     const res = await t.admin.get('/users/?limit=abc');
-    expect(res.statusCode).toBe(422);
-    expect(ghostError(res)).toMatchObject({
+    expectGhostError(res, {
+      status: 422,
       type: 'ValidationError',
       message: 'Validation error, cannot list users.',
       context: 'Validation (matches) failed for limit undefined.limit',
@@ -175,8 +175,7 @@ describe('GET /users/:id/, /slug/, /email/, /me/', () => {
       ['/users/email/not-an-email/', 'Validation (isEmail) failed for email undefined.email'],
     ]) {
       const res = await t.admin.get(url!);
-      expect(res.statusCode).toBe(422);
-      expect(ghostError(res)).toMatchObject({ type: 'ValidationError', message: 'Validation error, cannot read user.', context });
+      expectGhostError(res, { status: 422, type: 'ValidationError', message: 'Validation error, cannot read user.', context });
     }
   });
 });
@@ -222,8 +221,7 @@ describe('staff tokens', () => {
 
   it("refuses someone else's token, unrewritten", async () => {
     const res = await t.admin.get('/users/1/token/', await t.session(await makeStaff(t, 'Administrator')));
-    expect(res.statusCode).toBe(403);
-    expect(ghostError(res)).toMatchObject({ type: 'NoPermissionError', message: 'You do not have permission to perform this action', context: null });
+    expectGhostError(res, { status: 403, type: 'NoPermissionError', message: 'You do not have permission to perform this action', context: null });
   });
 
   it('stops working when the user is suspended', async () => {

@@ -17,10 +17,14 @@ function ownUserId(actor: Actor, id: string): string {
   return target;
 }
 
-const findKey = (db: Ctx['db'], userId: string) =>
+const findKey = (db: Ctx['autocommitDb'], userId: string) =>
   db.selectFrom('api_keys').selectAll().where('user_id', '=', userId).orderBy('created_at', 'asc').orderBy('id', 'asc').executeTakeFirst();
 
-async function findOrCreateKey({ db, clock }: Ctx, userId: string): Promise<ApiKeyRow> {
+/**
+ * Outside `ctx.write` on purpose (see `Ctx.autocommitDb`): Ghost records no action for a staff token, and a
+ * race between two first reads settles itself (both keep the oldest key).
+ */
+async function findOrCreateKey({ autocommitDb: db, clock }: Ctx, userId: string): Promise<ApiKeyRow> {
   const existing = await findKey(db, userId);
   if (existing) return existing;
   const at = clock.now();
@@ -54,7 +58,7 @@ export async function readStaffToken(ctx: Ctx, id: string): Promise<ApiKeyRow> {
 export async function regenerateStaffToken(ctx: Ctx, id: string): Promise<ApiKeyRow> {
   const key = await findOrCreateKey(ctx, ownUserId(actorOf(ctx), id));
   const changes = { secret: randomHex(32), updated_at: ctx.clock.now(), updated_by: key.user_id };
-  await ctx.db.updateTable('api_keys').set(changes).where('id', '=', key.id).execute();
+  await ctx.autocommitDb.updateTable('api_keys').set(changes).where('id', '=', key.id).execute();
   return { ...key, ...changes };
 }
 

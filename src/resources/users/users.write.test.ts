@@ -1,7 +1,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { OWNER, adminAuth, ghostError } from '../../../test/support.js';
+import { OWNER, adminAuth, ghostError, expectGhostError } from '../../../test/support.js';
 import { makePost, makeStaff, STAFF_PASSWORD } from '../../../test/factories.js';
 import { loginAs, staffKey } from '../../../test/staff-support.js';
 import { NOBODY, useTestSite, withTestSite } from '../../../test/test-site.js';
@@ -75,8 +75,7 @@ describe('PUT /users/:id/', () => {
   ])('refuses %j with 422 and leaves the user unchanged', async (payload, context) => {
     const author = await makeStaff(t, 'Author');
     const res = await t.admin.put(`/users/${author.id}/`, { users: [{ bio: 'should not stick', ...payload }] });
-    expect(res.statusCode).toBe(422);
-    expect(ghostError(res)).toMatchObject({ type: 'ValidationError', message: 'Validation error, cannot edit user.', context });
+    expectGhostError(res, { status: 422, type: 'ValidationError', message: 'Validation error, cannot edit user.', context });
     const row = await t.connection.db.selectFrom('users').select('bio').where('id', '=', author.id).executeTakeFirstOrThrow();
     expect(row.bio).toBeNull();
   });
@@ -86,8 +85,8 @@ describe('PUT /users/:id/', () => {
     const owner422 = await t.admin.put(`/users/${author.id}/`, { users: [{ roles: [{ id: t.roleId('Owner') }] }] });
     expect(ghostError(owner422)).toMatchObject({ type: 'ValidationError', context: 'This method does not support assigning the owner role' });
     const noRoot = await t.admin.put(`/users/${author.id}/`, { user: [{ name: 'x' }] });
-    expect(noRoot.statusCode).toBe(400);
-    expect(ghostError(noRoot)).toMatchObject({
+    expectGhostError(noRoot, {
+      status: 400,
       type: 'BadRequestError',
       message: 'Request not understood error, cannot edit user.',
       context: "No root key ('users') provided.",
@@ -95,8 +94,7 @@ describe('PUT /users/:id/', () => {
     const mismatch = await t.admin.put(`/users/${author.id}/`, { users: [{ id: 'aaaaaaaaaaaaaaaaaaaaaaaa', name: 'x' }] });
     expect(ghostError(mismatch)).toMatchObject({ type: 'BadRequestError', context: 'Invalid id provided.' });
     const missing = await t.admin.put('/users/aaaaaaaaaaaaaaaaaaaaaaaa/', { users: [{ name: 'x' }] });
-    expect(missing.statusCode).toBe(404);
-    expect(ghostError(missing)).toMatchObject({ type: 'NotFoundError', message: 'Resource not found error, cannot edit user.', context: 'User not found' });
+    expectGhostError(missing, { status: 404, type: 'NotFoundError', message: 'Resource not found error, cannot edit user.', context: 'User not found' });
   });
 
   it('changes roles by id (and by name for the Owner)', async () => {
@@ -151,8 +149,7 @@ describe('PUT /users/:id/', () => {
       const admin = await makeStaff(t, 'Administrator');
       const author = await makeStaff(t, 'Author');
       const res = await t.admin.put(`/users/${author.id}/`, { users: [{ roles: ['Editor'] }] }, await t.session(admin));
-      expect(res.statusCode).toBe(404);
-      expect(ghostError(res)).toMatchObject({ type: 'NotFoundError', message: 'Resource not found error, cannot edit user.', context: 'Role not found' });
+      expectGhostError(res, { status: 404, type: 'NotFoundError', message: 'Resource not found error, cannot edit user.', context: 'Role not found' });
     });
 
     it('refuses an Administrator making someone Owner', async () => {
@@ -218,8 +215,8 @@ describe('DELETE /users/:id/', () => {
   it('never deletes the Owner; (Super) Editors delete only Authors, Contributors and themselves', async () => {
     const admin = await makeStaff(t, 'Administrator');
     const ownerRes = await t.admin.del('/users/1/', await t.session(admin));
-    expect(ownerRes.statusCode).toBe(403);
-    expect(ghostError(ownerRes)).toMatchObject({
+    expectGhostError(ownerRes, {
+      status: 403,
       type: 'NoPermissionError',
       message: 'Permission error, cannot delete user.',
       context: 'You do not have permission to destroy users',
@@ -235,8 +232,7 @@ describe('DELETE /users/:id/', () => {
 
   it('answers 404 for an unknown user', async () => {
     const res = await t.admin.del('/users/aaaaaaaaaaaaaaaaaaaaaaaa/');
-    expect(res.statusCode).toBe(404);
-    expect(ghostError(res)).toMatchObject({ type: 'NotFoundError', message: 'Resource not found error, cannot delete user.', context: 'User not found' });
+    expectGhostError(res, { status: 404, type: 'NotFoundError', message: 'Resource not found error, cannot delete user.', context: 'User not found' });
   });
 });
 
@@ -299,8 +295,7 @@ describe('PUT /users/password/', () => {
 describe('PUT /users/owner/', () => {
   it('needs the owner root key', async () => {
     const res = await t.admin.put('/users/owner/', { users: [{ id: '1' }] });
-    expect(res.statusCode).toBe(400);
-    expect(ghostError(res)).toMatchObject({ type: 'BadRequestError', message: "No root key ('owner') provided." });
+    expectGhostError(res, { status: 400, type: 'BadRequestError', message: "No root key ('owner') provided." });
   });
 
   it('makes an active Administrator the Owner and the Owner an Administrator', async () => {

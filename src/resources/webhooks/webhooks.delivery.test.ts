@@ -9,6 +9,7 @@ import { objectId } from '../../db/ids.js';
 import { useTestSite } from '../../../test/test-site.js';
 import { WebhookReceiver, eventually, pause, verifySignature } from '../../../test/webhook-receiver.js';
 import { isWebhookEvent } from './webhooks.events.js';
+import type { EventName } from '../../events/names.js';
 
 /**
  * Delivery end to end: writes through the API, the app's own job runner, a real receiver on loopback.
@@ -71,7 +72,7 @@ async function webhookRow(id: string) {
 /** Records events straight through a job ctx (any lower-case event name can be subscribed to). */
 async function recordEvents(name: string, payloads: unknown[]): Promise<void> {
   const ctx = jobCtx(ctxBaseFromConfig(t.config, t.connection, console, { clock: systemClock }));
-  for (const payload of payloads) await ctx.write(async (w) => w.events.record(name, payload));
+  for (const payload of payloads) await ctx.write(async (w) => w.events.record(name as EventName, payload as never));
 }
 
 describe('delivery', () => {
@@ -212,7 +213,7 @@ describe('delivery', () => {
     const ctx = jobCtx(ctxBaseFromConfig(t.config, t.connection, console, { clock: systemClock }));
     await expect(
       ctx.write(async (w) => {
-        w.events.record('test.rollback', { n: 1 });
+        w.events.record('test.rollback' as EventName, { n: 1 } as never);
         throw new Error('the write fails after recording its event');
       }),
     ).rejects.toThrow('fails');

@@ -1,16 +1,17 @@
 import type { Db } from '../../db/connect.js';
+import type { ReadDb } from '../../db/read-db.js';
 import type { WebhookDeliveryRow, WebhookRow } from '../../db/schema.js';
 
-export function findWebhook(db: Db, id: string): Promise<WebhookRow | undefined> {
+export function findWebhook(db: ReadDb, id: string): Promise<WebhookRow | undefined> {
   return db.selectFrom('webhooks').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-export async function integrationExists(db: Db, id: string): Promise<boolean> {
+export async function integrationExists(db: ReadDb, id: string): Promise<boolean> {
   return !!(await db.selectFrom('integrations').select('id').where('id', '=', id).executeTakeFirst());
 }
 
 /** A webhook with this event and target (both compared without case, as Ghost's duplicate check does). */
-export async function sameWebhookExists(db: Db, event: string, targetUrl: string): Promise<boolean> {
+export async function sameWebhookExists(db: ReadDb, event: string, targetUrl: string): Promise<boolean> {
   const row = await db
     .selectFrom('webhooks')
     .select('id')
@@ -21,7 +22,7 @@ export async function sameWebhookExists(db: Db, event: string, targetUrl: string
 }
 
 /** Webhooks of several integrations in one query (`include=webhooks`), oldest first. */
-export async function webhooksOf(db: Db, integrationIds: readonly string[]): Promise<Map<string, WebhookRow[]>> {
+export async function webhooksOf(db: ReadDb, integrationIds: readonly string[]): Promise<Map<string, WebhookRow[]>> {
   const byIntegration = new Map<string, WebhookRow[]>(integrationIds.map((id) => [id, []]));
   if (integrationIds.length === 0) return byIntegration;
   const rows = await db.selectFrom('webhooks').selectAll().where('integration_id', 'in', integrationIds).orderBy('created_at').orderBy('id').execute();
@@ -30,7 +31,7 @@ export async function webhooksOf(db: Db, integrationIds: readonly string[]): Pro
 }
 
 /** A webhook's latest deliveries, newest first. */
-export function recentDeliveries(db: Db, webhookId: string, limit: number): Promise<WebhookDeliveryRow[]> {
+export function recentDeliveries(db: ReadDb, webhookId: string, limit: number): Promise<WebhookDeliveryRow[]> {
   return db
     .selectFrom('webhook_deliveries')
     .selectAll()
@@ -41,7 +42,7 @@ export function recentDeliveries(db: Db, webhookId: string, limit: number): Prom
     .execute();
 }
 
-export function findDelivery(db: Db, webhookId: string, id: string): Promise<WebhookDeliveryRow | undefined> {
+export function findDelivery(db: ReadDb, webhookId: string, id: string): Promise<WebhookDeliveryRow | undefined> {
   return db.selectFrom('webhook_deliveries').selectAll().where('id', '=', id).where('webhook_id', '=', webhookId).executeTakeFirst();
 }
 

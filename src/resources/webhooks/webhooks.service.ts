@@ -1,5 +1,5 @@
 import type { Ctx } from '../../ctx.js';
-import type { Db } from '../../db/connect.js';
+import type { ReadDb } from '../../db/read-db.js';
 import type { WebhookDeliveryRow, WebhookRow } from '../../db/schema.js';
 import { actorOf } from '../../auth/actor.js';
 import { errors } from '../../errors.js';
@@ -42,7 +42,7 @@ async function checkTarget(targetUrl: string | undefined, rules: WebhookRules): 
  * The webhook an edit, delete or history call names. An integration key reaches only its own integration's
  * webhooks (Ghost's messages); staff reach every webhook.
  */
-export async function reachableWebhook(ctx: Ctx, db: Db, id: string, method: 'edit' | 'destroy'): Promise<WebhookRow> {
+export async function reachableWebhook(ctx: Ctx, db: ReadDb, id: string, method: 'edit' | 'destroy'): Promise<WebhookRow> {
   const integrationId = callingIntegration(ctx);
   const webhook = await findWebhook(db, id);
   if (integrationId === null) {

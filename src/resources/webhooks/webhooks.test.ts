@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ghostError } from '../../../test/support.js';
+import { ghostError, expectGhostError } from '../../../test/support.js';
 import { makeIntegration, makeStaff } from '../../../test/factories.js';
 import { useTestSite } from '../../../test/test-site.js';
 import { WEBHOOK_EVENTS } from './webhooks.events.js';
@@ -52,8 +52,8 @@ describe('adding', () => {
 
   it('needs integration_id from staff, and an existing one', async () => {
     const missing = await t.admin.post('/webhooks/', hook());
-    expect(missing.statusCode).toBe(422);
-    expect(ghostError(missing)).toMatchObject({
+    expectGhostError(missing, {
+      status: 422,
       type: 'ValidationError',
       message: 'Validation error, cannot save webhook.',
       context: "Validation failed for 'integration_id'. You may only create webhooks with 'integration_id' when using session authentication.",
@@ -69,8 +69,7 @@ describe('adding', () => {
     const first = await t.admin.post('/webhooks/', hook({ target_url: 'https://203.0.113.10/Same' }), t.integration());
     expect(first.statusCode).toBe(201);
     const again = await t.admin.post('/webhooks/', hook({ target_url: 'https://203.0.113.10/same' }), t.integration());
-    expect(again.statusCode).toBe(422);
-    expect(ghostError(again)).toMatchObject({ message: 'Validation error, cannot save webhook.', context: 'Target URL has already been used for this event.' });
+    expectGhostError(again, { status: 422, message: 'Validation error, cannot save webhook.', context: 'Target URL has already been used for this event.' });
   });
 
   it('validates the body with the schema', async () => {
@@ -169,8 +168,8 @@ describe('editing and deleting', () => {
       await t.admin.post('/webhooks/', hook(), { authorization: `Ghost ${(await import('../../auth/admin-jwt.js')).signAdminToken(other.adminKey)}` })
     ).json().webhooks[0];
     const edit = await t.admin.put(`/webhooks/${theirs.id}/`, { webhooks: [{ name: 'x' }] }, t.integration());
-    expect(edit.statusCode).toBe(403);
-    expect(ghostError(edit)).toMatchObject({
+    expectGhostError(edit, {
+      status: 403,
       type: 'NoPermissionError',
       message: 'Permission error, cannot edit webhook.',
       context:
@@ -184,11 +183,9 @@ describe('editing and deleting', () => {
   it('answers 404 with the messages Ghost gives each kind of caller', async () => {
     const id = '0123456789abcdef01234567';
     const asIntegration = await t.admin.put(`/webhooks/${id}/`, { webhooks: [{ name: 'x' }] }, t.integration());
-    expect(asIntegration.statusCode).toBe(404);
-    expect(ghostError(asIntegration)).toMatchObject({ message: 'Resource not found error, cannot edit webhook.', context: 'Webhook not found.' });
+    expectGhostError(asIntegration, { status: 404, message: 'Resource not found error, cannot edit webhook.', context: 'Webhook not found.' });
     const asStaff = await t.admin.del(`/webhooks/${id}/`);
-    expect(asStaff.statusCode).toBe(404);
-    expect(ghostError(asStaff)).toMatchObject({ message: 'Resource not found error, cannot delete webhook.', context: 'Resource could not be found.' });
+    expectGhostError(asStaff, { status: 404, message: 'Resource not found error, cannot delete webhook.', context: 'Resource could not be found.' });
     const badId = await t.admin.put('/webhooks/abc/', { webhooks: [{ name: 'x' }] });
     expect(badId.statusCode).toBe(422);
   });
