@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONTENT } from './support.js';
 import { useTestSite } from './test-site.js';
 import { MEMBERS, MailCatcher, cookiesOf, linkIn, openLink } from './members-support.js';
+import { lexicalOf, paragraph } from './posts-support.js';
 
 /**
  * The Content API reads the member's session cookie (and, with MEMBERS_BEARER_TOKENS, an identity token) for
@@ -13,24 +14,7 @@ beforeAll(() => mail.start());
 afterAll(() => mail.stop());
 const t = useTestSite({ settings: () => ({ MAIL_SMTP_URL: mail.url, MEMBERS_BEARER_TOKENS: 'true', RESPONSE_CACHE_MB: '8' }) });
 
-const paragraph = (text: string) => ({
-  type: 'paragraph',
-  version: 1,
-  direction: 'ltr',
-  format: '',
-  indent: 0,
-  children: [{ type: 'text', version: 1, text, detail: 0, format: 0, mode: 'normal', style: '' }],
-});
-const lexical = JSON.stringify({
-  root: {
-    type: 'root',
-    version: 1,
-    direction: 'ltr',
-    format: '',
-    indent: 0,
-    children: [paragraph('Free part'), { type: 'paywall', version: 1 }, paragraph('Secret part')],
-  },
-});
+const lexical = lexicalOf(paragraph('Free part'), { type: 'paywall', version: 1 }, paragraph('Secret part'));
 
 let ip = 1;
 async function signUp(email: string): Promise<string> {

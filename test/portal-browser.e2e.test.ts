@@ -1,10 +1,8 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
+import { launchChromium, skipWithoutChromium } from './browser.js';
 import { freePort } from './support.js';
 import { useTestSite } from './test-site.js';
 import { MailCatcher, linkIn } from './members-support.js';
@@ -15,9 +13,6 @@ import { MailCatcher, linkIn } from './members-support.js';
  * another engineer's work: the page here is a minimal one loading Portal with Ghost's `data-*` attributes,
  * served on the site's origin by a small front server that passes everything else to the app.
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const available = existsSync(CHROMIUM);
-const required = Boolean(process.env.CI);
 
 const mail = new MailCatcher();
 let port = 0;
@@ -43,14 +38,10 @@ function body(request: IncomingMessage): Promise<Buffer> {
   });
 }
 
-if (!available && !required) {
-  describe('Portal in a browser', () => {
-    it.skip(`skipped: no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH); CI runs it`, () => {});
-  });
-} else {
+if (!skipWithoutChromium('Portal in a browser')) {
   describe('Portal in a browser', () => {
     let front: Server;
-    let profile: string;
+    let chromium: Awaited<ReturnType<typeof launchChromium>>;
     let browser: BrowserContext;
     let tab: Page;
     let siteUrl: string;
@@ -78,20 +69,14 @@ if (!available && !required) {
       });
       await new Promise<void>((resolve) => front.listen(port, '127.0.0.1', resolve));
       expect((front.address() as AddressInfo).port).toBe(port);
-      profile = mkdtempSync(path.join(tmpdir(), 'quire-chromium-'));
-      browser = await chromium.launchPersistentContext(profile, {
-        executablePath: CHROMIUM,
-        headless: true,
-        timeout: 60_000,
-        args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-      });
+      chromium = await launchChromium();
+      browser = chromium.browser;
       tab = await browser.newPage();
     }, 120_000);
 
     afterAll(async () => {
-      await browser?.close();
+      await chromium?.close();
       if (front) await new Promise((resolve) => front.close(resolve));
-      if (profile) rmSync(profile, { recursive: true, force: true });
     });
 
     it('signs a reader up through Portal and the mailed link, and signs them out', async () => {

@@ -1,8 +1,6 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type BrowserContext } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
+import { launchChromium, skipWithoutChromium } from '../browser.js';
 import { makePost, makeTag } from '../factories.js';
 import { freePort } from '../support.js';
 import { useTestSite } from '../test-site.js';
@@ -10,42 +8,24 @@ import { installTheme } from './site-support.js';
 
 /**
  * Source's home page and a post in a real browser: no console error, and every request the page makes
- * answered with success (Portal's and search's own scripts included). Chromium comes from the system's packages
- * (as in browser-cors.e2e.test.ts): required in CI, skipped with a message elsewhere.
+ * answered with success (Portal's and search's own scripts included).
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const available = existsSync(CHROMIUM);
-const required = Boolean(process.env.CI);
-
 // The site's address is known before the app is built: the pages print it (Portal's and search's script URLs).
 const port = await freePort();
 const t = useTestSite({ settings: () => ({ SITE_URL: `http://127.0.0.1:${port}/` }) });
 
-if (!available && !required) {
+if (!skipWithoutChromium('the site in a browser')) {
   describe('the site in a browser', () => {
-    it.skip(`skipped: no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH); CI runs it`, () => {});
-  });
-} else {
-  describe('the site in a browser', () => {
-    let profile: string;
+    let chromium: Awaited<ReturnType<typeof launchChromium>>;
     let browser: BrowserContext;
     let origin: string;
 
     beforeAll(async () => {
-      if (!available) throw new Error(`Chromium is required in CI and missing at ${CHROMIUM}: apt-get install -y chromium`);
-      profile = mkdtempSync(path.join(tmpdir(), 'quire-chromium-'));
-      browser = await chromium.launchPersistentContext(profile, {
-        executablePath: CHROMIUM,
-        headless: true,
-        timeout: 60_000,
-        args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-      });
+      chromium = await launchChromium();
+      browser = chromium.browser;
     }, 120_000);
 
-    afterAll(async () => {
-      await browser?.close();
-      if (profile) rmSync(profile, { recursive: true, force: true });
-    });
+    afterAll(async () => chromium?.close());
 
     it('opens the home page and a post with no console error and every request answered with success', async () => {
       await t.app.listen({ port, host: '127.0.0.1' });

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestSite } from '../test-site.js';
 import { MEMBERS, MailCatcher, cookiesOf, linkIn, openLink } from '../members-support.js';
 import { installTheme } from './site-support.js';
+import { lexicalOf, paragraph } from '../posts-support.js';
 
 /**
  * A members-only post on the rendered site: a visitor sees Source's call to action, a signed-in member (the
@@ -13,15 +14,7 @@ beforeAll(() => mail.start());
 afterAll(() => mail.stop());
 const t = useTestSite({ settings: () => ({ MAIL_SMTP_URL: mail.url, RESPONSE_CACHE_MB: '8' }) });
 
-const paragraph = (text: string) => ({
-  type: 'paragraph',
-  version: 1,
-  direction: 'ltr',
-  format: '',
-  indent: 0,
-  children: [{ type: 'text', version: 1, text, detail: 0, format: 0, mode: 'normal', style: '' }],
-});
-const lexical = JSON.stringify({ root: { type: 'root', version: 1, direction: 'ltr', format: '', indent: 0, children: [paragraph('Only for members here')] } });
+const lexical = lexicalOf(paragraph('Only for members here'));
 
 async function signIn(email: string): Promise<string> {
   const before = mail.received.length;

@@ -1,9 +1,8 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type BrowserContext } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
 import { freePort } from '../support.js';
+import { launchChromium, skipWithoutChromium } from '../browser.js';
+import { lexicalOf, paragraph } from '../posts-support.js';
 import { useTestSite } from '../test-site.js';
 import { MailCatcher, linkIn } from '../members-support.js';
 import { installTheme } from './site-support.js';
@@ -13,50 +12,25 @@ import { installTheme } from './site-support.js';
  * a visitor; they subscribe through Portal from the post's call to action, follow the mailed link (caught by
  * an SMTP server), read the post whole, turn the newsletter off in Portal's account screen and sign out.
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const available = existsSync(CHROMIUM);
-const required = Boolean(process.env.CI);
-
 const mail = new MailCatcher();
 const port = await freePort();
 beforeAll(() => mail.start());
 afterAll(() => mail.stop());
 const t = useTestSite({ settings: () => ({ MAIL_SMTP_URL: mail.url, SITE_URL: `http://127.0.0.1:${port}/` }) });
 
-const paragraph = (text: string) => ({
-  type: 'paragraph',
-  version: 1,
-  direction: 'ltr',
-  format: '',
-  indent: 0,
-  children: [{ type: 'text', version: 1, text, detail: 0, format: 0, mode: 'normal', style: '' }],
-});
-const lexical = JSON.stringify({ root: { type: 'root', version: 1, direction: 'ltr', format: '', indent: 0, children: [paragraph('The part for members')] } });
+const lexical = lexicalOf(paragraph('The part for members'));
 
-if (!available && !required) {
+if (!skipWithoutChromium('a reader on the site')) {
   describe('a reader on the site', () => {
-    it.skip(`skipped: no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH); CI runs it`, () => {});
-  });
-} else {
-  describe('a reader on the site', () => {
-    let profile: string;
+    let chromium: Awaited<ReturnType<typeof launchChromium>>;
     let browser: BrowserContext;
 
     beforeAll(async () => {
-      if (!available) throw new Error(`Chromium is required in CI and missing at ${CHROMIUM}: apt-get install -y chromium`);
-      profile = mkdtempSync(path.join(tmpdir(), 'quire-chromium-'));
-      browser = await chromium.launchPersistentContext(profile, {
-        executablePath: CHROMIUM,
-        headless: true,
-        timeout: 60_000,
-        args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-      });
+      chromium = await launchChromium();
+      browser = chromium.browser;
     }, 120_000);
 
-    afterAll(async () => {
-      await browser?.close();
-      if (profile) rmSync(profile, { recursive: true, force: true });
-    });
+    afterAll(async () => chromium?.close());
 
     it('subscribes through Portal, reads a members-only post, changes newsletters and signs out', async () => {
       await t.app.listen({ port, host: '127.0.0.1' });

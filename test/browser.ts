@@ -1,0 +1,42 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, it } from 'vitest';
+import { chromium, type BrowserContext } from 'playwright-core';
+
+/**
+ * Chromium for the browser tests. It comes from the system's packages (`apt-get install chromium`), not from
+ * npm: CI (`CI` set, as `.ci/run` does) installs it and fails without it; a developer without it gets a skipped
+ * test saying so. The flags keep it from reaching out (this machine has no way out) and from needing a sandbox.
+ */
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const available = existsSync(CHROMIUM);
+const required = Boolean(process.env.CI);
+
+/** Registers `name` with a skipped test and answers true when there is no browser and none is required. */
+export function skipWithoutChromium(name: string): boolean {
+  if (available || required) return false;
+  describe(name, () => {
+    it.skip(`skipped: no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH); CI runs it`, () => {});
+  });
+  return true;
+}
+
+/** A headless Chromium with a fresh profile; `close` ends it and removes the profile. */
+export async function launchChromium(): Promise<{ browser: BrowserContext; close(): Promise<void> }> {
+  if (!available) throw new Error(`Chromium is required in CI and missing at ${CHROMIUM}: apt-get install -y chromium`);
+  const profile = mkdtempSync(path.join(tmpdir(), 'quire-chromium-'));
+  const browser = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    timeout: 60_000,
+    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  return {
+    browser,
+    async close() {
+      await browser.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
