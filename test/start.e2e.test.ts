@@ -28,7 +28,8 @@ afterAll(async () => {
 
 it('sets up with the built CLI, then the built server answers where PORT says, with url fields that follow it', async () => {
   const output = execFileSync(process.execPath, ['dist/cli.mjs', 'setup', '--email', 'start@example.com'], { cwd: root, env, encoding: 'utf8' });
-  expect(output).toContain(`ADMIN_API_URL=http://localhost:${env.PORT}/`);
+  expect(output).toContain(`ADMIN_API_URL=http://localhost:${env.PORT}\n`);
+  expect(output).toContain(`ADMIN_URL=http://localhost:${env.PORT}/ghost/`);
 
   const server = spawn(process.execPath, ['dist/main.mjs'], { cwd: root, env, stdio: ['ignore', 'ignore', 'inherit'] });
   try {
