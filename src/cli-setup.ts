@@ -1,13 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import type { Config } from './config.js';
 import { connect } from './db/connect.js';
-import type { Db } from './db/connect.js';
 import { jobCtx } from './ctx.js';
 import { ctxBaseFromConfig } from './ctx-base.js';
 import { migrateToLatest } from './db/migrate.js';
 import { applySetup, isSetup } from './resources/setup/setup.service.js';
 import { addIntegration } from './resources/integrations/integrations.service.js';
-import { apiKeysOf } from './resources/integrations/integrations.queries.js';
+import { apiKeysOf, integrationNamed } from './resources/integrations/integrations.queries.js';
 import { presentApiKey } from './resources/integrations/integrations.present.js';
 import { findOwner } from './resources/users/users.queries.js';
 
@@ -34,18 +33,6 @@ export class SetupConflict extends Error {}
 
 /** The site's address as both SDKs take it: they refuse a trailing slash (`new GhostAdminAPI({ url })`). */
 export const sdkUrl = (siteUrl: string) => siteUrl.replace(/\/+$/, '');
-
-/** The custom integration of that name, the oldest when earlier runs made several. */
-async function integrationNamed(db: Db, name: string) {
-  return db
-    .selectFrom('integrations')
-    .select(['id', 'created_at'])
-    .where('type', '=', 'custom')
-    .where('name', '=', name)
-    .orderBy('created_at', 'asc')
-    .orderBy('id', 'asc')
-    .executeTakeFirst();
-}
 
 const given = (options: SetupOptions, keys: (keyof SetupOptions)[]) => keys.filter((key) => options[key] !== undefined).map((key) => `--${key}`);
 

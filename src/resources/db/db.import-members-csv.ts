@@ -1,6 +1,7 @@
 import Papa from 'papaparse';
 import { parseMembersCsv } from '../members/members.csv.js';
 import type { FileRow, ImportRun } from './db.import-run.js';
+import { newslettersForCsv, tiersForCsv } from './db.import.queries.js';
 
 /** Ghost's members CSV columns (its export's, and `newsletters`, which a file may add to name subscriptions). */
 const CSV_MAPPING: Readonly<Record<string, string>> = {
@@ -38,8 +39,8 @@ export async function membersFromCsv(run: ImportRun, csv: string): Promise<void>
   if (rows.length === 0) return;
   reportOtherColumns(run, csv);
   const { db } = run.w;
-  const newsletters = await db.selectFrom('newsletters').select(['id', 'name', 'status', 'subscribe_on_signup']).orderBy('sort_order').execute();
-  const tiers = await db.selectFrom('products').select(['id', 'name', 'type', 'active']).orderBy('created_at').orderBy('id').execute();
+  const newsletters = await newslettersForCsv(db);
+  const tiers = await tiersForCsv(db);
   // The ids here stand in for file ids (`here:<id>`), so the member tables below read like the export's.
   for (const row of newsletters) run.map('newsletters', `here:${row.id}`, row.id);
   for (const row of tiers) run.map('products', `here:${row.id}`, row.id);

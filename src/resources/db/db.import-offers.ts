@@ -2,6 +2,7 @@ import { objectId } from '../../db/ids.js';
 import { slugify } from '../../content/slugs.js';
 import { DUPLICATE, type ImportRun } from './db.import-run.js';
 import { columnsOf } from './db.tables.js';
+import { benefitSlugs, offerCodesAndNames, snippetNames } from './db.import.queries.js';
 
 /**
  * Tier benefits, offers and snippets: beyond Ghost, whose importer passes them over. A benefit whose slug
@@ -13,7 +14,7 @@ import { columnsOf } from './db.tables.js';
 export async function importBenefits(run: ImportRun): Promise<void> {
   const benefits = run.rows('benefits');
   if (benefits.length === 0) return;
-  const bySlug = new Map((await run.w.db.selectFrom('benefits').select(['id', 'slug']).execute()).map((b) => [b.slug, b.id]));
+  const bySlug = new Map((await benefitSlugs(run.w.db)).map((b) => [b.slug, b.id]));
   const fresh: Record<string, unknown>[] = [];
   for (const benefit of benefits) {
     const slug = typeof benefit.slug === 'string' && benefit.slug ? benefit.slug : slugify(String(benefit.name ?? ''));
@@ -45,7 +46,7 @@ export async function importBenefits(run: ImportRun): Promise<void> {
 export async function importOffers(run: ImportRun): Promise<void> {
   const offers = run.rows('offers');
   if (offers.length === 0) return;
-  const existing = await run.w.db.selectFrom('offers').select(['code', 'name']).execute();
+  const existing = await offerCodesAndNames(run.w.db);
   const codes = new Set(existing.map((offer) => offer.code));
   const names = new Set(existing.map((offer) => offer.name));
   const fresh: Record<string, unknown>[] = [];
@@ -79,7 +80,7 @@ export async function importOffers(run: ImportRun): Promise<void> {
 export async function importSnippets(run: ImportRun): Promise<void> {
   const snippets = run.rows('snippets');
   if (snippets.length === 0) return;
-  const names = new Set((await run.w.db.selectFrom('snippets').select('name').execute()).map((snippet) => snippet.name));
+  const names = new Set((await snippetNames(run.w.db)).map((snippet) => snippet.name));
   const fresh: Record<string, unknown>[] = [];
   for (const snippet of snippets) {
     if (names.has(String(snippet.name))) {

@@ -31,3 +31,15 @@ export async function apiKeysOf(db: ReadDb, integrationIds: readonly string[]): 
   for (const row of rows) byIntegration.get(row.integration_id!)?.push(row);
   return byIntegration;
 }
+
+/** The custom integration of that name, the oldest when earlier runs made several. */
+export function integrationNamed(db: ReadDb, name: string): Promise<Pick<IntegrationRow, 'id' | 'created_at'> | undefined> {
+  return db
+    .selectFrom('integrations')
+    .select(['id', 'created_at'])
+    .where('type', '=', 'custom')
+    .where('name', '=', name)
+    .orderBy('created_at', 'asc')
+    .orderBy('id', 'asc')
+    .executeTakeFirst();
+}

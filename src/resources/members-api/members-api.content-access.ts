@@ -3,6 +3,7 @@ import type { Config } from '../../config.js';
 import type { CtxBase, MemberAccess } from '../../ctx.js';
 import type { MemberRow } from '../../db/schema.js';
 import { sessionMember, memberFromIdentityToken } from './members-api.session.js';
+import { tierIdsOfMember } from './members-api.queries.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -29,7 +30,7 @@ export function memberAccessHooks(base: CtxBase, config: Config) {
         request.memberAccess = null;
         return;
       }
-      const tiers = await base.db.selectFrom('members_products').select('product_id').where('member_id', '=', row.id).execute();
+      const tiers = await tierIdsOfMember(base.db, row.id);
       const access: MemberAccess = { status: row.status, tierIds: tiers.map((t) => t.product_id).sort() };
       request.memberAccess = access;
       request.cacheVariant = `member:${access.status}:${access.tierIds.join(',')}`;

@@ -7,6 +7,7 @@ import { siteFacts } from '../settings/settings.service.js';
 import { createMagicToken } from './members-api.tokens.js';
 import { signinUrl } from './members-api.send.js';
 import { identityIssuer, memberKeys } from './members-api.session.js';
+import { findMemberEmail } from './members-api.queries.js';
 import { verifyIdentityToken } from '../../auth/member-session.js';
 
 type Outcome = { status: 201 | 401 | 403 | 500; body: string };
@@ -26,7 +27,7 @@ export async function requestEmailChange(ctx: Ctx, body: Record<string, unknown>
   }
   const { privateKey } = await memberKeys(ctx);
   const subject = typeof identity === 'string' ? verifyIdentityToken(privateKey, identityIssuer(ctx.site.url), identity, ctx.clock.epochMs()) : null;
-  const member = subject ? await ctx.db.selectFrom('members').select(['email']).where('email', '=', subject).executeTakeFirst() : undefined;
+  const member = subject ? await findMemberEmail(ctx.db, subject) : undefined;
   if (!member) return { status: 401, body: 'Unauthorized.' };
   try {
     const token = await createMagicToken(ctx, { email, type: 'updateEmail', oldEmail: member.email });

@@ -5,6 +5,7 @@ import { errors } from '../../errors.js';
 import { readSettings } from '../../settings/settings.js';
 import { memberUuidKey, sameKey } from '../../auth/member-session.js';
 import { memberKeys } from './members-api.session.js';
+import { findFeedback, findMemberByUuid, findPostId, insertFeedback, updateFeedbackScore } from './members-api.queries.js';
 
 type SessionOf = (request: FastifyRequest) => Promise<MemberRow | null>;
 
@@ -23,23 +24,17 @@ export function feedbackRoutes(api: FastifyInstance, sessionOf: SessionOf) {
     const score = data.score;
     if (score !== 0 && score !== 1) throw invalid('Invalid feedback score. Only 1 or 0 is currently allowed.');
     const ctx = request.ctx;
-    const post = typeof data.post_id === 'string' ? await ctx.db.selectFrom('posts').select('id').where('id', '=', data.post_id).executeTakeFirst() : undefined;
+    const post = typeof data.post_id === 'string' ? await findPostId(ctx.db, data.post_id) : undefined;
     if (!post) throw errors.notFound({ message: 'Resource not found error, cannot save feedback.', context: 'Post not found.' });
     const saved = await ctx.write(async (w) => {
-      const existing = await w.db
-        .selectFrom('members_feedback')
-        .selectAll()
-        .where('post_id', '=', post.id)
-        .where('member_id', '=', member.id)
-        .executeTakeFirst();
+      const existing = await findFeedback(w.db, post.id, member.id);
       if (existing) {
-        if (existing.score !== score)
-          await w.db.updateTable('members_feedback').set({ score, updated_at: w.clock.now() }).where('id', '=', existing.id).execute();
+        if (existing.score !== score) await updateFeedbackScore(w.db, existing.id, score, w.clock.now());
         return { id: existing.id, score };
       }
       const id = objectId();
       const at = w.clock.now();
-      await w.db.insertInto('members_feedback').values({ id, score, member_id: member.id, post_id: post.id, created_at: at, updated_at: at }).execute();
+      await insertFeedback(w.db, { id, score, member_id: member.id, post_id: post.id, created_at: at, updated_at: at });
       return { id, score };
     });
     return reply.status(201).send({ feedback: [{ id: saved.id, score: saved.score, memberId: member.id, postId: post.id }] });
@@ -76,7 +71,7 @@ async function feedbackMember(request: FastifyRequest<{ Querystring: Record<stri
   if (typeof key !== 'string' || !key) throw errors.unauthorized('Invalid key.');
   const { validationKey } = await memberKeys(request.ctx);
   if (!sameKey(memberUuidKey(uuid, validationKey), key)) throw errors.unauthorized('Invalid key.');
-  const member = await request.ctx.db.selectFrom('members').selectAll().where('uuid', '=', uuid).executeTakeFirst();
+  const member = await findMemberByUuid(request.ctx.db, uuid);
   if (!member) throw errors.unauthorized('Invalid uuid.');
   return member;
 }

@@ -3,6 +3,7 @@ import type { Ctx } from '../../ctx.js';
 import { errors } from '../../errors.js';
 import { readSetting } from '../../settings/settings.js';
 import type { Attribution } from './members-api.tokens.js';
+import { newslettersNamed, publishedPostById, publishedPostBySlug } from './members-api.queries.js';
 
 /**
  * What `send-magic-link` takes from its body besides the address, checked as Ghost checks it: newsletters by
@@ -43,7 +44,7 @@ export async function validateNewsletters(ctx: Ctx, requested: unknown): Promise
   const names = requested.map((item: unknown) => (item && typeof item === 'object' ? (item as { name?: unknown }).name : undefined));
   if (names.some((name) => typeof name !== 'string' || !name)) return undefined;
   const wanted = names as string[];
-  const found = await ctx.db.selectFrom('newsletters').select(['id', 'name', 'status']).where('name', 'in', wanted).execute();
+  const found = await newslettersNamed(ctx.db, wanted);
   const foundNames = new Set(found.map((n) => n.name));
   if (found.length !== wanted.length) {
     const invalid = wanted.filter((name) => !foundNames.has(name));
@@ -113,7 +114,7 @@ const NO_RESOURCE: Resource = { id: null, type: null, url: null };
 /** A history entry's post or page (by id, or by the slug its path names), else its path as a plain URL. */
 async function resourceOf(ctx: Ctx, item: HistoryItem, siteBase: string): Promise<Resource | null> {
   if (typeof item.id === 'string' && item.type === 'post') {
-    const post = await ctx.db.selectFrom('posts').select(['id', 'slug', 'type']).where('id', '=', item.id).where('status', '=', 'published').executeTakeFirst();
+    const post = await publishedPostById(ctx.db, item.id);
     if (post) return { id: post.id, type: post.type === 'page' ? 'page' : 'post', url: `/${post.slug}/` };
   }
   if (typeof item.path !== 'string') return null;
@@ -121,7 +122,7 @@ async function resourceOf(ctx: Ctx, item: HistoryItem, siteBase: string): Promis
   const rel = path.startsWith(siteBase) ? path.slice(siteBase.length) : path.replace(/^\//, '');
   const slug = /^([a-z0-9-]+)\/?$/i.exec(rel)?.[1];
   if (slug) {
-    const post = await ctx.db.selectFrom('posts').select(['id', 'type']).where('slug', '=', slug).where('status', '=', 'published').executeTakeFirst();
+    const post = await publishedPostBySlug(ctx.db, slug);
     if (post) return { id: post.id, type: post.type === 'page' ? 'page' : 'post', url: path };
   }
   return { id: null, type: 'url', url: path };

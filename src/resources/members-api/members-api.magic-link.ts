@@ -1,5 +1,6 @@
 import type { Ctx } from '../../ctx.js';
 import type { MemberRow } from '../../db/schema.js';
+import { freeTierWelcomePage } from './members-api.queries.js';
 
 /**
  * Where the browser goes after `<site>/members/?token=…&action=…&r=…` (Ghost's createSessionFromMagicLink):
@@ -31,7 +32,7 @@ export async function successRedirect(ctx: Ctx, _member: MemberRow, query: Recor
   const action = typeof query.action === 'string' ? query.action : undefined;
   if (action === 'signup' || action === 'signup-paid' || action === 'subscribe') {
     // Without Stripe no member has a paid subscription: the free tier's welcome page applies.
-    const free = await ctx.db.selectFrom('products').select('welcome_page_url').where('type', '=', 'free').executeTakeFirst();
+    const free = await freeTierWelcomePage(ctx.db);
     const welcome = free?.welcome_page_url ?? '';
     if (welcome && welcome !== '/') {
       const target = new URL((welcome.endsWith('/') ? welcome : `${welcome}/`).replace(/^\//, ''), siteUrl);

@@ -5,6 +5,7 @@ import { errors } from '../../errors.js';
 import { setMemberNewsletters } from '../members/members.relations.js';
 import { signupNewsletterIds } from '../members/members.queries.js';
 import { beforeMemberChange, recordMemberEdited } from '../members/members.events.js';
+import { activeNewslettersAmong, activeNewslettersOfMember, insertSubscribeEvents, updateMember } from './members-api.queries.js';
 
 /**
  * What a member may change about themselves (`PUT /member/`, and `PUT /member/newsletters/` from an
@@ -39,19 +40,13 @@ async function newsletterIds(w: WriteCtx, value: unknown): Promise<string[]> {
   if (ids.some((id) => typeof id !== 'string')) throw errors.badRequest('newsletters must name each newsletter by id');
   const wanted = [...new Set(ids as string[])];
   if (wanted.length === 0) return [];
-  const found = await w.db.selectFrom('newsletters').select('id').where('id', 'in', wanted).where('status', '=', 'active').execute();
+  const found = await activeNewslettersAmong(w.db, wanted);
   if (found.length !== wanted.length) throw errors.notFound('Could not find Newsletter');
   return wanted;
 }
 
 async function activeNewsletterIds(w: WriteCtx, memberId: string): Promise<string[]> {
-  const rows = await w.db
-    .selectFrom('members_newsletters')
-    .innerJoin('newsletters', 'newsletters.id', 'members_newsletters.newsletter_id')
-    .select('newsletters.id')
-    .where('members_newsletters.member_id', '=', memberId)
-    .where('newsletters.status', '=', 'active')
-    .execute();
+  const rows = await activeNewslettersOfMember(w.db, memberId);
   return rows.map((r) => r.id);
 }
 
@@ -76,14 +71,10 @@ export async function editSelf(ctx: Ctx, member: MemberRow, input: MemberSelfEdi
         ...change.added.map((newsletter_id) => ({ newsletter_id, subscribed: true })),
         ...change.removed.map((newsletter_id) => ({ newsletter_id, subscribed: false })),
       ].map((row) => ({ id: objectId(), member_id: member.id, created_at: at, source: 'member' as const, ...row }));
-      if (rows.length > 0) await w.db.insertInto('members_subscribe_events').values(rows).execute();
+      if (rows.length > 0) await insertSubscribeEvents(w.db, rows);
     }
     if (Object.keys(update).length > 0) {
-      await w.db
-        .updateTable('members')
-        .set({ ...update, updated_at: at })
-        .where('id', '=', member.id)
-        .execute();
+      await updateMember(w.db, member.id, { ...update, updated_at: at });
     }
     await recordMemberEdited(w, member.id, before, { tiers: false });
   });
@@ -92,14 +83,14 @@ export async function editSelf(ctx: Ctx, member: MemberRow, input: MemberSelfEdi
 /** `DELETE /member/suppression/`: mail may go to the member again. */
 export async function unsuppress(ctx: Ctx, member: MemberRow): Promise<void> {
   await ctx.write(async (w) => {
-    await w.db.updateTable('members').set({ email_disabled: false, updated_at: w.clock.now() }).where('id', '=', member.id).execute();
+    await updateMember(w.db, member.id, { email_disabled: false, updated_at: w.clock.now() });
   });
 }
 
 /** Sign-out everywhere: a new transient id, so every session cookie naming the old one stops working. */
 export async function cycleTransientId(ctx: Ctx, memberId: string): Promise<void> {
   await ctx.write(async (w) => {
-    await w.db.updateTable('members').set({ transient_id: uuid() }).where('id', '=', memberId).execute();
+    await updateMember(w.db, memberId, { transient_id: uuid() });
   });
 }
 
@@ -112,6 +103,6 @@ export async function touchLastSeen(ctx: Ctx, member: MemberRow): Promise<void> 
   const last = member.last_seen_at ? new Date(member.last_seen_at) : null;
   if (last && last.toISOString().slice(0, 10) === now.toISOString().slice(0, 10)) return;
   await ctx.write(async (w) => {
-    await w.db.updateTable('members').set({ last_seen_at: now }).where('id', '=', member.id).execute();
+    await updateMember(w.db, member.id, { last_seen_at: now });
   });
 }

@@ -13,6 +13,7 @@ import { currentMember, identityIssuer, memberByTransientId, memberKeys, session
 import { cycleTransientId, editSelf, touchLastSeen, unsuppress } from './members-api.member.js';
 import { requestEmailChange } from './members-api.email.js';
 import { feedbackRoutes } from './members-api.feedback.js';
+import { findMemberByUuid } from './members-api.queries.js';
 
 /** Ghost's `cacheControl('private')`: nothing the Members API answers is kept by a cache. */
 const PRIVATE = 'no-cache, private, no-store, must-revalidate, max-stale=0, post-check=0, pre-check=0';
@@ -214,7 +215,7 @@ export async function membersApiRoutes(app: FastifyInstance, base: CtxBase, conf
     if (typeof key !== 'string' || !key) throw errors.unauthorized('Invalid key.');
     const { validationKey } = await memberKeys(request.ctx);
     if (!sameKey(memberUuidKey(uuid, validationKey), key)) throw errors.unauthorized('Invalid key.');
-    const member = await request.ctx.db.selectFrom('members').selectAll().where('uuid', '=', uuid).executeTakeFirst();
+    const member = await findMemberByUuid(request.ctx.db, uuid);
     if (!member) throw errors.unauthorized('Invalid uuid.');
     return member;
   }

@@ -4,6 +4,7 @@ import { readSettings } from '../../settings/settings.js';
 import { sessionTransientId, verifyIdentityToken } from '../../auth/member-session.js';
 import { relationsOfMembers, type MemberRelations } from '../members/members.queries.js';
 import { presentMember } from '../members/members.present.js';
+import { findMemberByTransientId, findMemberWithEmail } from './members-api.queries.js';
 
 /**
  * Who the signed-in member is: the `ghost-members-ssr` cookie (checked against its `.sig`) names the member's
@@ -32,7 +33,7 @@ export async function memberKeys(ctx: Pick<Ctx, 'db'>): Promise<MemberKeys> {
 export const identityIssuer = (siteUrl: string) => new URL('members/api', siteUrl).toString();
 
 export async function memberByTransientId(ctx: Pick<Ctx, 'db'>, transientId: string): Promise<MemberRow | null> {
-  return (await ctx.db.selectFrom('members').selectAll().where('transient_id', '=', transientId).executeTakeFirst()) ?? null;
+  return (await findMemberByTransientId(ctx.db, transientId)) ?? null;
 }
 
 /** The member of a request's session cookie, or null (no cookie, a forged one, a session ended by sign-out everywhere). */
@@ -104,6 +105,6 @@ export async function memberFromIdentityToken(ctx: Pick<Ctx, 'db' | 'site' | 'cl
   const { privateKey } = await memberKeys(ctx);
   const email = verifyIdentityToken(privateKey, identityIssuer(ctx.site.url), token, ctx.clock.epochMs());
   if (!email) return null;
-  const row = await ctx.db.selectFrom('members').selectAll().where('email', '=', email).executeTakeFirst();
+  const row = await findMemberWithEmail(ctx.db, email);
   return row ? currentMember(ctx, row) : null;
 }

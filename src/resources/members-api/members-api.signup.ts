@@ -6,6 +6,16 @@ import { newMemberRow } from '../members/members.service.js';
 import { resolveLabels, setMemberLabels, setMemberNewsletters } from '../members/members.relations.js';
 import { recordMemberAdded } from '../members/members.events.js';
 import { TokenRefused, useMagicToken, type Attribution, type MagicLinkData } from './members-api.tokens.js';
+import {
+  activeNewslettersAmong,
+  insertCreatedEvent,
+  insertEmailChangeEvent,
+  insertLoginEvent,
+  insertMember,
+  insertStatusEvent,
+  insertSubscribeEvents,
+  updateMember,
+} from './members-api.queries.js';
 
 /**
  * Ghost's getMemberDataFromMagicLinkToken: the member a magic link signs in, made on first use of a sign-up
@@ -37,7 +47,7 @@ export async function memberFromMagicLink(ctx: Ctx, token: string): Promise<Memb
 }
 
 async function recordLogin(w: WriteCtx, memberId: string): Promise<void> {
-  await w.db.insertInto('members_login_events').values({ id: objectId(), member_id: memberId, created_at: w.clock.now() }).execute();
+  await insertLoginEvent(w.db, { id: objectId(), member_id: memberId, created_at: w.clock.now() });
 }
 
 async function changeEmail(w: WriteCtx, memberId: string, email: string): Promise<void> {
@@ -46,11 +56,8 @@ async function changeEmail(w: WriteCtx, memberId: string, email: string): Promis
   // Someone took the address since the link was sent: the change is dropped, the member keeps the old one.
   if (await findMemberByEmail(w.db, w.engine, email, memberId)) return;
   const at = w.clock.now();
-  await w.db.updateTable('members').set({ email, updated_at: at }).where('id', '=', memberId).execute();
-  await w.db
-    .insertInto('members_email_change_events')
-    .values({ id: objectId(), member_id: memberId, from_email: member.email, to_email: email, created_at: at })
-    .execute();
+  await updateMember(w.db, memberId, { email, updated_at: at });
+  await insertEmailChangeEvent(w.db, { id: objectId(), member_id: memberId, from_email: member.email, to_email: email, created_at: at });
 }
 
 /**
@@ -68,40 +75,34 @@ async function createMember(w: WriteCtx, email: string, data: MagicLinkData): Pr
     created_at: at,
     updated_at: at,
   });
-  await w.db.insertInto('members').values(row).execute();
+  await insertMember(w.db, row);
   const labels = Array.isArray(data.labels) ? data.labels.filter((l): l is string => typeof l === 'string') : [];
   if (labels.length > 0) await setMemberLabels(w, row.id, await resolveLabels(w, labels));
   const wanted = Array.isArray(data.newsletters) ? data.newsletters.map((n) => n.id) : (await signupNewsletterIds(w.db)).map((n) => n.id);
   // A newsletter archived or deleted since the link was sent is skipped.
-  const live =
-    wanted.length > 0
-      ? (await w.db.selectFrom('newsletters').select('id').where('id', 'in', wanted).where('status', '=', 'active').execute()).map((n) => n.id)
-      : [];
+  const live = wanted.length > 0 ? (await activeNewslettersAmong(w.db, wanted)).map((n) => n.id) : [];
   const { added } = await setMemberNewsletters(w, row.id, live);
-  await w.db.insertInto('members_status_events').values({ id: objectId(), member_id: row.id, from_status: null, to_status: 'free', created_at: at }).execute();
+  await insertStatusEvent(w.db, { id: objectId(), member_id: row.id, from_status: null, to_status: 'free', created_at: at });
   if (added.length > 0) {
-    await w.db
-      .insertInto('members_subscribe_events')
-      .values(added.map((newsletter_id) => ({ id: objectId(), member_id: row.id, newsletter_id, subscribed: true, created_at: at, source: 'member' as const })))
-      .execute();
+    await insertSubscribeEvents(
+      w.db,
+      added.map((newsletter_id) => ({ id: objectId(), member_id: row.id, newsletter_id, subscribed: true, created_at: at, source: 'member' as const })),
+    );
   }
   const a: Attribution = data.attribution ?? { id: null, type: null, url: null, referrer_source: null, referrer_medium: null, referrer_url: null };
-  await w.db
-    .insertInto('members_created_events')
-    .values({
-      id: objectId(),
-      created_at: at,
-      member_id: row.id,
-      attribution_id: a.id,
-      attribution_type: a.type,
-      attribution_url: a.url,
-      referrer_source: a.referrer_source,
-      referrer_medium: a.referrer_medium,
-      referrer_url: a.referrer_url,
-      source: 'member',
-      batch_id: null,
-    })
-    .execute();
+  await insertCreatedEvent(w.db, {
+    id: objectId(),
+    created_at: at,
+    member_id: row.id,
+    attribution_id: a.id,
+    attribution_type: a.type,
+    attribution_url: a.url,
+    referrer_source: a.referrer_source,
+    referrer_medium: a.referrer_medium,
+    referrer_url: a.referrer_url,
+    source: 'member',
+    batch_id: null,
+  });
   await recordMemberAdded(w, row.id, { labels: labels.length > 0 });
   return row.id;
 }

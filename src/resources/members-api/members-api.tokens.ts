@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Ctx } from '../../ctx.js';
 import { objectId } from '../../db/ids.js';
 import { OWNER_USER_ID } from '../../auth/roles.js';
+import { countTokenUse, deleteTokensCreatedBefore, findTokenOrThrow, insertToken } from './members-api.queries.js';
 
 /**
  * Magic-link tokens as Ghost's SingleUseTokenProvider keeps them, in the `tokens` table every instance shares:
@@ -40,20 +41,17 @@ export async function createMagicToken(ctx: Ctx, data: MagicLinkData): Promise<s
   const token = newToken();
   const at = ctx.clock.now();
   await ctx.write(async (w) => {
-    await w.db
-      .insertInto('tokens')
-      .values({
-        id: objectId(),
-        token,
-        data: JSON.stringify(data),
-        created_at: at,
-        created_by: OWNER_USER_ID,
-        updated_at: at,
-        updated_by: OWNER_USER_ID,
-        first_used_at: null,
-        used_count: 0,
-      })
-      .execute();
+    await insertToken(w.db, {
+      id: objectId(),
+      token,
+      data: JSON.stringify(data),
+      created_at: at,
+      created_by: OWNER_USER_ID,
+      updated_at: at,
+      updated_by: OWNER_USER_ID,
+      first_used_at: null,
+      used_count: 0,
+    });
   });
   return token;
 }
@@ -70,13 +68,8 @@ export class TokenRefused extends Error {}
 export async function useMagicToken(ctx: Ctx, token: string): Promise<MagicLinkData> {
   const data = await ctx.write(async (w) => {
     const at = w.clock.now();
-    const { numUpdatedRows } = await w.db
-      .updateTable('tokens')
-      .set((eb) => ({ used_count: eb('used_count', '+', 1), updated_at: at, first_used_at: eb.fn.coalesce('first_used_at', eb.val(at)) }))
-      .where('token', '=', token)
-      .executeTakeFirst();
-    if (numUpdatedRows === 0n) throw new TokenRefused('Invalid token provided');
-    const row = await w.db.selectFrom('tokens').selectAll().where('token', '=', token).executeTakeFirstOrThrow();
+    if (!(await countTokenUse(w.db, token, at))) throw new TokenRefused('Invalid token provided');
+    const row = await findTokenOrThrow(w.db, token);
     const usedBefore = row.used_count - 1;
     const now = w.clock.epochMs();
     const created = new Date(row.created_at).getTime();
@@ -97,6 +90,6 @@ export async function useMagicToken(ctx: Ctx, token: string): Promise<MagicLinkD
 export async function pruneMagicTokens(ctx: Ctx): Promise<void> {
   const before = new Date(ctx.clock.epochMs() - TOKEN_VALIDITY_MS);
   await ctx.write(async (w) => {
-    await w.db.deleteFrom('tokens').where('created_at', '<', before).execute();
+    await deleteTokensCreatedBefore(w.db, before);
   });
 }

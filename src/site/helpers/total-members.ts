@@ -1,4 +1,5 @@
 import { SafeString, envOf, type Options } from './env.js';
+import { countMembers } from '../site.queries.js';
 
 /** Ghost's rounding of member counts for display (`utils/member-count.js`): exact to 50, then floored with a `+`. */
 export function memberCountRounding(total: number): string {
@@ -17,9 +18,7 @@ function countHelper(paid: boolean) {
   return function (this: Record<string, unknown>, options: Options, done: (value: unknown) => void): void {
     if (typeof this.total === 'number' && this.total) return done(new SafeString(memberCountRounding(this.total)));
     const { ctx } = envOf(options);
-    let query = ctx.db.selectFrom('members').select((eb) => eb.fn.countAll<number>().as('total'));
-    if (paid) query = query.where('status', '!=', 'free');
-    query.executeTakeFirst().then(
+    countMembers(ctx.db, paid).then(
       (row) => {
         const total = Number(row?.total ?? 0);
         done(new SafeString(total > 0 ? memberCountRounding(total) : '0'));

@@ -1,0 +1,19 @@
+import type { ReadDb } from '../db/read-db.js';
+
+/** The Content API key of Ghost's internal frontend integration (migration 0021). */
+export function frontendKeySecret(db: ReadDb): Promise<{ secret: string } | undefined> {
+  return db
+    .selectFrom('api_keys')
+    .innerJoin('integrations', 'integrations.id', 'api_keys.integration_id')
+    .select('api_keys.secret')
+    .where('integrations.slug', '=', 'ghost-internal-frontend')
+    .where('api_keys.type', '=', 'content')
+    .executeTakeFirst();
+}
+
+/** How many members there are, or how many are not free when `paid`. */
+export function countMembers(db: ReadDb, paid: boolean) {
+  let query = db.selectFrom('members').select((eb) => eb.fn.countAll<number>().as('total'));
+  if (paid) query = query.where('status', '!=', 'free');
+  return query.executeTakeFirst();
+}
