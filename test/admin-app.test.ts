@@ -158,7 +158,10 @@ describe('the admin app at <site>ghost/', () => {
     const site = await t.app.inject({ url: `${ADMIN}/site/` });
     expect(site.statusCode).toBe(200);
     const missing = await t.app.inject({ url: `${ADMIN}/no-such-thing/` });
-    expect(ghostError(missing)).toMatchObject({ type: 'NotFoundError', message: 'Resource not found' });
+    expect(ghostError(missing)).toMatchObject({
+      type: 'NotFoundError',
+      message: 'Resource not found: the Admin API has no endpoint GET /ghost/api/admin/no-such-thing/.',
+    });
     expect(missing.headers['content-version']).toBe('v5.130');
     const content = await t.app.inject({ url: '/ghost/api/nothing/' });
     expect(ghostError(content).type).toBe('NotFoundError');
