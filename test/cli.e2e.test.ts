@@ -43,6 +43,19 @@ describe('quire', () => {
     expect([exported.code, exported.stdout.split('\n')[0]]).toEqual([0, 'usage: quire export --file FILE']);
   });
 
+  it('admin fetch has its own help and usage errors', () => {
+    const help = run('cli', 'admin', '--help');
+    expect([help.code, help.stdout.split('\n')[0]]).toEqual([0, 'usage: quire admin fetch [--force] [--install]']);
+    expect(run('cli', '--help').stdout).toMatch(/\n  admin +fetch Ghost's admin app/);
+    for (const [args, first] of [
+      [['admin'], 'quire admin: no sub-command given'],
+      [['admin', 'frob'], "quire admin: unknown sub-command 'frob'"],
+    ] as const) {
+      const { code, stderr } = run('cli', ...args);
+      expect([code, stderr.split('\n')[0]], args.join(' ')).toEqual([2, first]);
+    }
+  });
+
   it('names what is wrong on the first line of stderr and exits 2', () => {
     const cases: [string[], string, string][] = [
       [[], 'quire: no command given', 'usage: quire <command> [options]'],
@@ -75,7 +88,15 @@ describe('quire', () => {
       'quire: set up the site "Quire" with the owner cli@example.com (a random password, printed below)\nquire: created the integration "CLI test"\n',
     );
     const lines = first.stdout.trim().split('\n');
-    expect(lines.map((line) => line.split('=')[0])).toEqual(['OWNER_EMAIL', 'OWNER_PASSWORD', 'ADMIN_KEY', 'CONTENT_KEY', 'ADMIN_API_URL', 'CONTENT_API_URL']);
+    expect(lines.map((line) => line.split('=')[0])).toEqual([
+      'OWNER_EMAIL',
+      'OWNER_PASSWORD',
+      'ADMIN_KEY',
+      'CONTENT_KEY',
+      'ADMIN_API_URL',
+      'CONTENT_API_URL',
+      'ADMIN_URL',
+    ]);
     expect(lines).toContain('ADMIN_API_URL=http://localhost:1');
 
     const again = run('cli', 'setup', '--integration', 'CLI test');
