@@ -2,32 +2,33 @@ import { parseArgs } from 'node:util';
 import { DEFAULT_ADMIN_APP_DIR, loadConfig, type Config } from './config.js';
 import { adminBuildState, fetchAdminBuild } from './admin-app/fetch.js';
 import { ADMIN_PACKAGE } from './admin-app/pin.js';
-import { UsageError } from './cli-args.js';
+import { UsageError, type CommandSpec } from './cli-args.js';
 
-export const ADMIN_SUMMARY = "fetch Ghost's admin app into ADMIN_APP_DIR (quire admin fetch)";
+const ADMIN_USAGE = 'usage: quire admin fetch [--force] [--install]';
 
-export const ADMIN_USAGE = `usage: quire admin fetch [--force] [--install]
-
-admin fetch  Fetches Ghost's admin app (the built client in the ${ADMIN_PACKAGE.name}@${ADMIN_PACKAGE.version} npm package) with npm,
+/** `quire admin`, as the command line lists and describes it. */
+export const ADMIN_COMMAND: CommandSpec = {
+  usage: 'quire admin fetch [--force] [--install]',
+  summary: "fetch Ghost's admin app into ADMIN_APP_DIR (quire admin fetch)",
+  help: `admin fetch  Fetches Ghost's admin app (the built client in the ${ADMIN_PACKAGE.name}@${ADMIN_PACKAGE.version} npm package) with npm,
              checks it against the pinned integrity and keeps only the admin build, in ADMIN_APP_DIR
              (vendor/ghost-admin/ by default). Skipped when that version is already there, unless --force.
-             --install is what npm install runs: never fails the install (offline, it says how to fetch later).`;
+             --install is what npm install runs: never fails the install (offline, it says how to fetch later).`,
+  options: {},
+  ownArguments: true,
+};
 
 /** `quire admin fetch`: returns the lines to print. */
 export async function runAdmin(args: string[]): Promise<string[]> {
-  if (args.some((arg) => arg === '--help' || arg === '-h')) return [ADMIN_USAGE];
   let parsed;
   try {
     parsed = parseArgs({ args, allowPositionals: true, strict: true, options: { force: { type: 'boolean' }, install: { type: 'boolean' } } });
   } catch (err) {
-    throw new UsageError(`quire admin: ${err instanceof Error ? err.message : String(err)}`, ADMIN_USAGE.split('\n')[0]!);
+    throw new UsageError(`quire admin: ${err instanceof Error ? err.message : String(err)}`, ADMIN_USAGE);
   }
   const { values, positionals } = parsed;
   if (positionals[0] !== 'fetch' || positionals.length !== 1) {
-    throw new UsageError(
-      positionals.length ? `quire admin: unknown sub-command '${positionals.join(' ')}'` : 'quire admin: no sub-command given',
-      ADMIN_USAGE.split('\n')[0]!,
-    );
+    throw new UsageError(positionals.length ? `quire admin: unknown sub-command '${positionals.join(' ')}'` : 'quire admin: no sub-command given', ADMIN_USAGE);
   }
   if (!values.install) return fetchInto(loadConfig(), Boolean(values.force));
   // During `npm install` nothing may fail the install: a bad setting or no registry leaves the admin unfetched.

@@ -8,6 +8,8 @@ export interface CommandSpec {
   options: NonNullable<ParseArgsConfig['options']>;
   /** Options the command cannot run without. */
   required?: readonly string[];
+  /** The command reads its own arguments (a sub-command and flags): they are handed over unparsed. */
+  ownArguments?: boolean;
 }
 
 /** A command line the program cannot run: the message (`quire …: `) says what is wrong, `hint` how to call it. */
@@ -20,7 +22,8 @@ export class UsageError extends Error {
   }
 }
 
-export type CommandLine = { kind: 'help'; text: string } | { kind: 'run'; command: string; values: Record<string, string | undefined> };
+export type CommandLine =
+  { kind: 'help'; text: string } | { kind: 'run'; command: string; values: Record<string, string | undefined>; args: readonly string[] };
 
 const HELP_FLAGS = new Set(['--help', '-h']);
 
@@ -56,6 +59,7 @@ export function parseCommandLine(argv: readonly string[], commands: Readonly<Rec
   if (!spec) throw new UsageError(`quire: unknown command '${first}'`, list);
   const hint = `usage: ${spec.usage}\n(quire ${first} --help describes its options)`;
   if (rest.some((arg) => HELP_FLAGS.has(arg))) return { kind: 'help', text: commandHelp(spec) };
+  if (spec.ownArguments) return { kind: 'run', command: first, values: {}, args: rest };
   let values: Record<string, string | undefined>;
   try {
     values = parseArgs({ args: [...rest], options: spec.options, strict: true, allowPositionals: false }).values as Record<string, string | undefined>;
@@ -64,5 +68,5 @@ export function parseCommandLine(argv: readonly string[], commands: Readonly<Rec
   }
   const missing = (spec.required ?? []).filter((name) => !values[name]);
   if (missing.length) throw new UsageError(`quire ${first}: missing ${missing.map((name) => `--${name}`).join(', ')}`, hint);
-  return { kind: 'run', command: first, values };
+  return { kind: 'run', command: first, values, args: rest };
 }

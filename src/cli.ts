@@ -5,7 +5,7 @@ import { runSetup, SetupConflict, SETUP_DEFAULTS } from './cli-setup.js';
 import { runBackup, runExport, runImport } from './cli-db.js';
 import { ServerBackupAdvice } from './db/backup.js';
 import { UsageError, parseCommandLine, type CommandSpec } from './cli-args.js';
-import { ADMIN_SUMMARY, runAdmin } from './cli-admin.js';
+import { ADMIN_COMMAND, runAdmin } from './cli-admin.js';
 
 const SETTINGS = 'Every command uses the same settings as the server (DATABASE_URL, CONTENT_DIR, SITE_URL, …).';
 
@@ -56,6 +56,7 @@ when missing); an --email other than the owner's is refused.
     options: fileOption,
     required: ['file'],
   },
+  admin: ADMIN_COMMAND,
 };
 
 const OVERVIEW = `usage: quire <command> [options]
@@ -63,23 +64,22 @@ const OVERVIEW = `usage: quire <command> [options]
 ${Object.entries(COMMANDS)
   .map(([name, spec]) => `  ${name.padEnd(8)}${spec.summary}`)
   .join('\n')}
-  ${'admin'.padEnd(8)}${ADMIN_SUMMARY}
 
 quire <command> --help shows a command's options. ${SETTINGS}
 The server itself is \`npm start\` (node dist/main.mjs).`;
 
 async function run(argv: string[]): Promise<void> {
-  // `admin fetch` takes a sub-command and flags, which the value-taking options of the others do not describe.
-  if (argv[0] === 'admin') {
-    for (const line of await runAdmin(argv.slice(1))) console.log(line);
-    return;
-  }
   const parsed = parseCommandLine(argv, COMMANDS, OVERVIEW);
   if (parsed.kind === 'help') {
     console.log(parsed.text);
     return;
   }
   const { command, values } = parsed;
+  // `admin fetch` reads its own configuration: during `npm install` a bad setting must not fail the install.
+  if (command === 'admin') {
+    for (const line of await runAdmin([...parsed.args])) console.log(line);
+    return;
+  }
   const config = loadConfig();
   if (command === 'setup') {
     const result = await runSetup(config, values);

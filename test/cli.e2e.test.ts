@@ -59,12 +59,12 @@ describe('quire', () => {
   it('names what is wrong on the first line of stderr and exits 2', () => {
     const cases: [string[], string, string][] = [
       [[], 'quire: no command given', 'usage: quire <command> [options]'],
-      [['frobnicate'], "quire: unknown command 'frobnicate'", 'commands: setup, export, import, backup (quire --help describes them)'],
-      [['help', 'nope'], "quire: unknown command 'nope'", 'commands: setup, export, import, backup (quire --help describes them)'],
+      [['frobnicate'], "quire: unknown command 'frobnicate'", 'commands: setup, export, import, backup, admin (quire --help describes them)'],
+      [['help', 'nope'], "quire: unknown command 'nope'", 'commands: setup, export, import, backup, admin (quire --help describes them)'],
       [
         ['--verbose', 'setup'],
         "quire: unknown option '--verbose' (options come after the command)",
-        'commands: setup, export, import, backup (quire --help describes them)',
+        'commands: setup, export, import, backup, admin (quire --help describes them)',
       ],
       [['export'], 'quire export: missing --file', 'usage: quire export --file FILE'],
       [['import', '--file'], 'quire import: --file needs a value', 'usage: quire import --file FILE'],
