@@ -78,27 +78,22 @@ export async function makeStaff(t: TestSite, role: Exclude<RoleName, 'Owner'>, {
   return { ...user, password: STAFF_PASSWORD };
 }
 
+/** A Lexical paragraph holding `text`, as the editor saves it. */
+export const lexicalParagraph = (text: string) => ({
+  children: [{ detail: 0, format: 0, mode: 'normal', style: '', text, type: 'extended-text', version: 1 }],
+  direction: 'ltr',
+  format: '',
+  indent: 0,
+  type: 'paragraph',
+  version: 1,
+});
+
+/** A Lexical document of these blocks (paragraphs, cards such as `{ type: 'paywall', version: 1 }`). */
+export const lexicalDocument = (...children: object[]) =>
+  JSON.stringify({ root: { children, direction: 'ltr', format: '', indent: 0, type: 'root', version: 1 } });
+
 /** A Lexical document of one paragraph holding `text`, as the editor saves it. */
-export const lexicalOf = (text: string) =>
-  JSON.stringify({
-    root: {
-      children: [
-        {
-          children: [{ detail: 0, format: 0, mode: 'normal', style: '', text, type: 'extended-text', version: 1 }],
-          direction: 'ltr',
-          format: '',
-          indent: 0,
-          type: 'paragraph',
-          version: 1,
-        },
-      ],
-      direction: 'ltr',
-      format: '',
-      indent: 0,
-      type: 'root',
-      version: 1,
-    },
-  });
+export const lexicalOf = (text: string) => lexicalDocument(lexicalParagraph(text));
 
 export interface PostFields extends Omit<PostInput, 'authors' | 'tags'> {
   /** Author ids, first is primary (default: the Owner). */

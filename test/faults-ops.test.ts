@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { useTestSite } from './test-site.js';
+import { lexicalOf } from './factories.js';
 import { noteWriteFailure, noteWriteSuccess } from '../src/db/write-health.js';
 
 /** Honest operations: readiness says when the database cannot take writes. */
@@ -19,25 +20,7 @@ describe('readiness and writes', () => {
           {
             title: 'Too big for the disk',
             custom_excerpt: null,
-            lexical: JSON.stringify({
-              root: {
-                children: [
-                  {
-                    children: [{ detail: 0, format: 0, mode: 'normal', style: '', text: big, type: 'extended-text', version: 1 }],
-                    direction: 'ltr',
-                    format: '',
-                    indent: 0,
-                    type: 'paragraph',
-                    version: 1,
-                  },
-                ],
-                direction: 'ltr',
-                format: '',
-                indent: 0,
-                type: 'root',
-                version: 1,
-              },
-            }),
+            lexical: lexicalOf(big),
           },
         ],
       });

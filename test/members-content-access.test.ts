@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONTENT } from './support.js';
 import { useTestSite } from './test-site.js';
 import { MEMBERS, MailCatcher, cookiesOf, linkIn, openLink } from './members-support.js';
-import { lexicalOf, paragraph } from './posts-support.js';
+import { lexicalDocument, lexicalParagraph } from './factories.js';
 
 /**
  * The Content API reads the member's session cookie (and, with MEMBERS_BEARER_TOKENS, an identity token) for
@@ -14,7 +14,7 @@ beforeAll(() => mail.start());
 afterAll(() => mail.stop());
 const t = useTestSite({ settings: () => ({ MAIL_SMTP_URL: mail.url, MEMBERS_BEARER_TOKENS: 'true', RESPONSE_CACHE_MB: '8' }) });
 
-const lexical = lexicalOf(paragraph('Free part'), { type: 'paywall', version: 1 }, paragraph('Secret part'));
+const lexical = lexicalDocument(lexicalParagraph('Free part'), { type: 'paywall', version: 1 }, lexicalParagraph('Secret part'));
 
 let ip = 1;
 async function signUp(email: string): Promise<string> {

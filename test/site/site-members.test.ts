@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestSite } from '../test-site.js';
 import { MEMBERS, MailCatcher, cookiesOf, linkIn, openLink } from '../members-support.js';
 import { installTheme } from './site-support.js';
-import { lexicalOf, paragraph } from '../posts-support.js';
+import { lexicalOf } from '../factories.js';
 
 /**
  * A members-only post on the rendered site: a visitor sees Source's call to action, a signed-in member (the
@@ -14,7 +14,7 @@ beforeAll(() => mail.start());
 afterAll(() => mail.stop());
 const t = useTestSite({ settings: () => ({ MAIL_SMTP_URL: mail.url, RESPONSE_CACHE_MB: '8' }) });
 
-const lexical = lexicalOf(paragraph('Only for members here'));
+const lexical = lexicalOf('Only for members here');
 
 async function signIn(email: string): Promise<string> {
   const before = mail.received.length;

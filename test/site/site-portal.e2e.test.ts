@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext } from 'playwright-core';
 import { freePort } from '../support.js';
 import { launchChromium, skipWithoutChromium } from '../browser.js';
-import { lexicalOf, paragraph } from '../posts-support.js';
+import { lexicalOf } from '../factories.js';
 import { useTestSite } from '../test-site.js';
 import { MailCatcher, linkIn } from '../members-support.js';
 import { installTheme } from './site-support.js';
@@ -18,7 +18,7 @@ beforeAll(() => mail.start());
 afterAll(() => mail.stop());
 const t = useTestSite({ settings: () => ({ MAIL_SMTP_URL: mail.url, SITE_URL: `http://127.0.0.1:${port}/` }) });
 
-const lexical = lexicalOf(paragraph('The part for members'));
+const lexical = lexicalOf('The part for members');
 
 if (!skipWithoutChromium('a reader on the site')) {
   describe('a reader on the site', () => {

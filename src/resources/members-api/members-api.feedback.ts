@@ -3,9 +3,8 @@ import type { MemberRow } from '../../db/schema.js';
 import { objectId } from '../../db/ids.js';
 import { errors } from '../../errors.js';
 import { readSettings } from '../../settings/settings.js';
-import { memberUuidKey, sameKey } from '../../auth/member-session.js';
-import { memberKeys } from './members-api.session.js';
-import { findFeedback, findMemberByUuid, findPostId, insertFeedback, updateFeedbackScore } from './members-api.queries.js';
+import { memberFromLinkOrSession } from './members-api.session.js';
+import { findFeedback, findPostId, insertFeedback, updateFeedbackScore } from './members-api.queries.js';
 
 type SessionOf = (request: FastifyRequest) => Promise<MemberRow | null>;
 
@@ -15,7 +14,7 @@ type SessionOf = (request: FastifyRequest) => Promise<MemberRow | null>;
  */
 export function feedbackRoutes(api: FastifyInstance, sessionOf: SessionOf) {
   api.post<{ Querystring: Record<string, unknown>; Body: { feedback?: unknown } | undefined }>('/feedback/', async (request, reply) => {
-    const member = await feedbackMember(request, sessionOf);
+    const member = await memberFromLinkOrSession(request);
     const items = request.body?.feedback;
     const data = Array.isArray(items) && items[0] && typeof items[0] === 'object' ? (items[0] as { post_id?: unknown; score?: unknown }) : null;
     const invalid = (context: string) => errors.validation({ message: 'Validation error, cannot save feedback.', context });
@@ -59,19 +58,4 @@ export function feedbackRoutes(api: FastifyInstance, sessionOf: SessionOf) {
     // Ghost's serializer wraps the missing announcement as one empty object.
     return { announcement: [visible ? { announcement: content, announcement_background: s.get('announcement_background') } : {}] };
   });
-}
-
-async function feedbackMember(request: FastifyRequest<{ Querystring: Record<string, unknown> }>, sessionOf: SessionOf): Promise<MemberRow> {
-  const { uuid, key } = request.query;
-  if (typeof uuid !== 'string' || !uuid) {
-    const member = await sessionOf(request);
-    if (member) return member;
-    throw errors.unauthorized('Missing uuid.');
-  }
-  if (typeof key !== 'string' || !key) throw errors.unauthorized('Invalid key.');
-  const { validationKey } = await memberKeys(request.ctx);
-  if (!sameKey(memberUuidKey(uuid, validationKey), key)) throw errors.unauthorized('Invalid key.');
-  const member = await findMemberByUuid(request.ctx.db, uuid);
-  if (!member) throw errors.unauthorized('Invalid uuid.');
-  return member;
 }

@@ -4,16 +4,15 @@ import type { Config } from '../../config.js';
 import type { CtxBase } from '../../ctx.js';
 import { ctxHook } from '../../http/request-ctx.js';
 import { GhostError, errors } from '../../errors.js';
-import { clearedSessionCookies, identityToken, memberJwks, memberUuidKey, sameKey, sessionCookies } from '../../auth/member-session.js';
+import { clearedSessionCookies, identityToken, memberJwks, sessionCookies } from '../../auth/member-session.js';
 import { sendMagicLink, type SendMagicLinkBody } from './members-api.send.js';
 import { countSendAttempt, forgetSendAttempts, integrityToken, validIntegrityToken } from './members-api.limits.js';
 import { memberFromMagicLink } from './members-api.signup.js';
 import { failureRedirect, redirectParams, successRedirect } from './members-api.magic-link.js';
-import { currentMember, identityIssuer, memberByTransientId, memberKeys, sessionMember } from './members-api.session.js';
+import { currentMember, identityIssuer, memberByTransientId, memberFromLinkOrSession, memberKeys, sessionMember } from './members-api.session.js';
 import { cycleTransientId, editSelf, touchLastSeen, unsuppress } from './members-api.member.js';
 import { requestEmailChange } from './members-api.email.js';
 import { feedbackRoutes } from './members-api.feedback.js';
-import { findMemberByUuid } from './members-api.queries.js';
 
 /** Ghost's `cacheControl('private')`: nothing the Members API answers is kept by a cache. */
 const PRIVATE = 'no-cache, private, no-store, must-revalidate, max-stale=0, post-check=0, pre-check=0';
@@ -123,12 +122,12 @@ export async function membersApiRoutes(app: FastifyInstance, base: CtxBase, conf
           });
 
           api.get<{ Querystring: Query }>('/member/newsletters/', async (request, reply) => {
-            const member = await memberByUuid(request);
+            const member = await memberFromLinkOrSession(request);
             return (await newsletterPrefs(request, member)) ?? plain(reply, 404, 'Email address not found.');
           });
 
           api.put<{ Querystring: Query; Body: Record<string, unknown> | undefined }>('/member/newsletters/', async (request, reply) => {
-            const member = await memberByUuid(request);
+            const member = await memberFromLinkOrSession(request);
             try {
               await editSelf(request.ctx, member, request.body ?? {}, ['newsletters', 'enable_comment_notifications']);
               const updated = await memberByTransientId(request.ctx, member.transient_id);
@@ -203,22 +202,6 @@ export async function membersApiRoutes(app: FastifyInstance, base: CtxBase, conf
     },
     { prefix: `${sitePath}members` },
   );
-
-  /** `?uuid=&key=` as an unsubscribe link carries them: the key must be the uuid's HMAC. */
-  async function memberByUuid(request: FastifyRequest<{ Querystring: Query }>) {
-    const { uuid, key } = request.query;
-    if (typeof uuid !== 'string' || !uuid) {
-      const member = await sessionOf(request);
-      if (member) return member;
-      throw errors.unauthorized('Missing uuid.');
-    }
-    if (typeof key !== 'string' || !key) throw errors.unauthorized('Invalid key.');
-    const { validationKey } = await memberKeys(request.ctx);
-    if (!sameKey(memberUuidKey(uuid, validationKey), key)) throw errors.unauthorized('Invalid key.');
-    const member = await findMemberByUuid(request.ctx.db, uuid);
-    if (!member) throw errors.unauthorized('Invalid uuid.');
-    return member;
-  }
 }
 
 /** The newsletter preferences an unsubscribe page shows (Ghost's pick of the member). */

@@ -1,10 +1,12 @@
+import type { FastifyRequest } from 'fastify';
 import type { Ctx } from '../../ctx.js';
 import type { MemberRow } from '../../db/schema.js';
+import { errors } from '../../errors.js';
 import { readSettings } from '../../settings/settings.js';
-import { sessionTransientId, verifyIdentityToken } from '../../auth/member-session.js';
+import { memberUuidKey, sameKey, sessionTransientId, verifyIdentityToken } from '../../auth/member-session.js';
 import { relationsOfMembers, type MemberRelations } from '../members/members.queries.js';
 import { presentMember } from '../members/members.present.js';
-import { findMemberByTransientId, findMemberWithEmail } from './members-api.queries.js';
+import { findMemberByTransientId, findMemberByUuid, findMemberWithEmail } from './members-api.queries.js';
 
 /**
  * Who the signed-in member is: the `ghost-members-ssr` cookie (checked against its `.sig`) names the member's
@@ -107,4 +109,23 @@ export async function memberFromIdentityToken(ctx: Pick<Ctx, 'db' | 'site' | 'cl
   if (!email) return null;
   const row = await findMemberWithEmail(ctx.db, email);
   return row ? currentMember(ctx, row) : null;
+}
+
+/**
+ * The member a mailed link names (`?uuid=&key=`, the key being the uuid's HMAC, as unsubscribe and feedback links
+ * carry them), or else the signed-in member; Ghost's 401s otherwise.
+ */
+export async function memberFromLinkOrSession(request: FastifyRequest<{ Querystring: Record<string, unknown> }>): Promise<MemberRow> {
+  const { uuid, key } = request.query;
+  if (typeof uuid !== 'string' || !uuid) {
+    const member = await sessionMember(request.ctx, request.headers.cookie);
+    if (member) return member;
+    throw errors.unauthorized('Missing uuid.');
+  }
+  if (typeof key !== 'string' || !key) throw errors.unauthorized('Invalid key.');
+  const { validationKey } = await memberKeys(request.ctx);
+  if (!sameKey(memberUuidKey(uuid, validationKey), key)) throw errors.unauthorized('Invalid key.');
+  const member = await findMemberByUuid(request.ctx.db, uuid);
+  if (!member) throw errors.unauthorized('Invalid uuid.');
+  return member;
 }
