@@ -1,9 +1,11 @@
+import type { MemberAccess } from '../../ctx.js';
 import { htmlToPlaintext } from '../../content/text.js';
+import { inSegment } from './posts.member-gating.js';
 
 const PAYWALL = '<!--members-only-->';
 const HAS_GATED_BLOCKS = /<!--\s*kg-gated-block:begin/;
 const GATED_BLOCK = /<!--kg-gated-block:begin ([^\n]+?)\s*-->([\s\S]*?)<!--kg-gated-block:end-->/g;
-const GATED_PARAM = /\b(?<key>\w+):["']?(?<value>[^"'\s]+)["']?/g;
+const GATED_PARAM = /\b(?<key>\w+):(?:"(?<quoted>[^"]*)"|'(?<single>[^']*)'|(?<bare>[^"'\s]+))/g;
 
 type Fields = Record<string, unknown>;
 
@@ -16,22 +18,32 @@ function recompute(out: Fields, customExcerpt: string | null): void {
   }
 }
 
-/** An anonymous visitor keeps only the gated blocks meant for non-members. */
-function stripGatedBlocks(html: string): string {
+/** A gated block's parameters (`nonMember:true memberSegment:"status:free"`). */
+function blockParams(params: string): Map<string, string> {
+  const found = new Map<string, string>();
+  for (const m of params.matchAll(GATED_PARAM)) found.set(m.groups!.key!, m.groups!.quoted ?? m.groups!.single ?? m.groups!.bare ?? '');
+  return found;
+}
+
+/**
+ * `checkGatedBlockAccess`: a visitor keeps the blocks meant for non-members, a member the blocks whose segment
+ * they are in.
+ */
+function resolveGatedBlocks(html: string, member: MemberAccess | null): string {
   return html.replace(GATED_BLOCK, (_match, params: string, content: string) => {
-    for (const match of params.matchAll(GATED_PARAM)) {
-      if (match.groups!.key === 'nonMember' && match.groups!.value === 'true') return content;
-    }
-    return '';
+    const found = blockParams(params);
+    if (!member) return found.get('nonMember') === 'true' ? content : '';
+    const segment = found.get('memberSegment');
+    return segment && inSegment(segment, member) ? content : '';
   });
 }
 
 /**
- * Content API member gating for a request without a member, on the fields present in the
- * response, as Ghost's post-gating does: without access the html is cut at the paywall marker (text fields
- * recomputed), or html, plaintext and excerpt are emptied; gated blocks are resolved either way.
+ * Content API gating on the fields present in the response, as Ghost's post-gating does for a visitor or a
+ * signed-in member: without access the html is cut at the paywall marker (text fields recomputed), or html,
+ * plaintext and excerpt are emptied; gated blocks are resolved either way.
  */
-export function gateForAnonymous(out: Fields, access: boolean, customExcerpt: string | null): void {
+export function gateContent(out: Fields, access: boolean, customExcerpt: string | null, member: MemberAccess | null): void {
   if (!access) {
     const paywall = typeof out.html === 'string' ? out.html.indexOf(PAYWALL) : -1;
     if (paywall !== -1) {
@@ -42,7 +54,7 @@ export function gateForAnonymous(out: Fields, access: boolean, customExcerpt: st
     }
   }
   if (typeof out.html === 'string' && HAS_GATED_BLOCKS.test(out.html)) {
-    out.html = stripGatedBlocks(out.html);
+    out.html = resolveGatedBlocks(out.html, member);
     recompute(out, customExcerpt);
   }
 }

@@ -11,8 +11,8 @@ import { authorUrl, postUrl, tagUrl } from '../../content/urls.js';
 import { zonedIso } from './posts.dates.js';
 import type { PostRecord } from './posts.queries.js';
 import type { Format } from './posts.schemas.js';
-import { gateForAnonymous } from './posts.gating.js';
-import { gateForMember, memberCanRead } from './posts.member-gating.js';
+import { gateContent } from './posts.gating.js';
+import { memberCanRead } from './posts.member-gating.js';
 import type { MemberAccess } from '../../ctx.js';
 import { shownVisibility } from './posts.model.js';
 import { tiersForPost, type PostTiers } from './posts.tiers.js';
@@ -223,8 +223,7 @@ export function presentContentPost(record: PostRecord, ctx: ContentPresentContex
   // Reading time is worked out before gating, from the whole post.
   if (html) out.reading_time = row.reading_time ?? readingTime({ html, feature_image: featureImage });
   out.access = access;
-  if (member) gateForMember(out, access, row.custom_excerpt, member);
-  else gateForAnonymous(out, access, row.custom_excerpt);
+  gateContent(out, access, row.custom_excerpt, member);
   if (typeof out.html === 'string' && out.html && ctx.tagLinks) out.html = withOutboundRefs(out.html, ctx.siteUrl);
   out.comments = access && ctx.commentsEnabled;
   for (const key of META_KEYS) out[key] = key.endsWith('image') ? abs(meta?.[key] ?? null, ctx.siteUrl) : meta?.[key] || null;
