@@ -77,6 +77,26 @@ describe('Content API access for members', () => {
     expect((await read('for-paid', { cookie: other })).access).toBe(false);
   });
 
+  it("resolves gated blocks for the member's segment: a free member sees the members' block, not the visitors' or the paid one", async () => {
+    const card = (html: string, nonMember: boolean, memberSegment: string) => ({
+      type: 'html',
+      version: 1,
+      html,
+      visibility: { web: { nonMember, memberSegment }, email: { memberSegment: 'status:free,status:-free' } },
+    });
+    const blocks = lexicalDocument(
+      lexicalParagraph('Open words.'),
+      card('<p>Only visitors see this.</p>', true, ''),
+      card('<p>Only members see this.</p>', false, 'status:free,status:-free'),
+      card('<p>Paid only.</p>', false, 'status:-free'),
+    );
+    expect((await t.admin.post('/posts/', { posts: [{ title: 'Blocks', slug: 'blocks', status: 'published', lexical: blocks }] })).statusCode).toBe(201);
+    const visitor = await read('blocks');
+    expect([visitor.html.includes('Only visitors'), visitor.html.includes('Only members'), visitor.html.includes('Paid only')]).toEqual([true, false, false]);
+    const free = await read('blocks', { cookie: await signUp('blocks.reader@example.com') });
+    expect([free.html.includes('Only visitors'), free.html.includes('Only members'), free.html.includes('Paid only')]).toEqual([false, true, false]);
+  });
+
   it('takes an identity token as a Bearer token (MEMBERS_BEARER_TOKENS), and refuses a bad one as anonymous', async () => {
     const cookie = await signUp('headless@example.com');
     const token = (await t.app.inject({ url: `${MEMBERS}/session/`, headers: { cookie } })).body;
