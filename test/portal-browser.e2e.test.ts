@@ -101,9 +101,9 @@ if (!skipWithoutChromium('Portal in a browser')) {
       await tab.frameLocator('iframe[title="portal-popup"]').locator('button:has-text("Sign out")').first().click();
       await expect.poll(async () => tab.evaluate(async () => (await fetch('/members/api/member/')).status), { timeout: 20_000 }).toBe(204);
 
-      // And back in through Portal's sign-in screen, on a fresh load of the page (Portal reloads it after signing
-      // out; a hash change alone could land on the account screen still open).
-      await tab.goto('about:blank');
+      // And back in through Portal's sign-in screen, in a new tab of the same browser: Portal reloads the old one
+      // after signing out, which could interrupt or outrun a navigation made there.
+      tab = await browser.newPage();
       await tab.goto(`${siteUrl}#/portal/signin`);
       const signin = tab.frameLocator('iframe[title="portal-popup"]');
       await signin.locator('input[name="email"]').fill('browser.reader@example.com', { timeout: 30_000 });
@@ -118,7 +118,7 @@ if (!skipWithoutChromium('Portal in a browser')) {
 
     it('Search (sodo-search) served by Quire finds a post by its title', async () => {
       expect((await t.admin.post('/posts/', { posts: [{ title: 'Findable Zebra Story', status: 'published' }] })).statusCode).toBe(201);
-      await tab.goto('about:blank');
+      tab = await browser.newPage();
       await tab.goto(`${siteUrl}#/search`);
       const search = tab.frameLocator('iframe[title="portal-popup"]').last();
       await search.locator('input').first().fill('Zebra', { timeout: 30_000 });
