@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { first } from '../../../test/posts-support.js';
+import { lexicalDocument, lexicalParagraph } from '../../../test/factories.js';
 import { useTestSite } from '../../../test/test-site.js';
 
 // Content API gating for an anonymous reader, replayed from Ghost 5.130.6: each post below was created on
@@ -148,29 +149,12 @@ const card = (html: string, nonMember: boolean, memberSegment: string) => ({
   html,
   visibility: { web: { nonMember, memberSegment }, email: { memberSegment: 'status:free,status:-free' } },
 });
-const para = (text: string) => ({
-  children: [{ detail: 0, format: 0, mode: 'normal', style: '', text, type: 'extended-text', version: 1 }],
-  direction: 'ltr',
-  format: '',
-  indent: 0,
-  type: 'paragraph',
-  version: 1,
-});
-const GATED = JSON.stringify({
-  root: {
-    children: [
-      para('Open words.'),
-      card('<p>Only visitors see this.</p>', true, ''),
-      card('<p>Only members see this.</p>', false, 'status:free,status:-free'),
-      card('<p>Paid only.</p>', false, 'status:-free'),
-    ],
-    direction: 'ltr',
-    format: '',
-    indent: 0,
-    type: 'root',
-    version: 1,
-  },
-});
+const GATED = lexicalDocument(
+  lexicalParagraph('Open words.'),
+  card('<p>Only visitors see this.</p>', true, ''),
+  card('<p>Only members see this.</p>', false, 'status:free,status:-free'),
+  card('<p>Paid only.</p>', false, 'status:-free'),
+);
 
 describe('Content API gated blocks for an anonymous reader', () => {
   it('keeps the blocks for visitors on a public post and recomputes the text; empties a members post', async () => {
