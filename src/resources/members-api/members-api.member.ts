@@ -5,7 +5,8 @@ import { errors } from '../../errors.js';
 import { setMemberNewsletters } from '../members/members.relations.js';
 import { signupNewsletterIds } from '../members/members.queries.js';
 import { beforeMemberChange, recordMemberEdited } from '../members/members.events.js';
-import { activeNewslettersAmong, activeNewslettersOfMember, insertSubscribeEvents, updateMember } from './members-api.queries.js';
+import { activeNewslettersAmong, insertSubscribeEvents, updateMember } from './members-api.queries.js';
+import { activeNewslettersOfMember } from '../members/members.queries.js';
 
 /**
  * What a member may change about themselves (`PUT /member/`, and `PUT /member/newsletters/` from an

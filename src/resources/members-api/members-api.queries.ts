@@ -67,16 +67,6 @@ export function activeNewslettersAmong(db: ReadDb, ids: string[]): Promise<{ id:
   return db.selectFrom('newsletters').select('id').where('id', 'in', ids).where('status', '=', 'active').execute();
 }
 
-export function activeNewslettersOfMember(db: ReadDb, memberId: string): Promise<{ id: string }[]> {
-  return db
-    .selectFrom('members_newsletters')
-    .innerJoin('newsletters', 'newsletters.id', 'members_newsletters.newsletter_id')
-    .select('newsletters.id')
-    .where('members_newsletters.member_id', '=', memberId)
-    .where('newsletters.status', '=', 'active')
-    .execute();
-}
-
 export function freeTierWelcomePage(db: ReadDb) {
   return db.selectFrom('products').select('welcome_page_url').where('type', '=', 'free').executeTakeFirst();
 }

@@ -107,3 +107,14 @@ export async function newsletterIdsByName(db: ReadDb): Promise<Map<string, strin
 export function firstActivePaidTier(db: ReadDb): Promise<TierRow | undefined> {
   return db.selectFrom('products').selectAll().where('type', '=', 'paid').where('active', '=', true).orderBy('created_at').orderBy('id').executeTakeFirst();
 }
+
+/** The active newsletters a member is subscribed to. */
+export function activeNewslettersOfMember(db: ReadDb, memberId: string): Promise<{ id: string }[]> {
+  return db
+    .selectFrom('members_newsletters')
+    .innerJoin('newsletters', 'newsletters.id', 'members_newsletters.newsletter_id')
+    .select('newsletters.id')
+    .where('members_newsletters.member_id', '=', memberId)
+    .where('newsletters.status', '=', 'active')
+    .execute();
+}

@@ -4,7 +4,7 @@ import type { MemberRow } from '../../db/schema.js';
 import { objectId, uuid } from '../../db/ids.js';
 import { chunksOf } from '../../db/chunks.js';
 import { errors } from '../../errors.js';
-import { findMember, findMemberByEmail, signupNewsletterIds } from './members.queries.js';
+import { activeNewslettersOfMember, findMember, findMemberByEmail, signupNewsletterIds } from './members.queries.js';
 import { resolveLabels, resolveNewsletters, resolveTiers, setMemberLabels, setMemberNewsletters, setMemberTiers } from './members.relations.js';
 import type { MemberInput } from './members.schemas.js';
 import { recordMemberChanges, recordMemberCreated, recordSubscriptions } from './members.activity.js';
@@ -92,13 +92,7 @@ async function editedNewsletters(w: WriteCtx, memberId: string, input: MemberInp
   if (input.newsletters) return (await resolveNewsletters(w, input.newsletters)).map((n) => n.id);
   if (input.subscribed === false) return [];
   if (input.subscribed !== true) return null;
-  const active = await w.db
-    .selectFrom('members_newsletters')
-    .innerJoin('newsletters', 'newsletters.id', 'members_newsletters.newsletter_id')
-    .select('newsletters.id')
-    .where('members_newsletters.member_id', '=', memberId)
-    .where('newsletters.status', '=', 'active')
-    .execute();
+  const active = await activeNewslettersOfMember(w.db, memberId);
   return active.length > 0 ? null : (await signupNewsletterIds(w.db)).map((n) => n.id);
 }
 
