@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -16,7 +17,9 @@ export const THEMES_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.ur
 export async function installTheme(t: TestSite, name: 'source' | 'casper', activate = true): Promise<void> {
   const work = await mkdtemp(path.join(tmpdir(), 'quire-theme-test-'));
   try {
-    const files = await unpackThemeZip(path.join(THEMES_DIR, `${name}.zip`), path.join(work, 'theme'));
+    const zip = path.join(THEMES_DIR, `${name}.zip`);
+    if (!existsSync(zip)) throw new Error(`${zip} is missing: the site tests read Ghost's default themes from ../shared/themes beside the repository`);
+    const files = await unpackThemeZip(zip, path.join(work, 'theme'));
     const storage = storageFor(t.config);
     for (const file of files) await storage.write(`themes/${name}/${file.path}`, await readFile(file.file));
   } finally {
