@@ -35,3 +35,11 @@ export function listColumns(map: AnyFieldMap): string[] {
     .filter(([, field]) => typeof field === 'string' || field.list !== false)
     .map(([name]) => name);
 }
+
+/**
+ * Every column of the map, for `select(...)` in place of `selectAll()`: the query names what it reads, so a
+ * column a migration or an import adds to the table is not read until the row type and the map have it.
+ */
+export function columnsOf<Row>(map: FieldMap<Row>): (keyof Row & string)[] {
+  return Object.keys(map) as (keyof Row & string)[];
+}

@@ -2,9 +2,13 @@ import { sql, type ExpressionBuilder } from 'kysely';
 import type { ReadDb } from '../../db/read-db.js';
 import type { Engine } from '../../db/engine.js';
 import type { Database, LabelRow } from '../../db/schema.js';
+import { columnsOf } from '../../browse/fields.js';
+import { LABEL_FIELDS } from './labels.fields.js';
+
+const LABEL_COLUMNS = columnsOf(LABEL_FIELDS);
 
 export function findLabel(db: ReadDb, by: { id: string } | { slug: string }): Promise<LabelRow | undefined> {
-  const query = db.selectFrom('labels').selectAll();
+  const query = db.selectFrom('labels').select(LABEL_COLUMNS);
   return ('id' in by ? query.where('id', '=', by.id) : query.where('slug', '=', by.slug)).executeTakeFirst();
 }
 

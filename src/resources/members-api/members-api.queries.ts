@@ -2,6 +2,10 @@ import type { Insertable, Updateable } from 'kysely';
 import type { Db } from '../../db/connect.js';
 import type { ReadDb } from '../../db/read-db.js';
 import type { Database, MemberRow } from '../../db/schema.js';
+import { columnsOf } from '../../browse/fields.js';
+import { MEMBER_FIELDS } from '../members/members.fields.js';
+
+const MEMBER_COLUMNS = columnsOf(MEMBER_FIELDS);
 
 type Row<T extends keyof Database> = Insertable<Database[T]>;
 
@@ -9,7 +13,7 @@ type Row<T extends keyof Database> = Insertable<Database[T]>;
 
 /** Compared as given (not without case, unlike `findMemberByEmail`): the address comes from a token this site signed. */
 export function findMemberWithEmail(db: ReadDb, email: string): Promise<MemberRow | undefined> {
-  return db.selectFrom('members').selectAll().where('email', '=', email).executeTakeFirst();
+  return db.selectFrom('members').select(MEMBER_COLUMNS).where('email', '=', email).executeTakeFirst();
 }
 
 export function findMemberEmail(db: ReadDb, email: string): Promise<{ email: string } | undefined> {
@@ -17,11 +21,11 @@ export function findMemberEmail(db: ReadDb, email: string): Promise<{ email: str
 }
 
 export function findMemberByUuid(db: ReadDb, uuid: string): Promise<MemberRow | undefined> {
-  return db.selectFrom('members').selectAll().where('uuid', '=', uuid).executeTakeFirst();
+  return db.selectFrom('members').select(MEMBER_COLUMNS).where('uuid', '=', uuid).executeTakeFirst();
 }
 
 export function findMemberByTransientId(db: ReadDb, transientId: string): Promise<MemberRow | undefined> {
-  return db.selectFrom('members').selectAll().where('transient_id', '=', transientId).executeTakeFirst();
+  return db.selectFrom('members').select(MEMBER_COLUMNS).where('transient_id', '=', transientId).executeTakeFirst();
 }
 
 export function tierIdsOfMember(db: ReadDb, memberId: string): Promise<{ product_id: string }[]> {

@@ -2,9 +2,15 @@ import { sql } from 'kysely';
 import type { ReadDb } from '../../db/read-db.js';
 import type { Engine } from '../../db/engine.js';
 import type { LabelRow, MemberRow, NewsletterRow, TierRow } from '../../db/schema.js';
+import { columnsOf } from '../../browse/fields.js';
+import { MEMBER_FIELDS } from './members.fields.js';
+import { TIER_FIELDS } from '../tiers/tiers.fields.js';
+
+const MEMBER_COLUMNS = columnsOf(MEMBER_FIELDS);
+const TIER_COLUMNS = columnsOf(TIER_FIELDS);
 
 export function findMember(db: ReadDb, id: string): Promise<MemberRow | undefined> {
-  return db.selectFrom('members').selectAll().where('id', '=', id).executeTakeFirst();
+  return db.selectFrom('members').select(MEMBER_COLUMNS).where('id', '=', id).executeTakeFirst();
 }
 
 /**
@@ -94,7 +100,7 @@ export function memberCreations(db: ReadDb): Promise<Pick<MemberRow, 'status' | 
 
 /** The tier a members import names (the last made of that name, as Ghost's importer finds it). */
 export function latestTierNamed(db: ReadDb, name: string): Promise<TierRow | undefined> {
-  return db.selectFrom('products').selectAll().where('name', '=', name).orderBy('created_at', 'desc').orderBy('id', 'desc').executeTakeFirst();
+  return db.selectFrom('products').select(TIER_COLUMNS).where('name', '=', name).orderBy('created_at', 'desc').orderBy('id', 'desc').executeTakeFirst();
 }
 
 /** Every newsletter's id by its name in lower case: a members import names newsletters without case. */
@@ -105,7 +111,14 @@ export async function newsletterIdsByName(db: ReadDb): Promise<Map<string, strin
 
 /** The site's first active paid tier: where a members import puts comped rows. */
 export function firstActivePaidTier(db: ReadDb): Promise<TierRow | undefined> {
-  return db.selectFrom('products').selectAll().where('type', '=', 'paid').where('active', '=', true).orderBy('created_at').orderBy('id').executeTakeFirst();
+  return db
+    .selectFrom('products')
+    .select(TIER_COLUMNS)
+    .where('type', '=', 'paid')
+    .where('active', '=', true)
+    .orderBy('created_at')
+    .orderBy('id')
+    .executeTakeFirst();
 }
 
 /** The active newsletters a member is subscribed to. */

@@ -8,6 +8,10 @@ import { insertLabel } from '../labels/labels.service.js';
 import { findNewsletter, findNewsletterNamed } from '../newsletters/newsletters.queries.js';
 import { findTier } from '../tiers/tiers.queries.js';
 import type { RelationRef } from './members.schemas.js';
+import { columnsOf } from '../../browse/fields.js';
+import { TIER_FIELDS } from '../tiers/tiers.fields.js';
+
+const TIER_COLUMNS = columnsOf(TIER_FIELDS);
 
 const asObject = (ref: RelationRef) => (typeof ref === 'string' ? { name: ref } : ref);
 const describe = (ref: RelationRef) => JSON.stringify(typeof ref === 'string' ? ref : (ref.id ?? ref.slug ?? ref.name));
@@ -53,11 +57,11 @@ export async function resolveNewsletters(ctx: WriteCtx, refs: readonly RelationR
 export async function resolveTiers(ctx: WriteCtx, refs: readonly RelationRef[]): Promise<TierRow[]> {
   if (refs.length > 1) throw errors.badRequest('A member cannot have more than one Product');
   const out: TierRow[] = [];
-  const bySlug = (slug: string) => ctx.db.selectFrom('products').selectAll().where('slug', '=', slug).executeTakeFirst();
+  const bySlug = (slug: string) => ctx.db.selectFrom('products').select(TIER_COLUMNS).where('slug', '=', slug).executeTakeFirst();
   const byName = (name: string) =>
     ctx.db
       .selectFrom('products')
-      .selectAll()
+      .select(TIER_COLUMNS)
       .where(ctx.engine.text.lower(sql.ref('name')), '=', name.toLowerCase())
       .executeTakeFirst();
   for (const raw of refs) {

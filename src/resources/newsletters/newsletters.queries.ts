@@ -4,9 +4,13 @@ import type { ReadDb } from '../../db/read-db.js';
 import type { Database, NewsletterRow } from '../../db/schema.js';
 import type { Engine } from '../../db/engine.js';
 import { insertInChunks } from '../../db/chunks.js';
+import { columnsOf } from '../../browse/fields.js';
+import { NEWSLETTER_FIELDS } from './newsletters.fields.js';
+
+const NEWSLETTER_COLUMNS = columnsOf(NEWSLETTER_FIELDS);
 
 export function findNewsletter(db: ReadDb, id: string): Promise<NewsletterRow | undefined> {
-  return db.selectFrom('newsletters').selectAll().where('id', '=', id).executeTakeFirst();
+  return db.selectFrom('newsletters').select(NEWSLETTER_COLUMNS).where('id', '=', id).executeTakeFirst();
 }
 
 /** Another newsletter of this name, compared without case (as MySQL's unique index, Ghost's production engine, does). */

@@ -1,8 +1,12 @@
 import type { ReadDb } from '../../db/read-db.js';
 import type { RecommendationRow } from '../../db/schema.js';
+import { columnsOf } from '../../browse/fields.js';
+import { RECOMMENDATION_FIELDS } from './recommendations.fields.js';
+
+const RECOMMENDATION_COLUMNS = columnsOf(RECOMMENDATION_FIELDS);
 
 export function findRecommendation(db: ReadDb, id: string): Promise<RecommendationRow | undefined> {
-  return db.selectFrom('recommendations').selectAll().where('id', '=', id).executeTakeFirst();
+  return db.selectFrom('recommendations').select(RECOMMENDATION_COLUMNS).where('id', '=', id).executeTakeFirst();
 }
 
 /** Host without `www.` and path without its trailing slash: what makes two recommendation URLs the same site. */
@@ -18,7 +22,7 @@ function siteKey(url: string): string {
 export async function findRecommendationByUrl(db: ReadDb, url: string, exceptId?: string): Promise<RecommendationRow | undefined> {
   const key = siteKey(url);
   // A site recommends a handful of others: comparing them all is simpler than matching URLs in SQL.
-  let query = db.selectFrom('recommendations').selectAll();
+  let query = db.selectFrom('recommendations').select(RECOMMENDATION_COLUMNS);
   if (exceptId) query = query.where('id', '!=', exceptId);
   return (await query.execute()).find((row) => siteKey(row.url) === key);
 }

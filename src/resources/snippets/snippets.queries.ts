@@ -1,8 +1,12 @@
 import type { ReadDb } from '../../db/read-db.js';
 import type { SnippetRow } from '../../db/schema.js';
+import { columnsOf } from '../../browse/fields.js';
+import { SNIPPET_FIELDS } from './snippets.fields.js';
+
+const SNIPPET_COLUMNS = columnsOf(SNIPPET_FIELDS);
 
 export function findSnippet(db: ReadDb, id: string): Promise<SnippetRow | undefined> {
-  return db.selectFrom('snippets').selectAll().where('id', '=', id).executeTakeFirst();
+  return db.selectFrom('snippets').select(SNIPPET_COLUMNS).where('id', '=', id).executeTakeFirst();
 }
 
 /** Is `name` used by a snippet other than `exceptId`? */

@@ -2,15 +2,19 @@ import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kyse
 import type { Api } from '../../browse/browse.js';
 import type { ReadDb } from '../../db/read-db.js';
 import type { Database, TagRow } from '../../db/schema.js';
+import { columnsOf } from '../../browse/fields.js';
+import { TAG_FIELDS } from './tags.fields.js';
+
+const TAG_COLUMNS = columnsOf(TAG_FIELDS);
 
 export function findTag(db: ReadDb, by: { id: string } | { slug: string }): Promise<TagRow | undefined> {
-  const query = db.selectFrom('tags').selectAll();
+  const query = db.selectFrom('tags').select(TAG_COLUMNS);
   return ('id' in by ? query.where('id', '=', by.id) : query.where('slug', '=', by.slug)).executeTakeFirst();
 }
 
 /** A Content API tag: only tags with a published post exist there. */
 export function findPublicTag(db: ReadDb, by: { id: string } | { slug: string }): Promise<TagRow | undefined> {
-  const query = db.selectFrom('tags').selectAll().where(tagHasPublishedPost);
+  const query = db.selectFrom('tags').select(TAG_COLUMNS).where(tagHasPublishedPost);
   return ('id' in by ? query.where('id', '=', by.id) : query.where('slug', '=', by.slug)).executeTakeFirst();
 }
 

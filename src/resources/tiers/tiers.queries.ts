@@ -5,9 +5,13 @@ import type { TierRow } from '../../db/schema.js';
 import { errors, GhostError } from '../../errors.js';
 import { filterWhere, type FilterRules } from '../../filter/filter.js';
 import { TIERS_FILTER } from './tiers.browse.js';
+import { columnsOf } from '../../browse/fields.js';
+import { TIER_FIELDS } from './tiers.fields.js';
+
+const TIER_COLUMNS = columnsOf(TIER_FIELDS);
 
 export function findTier(db: ReadDb, id: string): Promise<TierRow | undefined> {
-  return db.selectFrom('products').selectAll().where('id', '=', id).executeTakeFirst();
+  return db.selectFrom('products').select(TIER_COLUMNS).where('id', '=', id).executeTakeFirst();
 }
 
 /**
@@ -22,7 +26,7 @@ export async function listTiers(db: ReadDb, engine: Engine, filter: string | und
     if (err instanceof GhostError && err.status === 400) throw errors.badRequest('The NQL filter you passed was invalid.');
     throw err;
   }
-  let query = db.selectFrom('products').selectAll();
+  let query = db.selectFrom('products').select(TIER_COLUMNS);
   if (where) query = query.where(where);
   return query
     .orderBy(sql`case when products.type = 'free' then 0 else 1 end`)

@@ -4,16 +4,20 @@ import type { ReadDb } from '../../db/read-db.js';
 import type { Database, RoleRow, UserRow } from '../../db/schema.js';
 import { OWNER_USER_ID, type RoleName } from '../../auth/roles.js';
 import type { RoleTable } from '../../auth/staff-rules.js';
+import { columnsOf } from '../../browse/fields.js';
+import { USER_FIELDS } from './users.fields.js';
+
+const USER_COLUMNS = columnsOf(USER_FIELDS);
 
 export function findUserById(db: ReadDb, id: string): Promise<UserRow | undefined> {
-  return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+  return db.selectFrom('users').select(USER_COLUMNS).where('id', '=', id).executeTakeFirst();
 }
 
 /** E-mail lookups are case-insensitive, as Ghost's login is. */
 export function findUserByEmail(db: ReadDb, email: string): Promise<UserRow | undefined> {
   return db
     .selectFrom('users')
-    .selectAll()
+    .select(USER_COLUMNS)
     .where((eb) => eb(eb.fn('lower', ['email']), '=', email.toLowerCase()))
     .executeTakeFirst();
 }
@@ -55,7 +59,7 @@ export async function userSlugTaken(db: ReadDb, slug: string, exceptId?: string)
 }
 
 export function findUserBySlug(db: ReadDb, slug: string): Promise<UserRow | undefined> {
-  return db.selectFrom('users').selectAll().where('slug', '=', slug).executeTakeFirst();
+  return db.selectFrom('users').select(USER_COLUMNS).where('slug', '=', slug).executeTakeFirst();
 }
 
 /** Is the e-mail (any case) used by a user other than `exceptId`? */
