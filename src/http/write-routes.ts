@@ -20,6 +20,9 @@ interface WriteCommon<O> {
 /** `POST /<docName>/`: 201 with `Location`, the new record presented. */
 export interface AddRoute<I, R, O> extends WriteCommon<O> {
   body: BodySpec<I>;
+  /** Where Ghost's answer differs: offers answer 200, webhooks send no `Location`. */
+  status?: 200 | 201;
+  location?: false;
   run: (ctx: Ctx, input: I, options: O) => Promise<R>;
   /** The new record's id, for `Location` (default: the result's own `id`). */
   id?: (result: R) => string;
@@ -72,7 +75,8 @@ export function writeRoutes<AI, AR, AO, EI, ER, EO>(app: FastifyInstance, routes
     app.post<{ Querystring: Query }>(`/${docName}/`, { config: configOf(frame, 'add', add) }, async (request, reply) => {
       const options = add.options ? add.options(request.query) : (undefined as AO);
       const result = await add.run(request.ctx, parseBody(request, add.body), options);
-      reply.status(201).header('Location', locationOf(request, add.id ? add.id(result) : (result as { id: string }).id));
+      reply.status(add.status ?? 201);
+      if (add.location !== false) reply.header('Location', locationOf(request, add.id ? add.id(result) : (result as { id: string }).id));
       return envelope(docName, await add.present(request.ctx, result, options), add.meta?.(result));
     });
   }

@@ -1,8 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { framesOf } from '../../http/frame.js';
 import { assertIdParam } from '../../http/validate.js';
-import { locationOf } from '../../http/location.js';
-import { parseBody } from '../../http/parse-body.js';
+import { writeRoutes } from '../../http/write-routes.js';
 import { errors } from '../../errors.js';
 import { findOffer, listOffers } from './offers.queries.js';
 import { presentAdminOffer, presentContentOffer } from './offers.present.js';
@@ -29,17 +28,24 @@ export function offersAdminRoutes(app: FastifyInstance) {
     return { offers: [presentAdminOffer(row)] };
   });
 
-  // Not writeRoutes declarations: Ghost answers an offer's add with 200 (and a Location), not 201.
-  app.post('/offers/', { config: { frame: frame('add'), permission: 'offer.add', invalidatesSite: true } }, async (request, reply) => {
-    const offer = await addOffer(request.ctx, parseBody(request, OFFER_ADD));
-    reply.header('Location', locationOf(request, offer.id));
-    return { offers: [presentAdminOffer(offer)] };
-  });
-
-  app.put<{ Params: Params }>('/offers/:id/', { config: { frame: frame('edit'), permission: 'offer.edit', invalidatesSite: true } }, async (request) => {
-    assertIdParam(request.params.id);
-    const offer = await editOffer(request.ctx, request.params.id, parseBody(request, OFFER_EDIT));
-    return { offers: [presentAdminOffer(offer)] };
+  writeRoutes(app, {
+    docName: 'offers',
+    add: {
+      permission: 'offer.add',
+      invalidatesSite: true,
+      body: OFFER_ADD,
+      // Ghost answers an offer's add with 200 (and a Location), not 201.
+      status: 200,
+      run: (ctx, input) => addOffer(ctx, input),
+      present: (_ctx, offer) => [presentAdminOffer(offer)],
+    },
+    edit: {
+      permission: 'offer.edit',
+      invalidatesSite: true,
+      body: OFFER_EDIT,
+      run: (ctx, id, input) => editOffer(ctx, id, input),
+      present: (_ctx, offer) => [presentAdminOffer(offer)],
+    },
   });
 }
 

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { assertIdParam } from '../../http/validate.js';
-import { parseBody } from '../../http/parse-body.js';
+import { framesOf } from '../../http/frame.js';
+import { writeRoutes } from '../../http/write-routes.js';
 import { errors } from '../../errors.js';
 import { WEBHOOK_ADD, WEBHOOK_EDIT } from './webhooks.schemas.js';
 import { presentDelivery, presentWebhook } from './webhooks.present.js';
@@ -10,7 +11,7 @@ import { addWebhook, destroyWebhook, editWebhook, reachableWebhook, redeliver, t
 type Params = { id: string; delivery_id: string };
 type Query = Record<string, unknown>;
 
-const frame = (method: string) => ({ docName: 'webhooks', method });
+const frame = framesOf('webhooks');
 const DEFAULT_DELIVERIES = 50;
 const MAX_DELIVERIES = 200;
 
@@ -27,23 +28,23 @@ function deliveriesLimit(raw: unknown): number {
  * and two of Quire's own: a webhook's delivery history and redelivering one of them.
  */
 export function webhooksRoutes(app: FastifyInstance, rules: WebhookRules) {
-  app.post('/webhooks/', { config: { frame: frame('add'), permission: 'webhook.add' } }, async (request, reply) => {
-    const row = await addWebhook(request.ctx, parseBody(request, WEBHOOK_ADD), rules);
-    // Ghost's webhook creation sets no Location header.
-    reply.status(201);
-    return { webhooks: [presentWebhook(row)] };
-  });
-
-  app.put<{ Params: Params }>('/webhooks/:id/', { config: { frame: frame('edit'), permission: 'webhook.edit' } }, async (request) => {
-    assertIdParam(request.params.id);
-    const row = await editWebhook(request.ctx, request.params.id, parseBody(request, WEBHOOK_EDIT), rules);
-    return { webhooks: [presentWebhook(row)] };
-  });
-
-  app.delete<{ Params: Params }>('/webhooks/:id/', { config: { frame: frame('destroy'), permission: 'webhook.destroy' } }, async (request, reply) => {
-    assertIdParam(request.params.id);
-    await destroyWebhook(request.ctx, request.params.id);
-    return reply.status(204).send();
+  writeRoutes(app, {
+    docName: 'webhooks',
+    add: {
+      permission: 'webhook.add',
+      body: WEBHOOK_ADD,
+      // Ghost's webhook creation sets no Location header.
+      location: false,
+      run: (ctx, input) => addWebhook(ctx, input, rules),
+      present: (_ctx, row) => [presentWebhook(row)],
+    },
+    edit: {
+      permission: 'webhook.edit',
+      body: WEBHOOK_EDIT,
+      run: (ctx, id, input) => editWebhook(ctx, id, input, rules),
+      present: (_ctx, row) => [presentWebhook(row)],
+    },
+    destroy: { permission: 'webhook.destroy', run: (ctx, id) => destroyWebhook(ctx, id) },
   });
 
   // Beyond Ghost: whoever may edit a webhook may see and repeat its deliveries.
