@@ -118,8 +118,8 @@ module.exports = {
       name: 'config-imports-only-errors',
       severity: 'error',
       comment: 'The configuration is read once at start and handed down; it depends on nothing but errors.',
-      from: { path: '^src/config[.]ts$' },
-      to: { path: OURS, pathNot: '^src/errors[.]ts$' },
+      from: { path: '^src/(config|config-types|config-values)[.]ts$' },
+      to: { path: OURS, pathNot: '^src/(errors|config-types|config-values)[.]ts$' },
     },
   ],
   options: {

@@ -1,6 +1,23 @@
 import { readFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import {
+  ConfigError,
+  parseStorage,
+  parseUploadMax,
+  parseCount,
+  parsePort,
+  parseSiteUrl,
+  parseDatabaseUrl,
+  parseTrustProxy,
+  parseSecretsKey,
+  parseBoolean,
+  type Source,
+} from './config-values.js';
+import type { AdminAppConfig, DbTimeouts, JobsConfig, MailConfig, MembersConfig, S3Config } from './config-types.js';
+
+export { ConfigError } from './config-values.js';
+export type { AdminAppConfig, DbTimeouts, JobsConfig, MailConfig, MembersConfig, S3Config } from './config-types.js';
 
 /**
  * The folder Quire is installed in: this module runs as src/config.ts (tests) or bundled into dist/*.mjs, one
@@ -81,81 +98,6 @@ export interface Config {
   readonly db: DbTimeouts;
   /** Longest run of one worker-pool task (rendering, html conversion, hashing) before its thread is ended. */
   readonly workerTaskTimeoutMs: number;
-}
-
-export interface MembersConfig {
-  /**
-   * Refuse `send-magic-link` without a valid integrity token (`MEMBERS_VERIFY_REQUEST_INTEGRITY`, Ghost's
-   * `verifyRequestIntegrity`); off by default as in Ghost, which only logs the missing token.
-   */
-  readonly verifyRequestIntegrity: boolean;
-  /**
-   * Beyond Ghost: the Content API takes a member identity token (`GET /members/api/session/`) as
-   * `Authorization: Bearer <token>` and answers with that member's access (`MEMBERS_BEARER_TOKENS`; off by default).
-   */
-  readonly bearerTokens: boolean;
-}
-
-export interface AdminAppConfig {
-  /** Serve it (`ADMIN_APP`, on by default); off, `<siteUrl>ghost/` is unmatched and only the API answers under it. */
-  readonly enabled: boolean;
-  /**
-   * The build folder (`ADMIN_APP_DIR`): by default `vendor/ghost-admin/` of the install, filled by
-   * `quire admin fetch` (which `npm install` runs); another folder serves another build of Ghost's admin.
-   */
-  readonly dir: string;
-}
-
-export interface DbTimeouts {
-  /** Longest wait for a database connection (a free pool slot, or a new connect). */
-  readonly acquireTimeoutMs: number;
-  /** Longest run of one statement; 0: no limit. */
-  readonly statementTimeoutMs: number;
-}
-
-export interface JobsConfig {
-  /** Run the job runner in this instance; off for instances that should only answer requests. */
-  readonly enabled: boolean;
-  /** How often the runner looks for due work when it has none in hand. */
-  readonly pollMs: number;
-  /** The whole time one webhook request may take (Ghost's 2 s). */
-  readonly webhookTimeoutMs: number;
-  /** Attempts of one delivery before it is marked failed. */
-  readonly webhookMaxAttempts: number;
-  /** The first retry's delay; each later one doubles it (with jitter), up to an hour. */
-  readonly webhookRetryBaseMs: number;
-  /** Allow webhook targets on loopback, private and link-local addresses (refused by default: SSRF). */
-  readonly webhookAllowPrivate: boolean;
-  /** Days finished deliveries (and the events they sent) are kept for the delivery history. */
-  readonly historyDays: number;
-  /**
-   * How long a claim holds before another instance may take the work over: how soon the work of an instance
-   * that died (SIGKILL, a lost machine) is picked up. Renewed at a third of it while the work runs.
-   */
-  readonly leaseMs: number;
-}
-
-export interface S3Config {
-  readonly bucket: string;
-  readonly region: string;
-  readonly endpoint: string | null;
-  readonly forcePathStyle: boolean;
-  /** Empty, or ending with `/`. */
-  readonly prefix: string;
-  /** Ending with `/`; null when this service serves the files at `<siteUrl>content/`. */
-  readonly publicUrl: string | null;
-  readonly credentials: { readonly accessKeyId: string; readonly secretAccessKey: string } | null;
-}
-
-export interface MailConfig {
-  readonly from: string | null;
-  readonly smtpUrl: string | null;
-}
-
-type Source = Record<string, string | undefined>;
-
-export class ConfigError extends Error {
-  override name = 'ConfigError';
 }
 
 const SETTINGS = [
@@ -345,103 +287,3 @@ export function parseConfig(source: Source, cwd = process.cwd()): Config {
 
 /** Where `quire admin fetch` puts the admin build unless told otherwise (git-ignored). */
 export const DEFAULT_ADMIN_APP_DIR = path.join(INSTALL_ROOT, 'vendor', 'ghost-admin');
-
-function parseStorage(source: Source): S3Config | null {
-  const kind = (source.STORAGE ?? 'local').trim().toLowerCase();
-  if (kind === 'local') return null;
-  if (kind !== 's3') throw new ConfigError(`STORAGE: must be local or s3 (got "${source.STORAGE}")`);
-  const bucket = source.S3_BUCKET?.trim();
-  if (!bucket) throw new ConfigError('S3_BUCKET: required when STORAGE is s3');
-  const endpoint = source.S3_ENDPOINT?.trim() || null;
-  if (endpoint && !/^https?:\/\/[^/]/.test(endpoint)) throw new ConfigError(`S3_ENDPOINT: must be an http or https URL (got "${endpoint}")`);
-  const publicUrl = source.S3_PUBLIC_URL?.trim() || null;
-  if (publicUrl && !/^https?:\/\/[^/]/.test(publicUrl)) throw new ConfigError(`S3_PUBLIC_URL: must be an http or https URL (got "${publicUrl}")`);
-  const prefix = (source.S3_PREFIX ?? '').trim().replace(/^\/+|\/+$/g, '');
-  if (prefix.split('/').some((part) => part === '..' || part === '.') || /[\\\0-\x1f]/.test(prefix))
-    throw new ConfigError(`S3_PREFIX: must be a plain folder name (got "${prefix}")`);
-  const accessKeyId = source.S3_ACCESS_KEY_ID?.trim();
-  const secretAccessKey = source.S3_SECRET_ACCESS_KEY?.trim();
-  if (Boolean(accessKeyId) !== Boolean(secretAccessKey)) throw new ConfigError('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY: give both or neither');
-  return Object.freeze({
-    bucket,
-    region: source.S3_REGION?.trim() || 'us-east-1',
-    endpoint,
-    forcePathStyle: parseBoolean('S3_FORCE_PATH_STYLE', source.S3_FORCE_PATH_STYLE ?? 'false'),
-    prefix: prefix ? `${prefix}/` : '',
-    publicUrl: publicUrl ? publicUrl.replace(/\/*$/, '/') : null,
-    credentials: accessKeyId && secretAccessKey ? Object.freeze({ accessKeyId, secretAccessKey }) : null,
-  });
-}
-
-function parseUploadMax(raw: string): number {
-  const bytes = Number(raw);
-  if (!/^\d+$/.test(raw.trim()) || bytes < 1) throw new ConfigError(`UPLOAD_MAX_BYTES: must be a whole number of bytes (got "${raw}")`);
-  return bytes;
-}
-
-function parseCount(name: string, raw: string, min: number, max: number): number {
-  const value = Number(raw);
-  if (!/^\d+$/.test(raw) || value < min || value > max) throw new ConfigError(`${name}: must be a whole number from ${min} to ${max} (got "${raw}")`);
-  return value;
-}
-
-function parsePort(raw: string): number {
-  const port = Number(raw);
-  if (!/^\d+$/.test(raw) || port < 1 || port > 65535) throw new ConfigError(`PORT: must be a whole number from 1 to 65535 (got "${raw}")`);
-  return port;
-}
-
-function parseSiteUrl(raw: string): string {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new ConfigError(`SITE_URL: not a URL (got "${raw}")`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`SITE_URL: must use http or https (got "${raw}")`);
-  if (url.search || url.hash) throw new ConfigError(`SITE_URL: must not have a query or fragment (got "${raw}")`);
-  return url.origin + url.pathname.replace(/\/*$/, '/');
-}
-
-function parseDatabaseUrl(raw: string | undefined, contentDir: string): string {
-  if (!raw) return `sqlite:${path.join(contentDir, 'data', 'quire.db')}`;
-  if (/^sqlite:/.test(raw)) return raw;
-  if (/^(postgres|postgresql|mysql|mariadb):\/\//.test(raw)) {
-    try {
-      new URL(raw);
-    } catch {
-      throw new ConfigError('DATABASE_URL: not a valid URL');
-    }
-    return raw;
-  }
-  throw new ConfigError('DATABASE_URL: must start with sqlite:, postgres://, postgresql://, mysql:// or mariadb://');
-}
-
-function parseTrustProxy(raw: string): boolean | string {
-  if (/^(true|false)$/i.test(raw)) return raw.toLowerCase() === 'true';
-  const entries = raw
-    .split(',')
-    .map((entry) => entry.trim())
-    .filter(Boolean);
-  const valid = (entry: string) =>
-    ['loopback', 'linklocal', 'uniquelocal'].includes(entry) || /^[\d.]+(\/\d+)?$/.test(entry) || /^[\da-f:]+(\/\d+)?$/i.test(entry);
-  const bad = entries.find((entry) => !valid(entry));
-  if (entries.length === 0 || bad !== undefined)
-    throw new ConfigError(
-      `TRUST_PROXY: must be true, false, or a comma-separated list of loopback, linklocal, uniquelocal, IP addresses or CIDR ranges (got "${raw}")`,
-    );
-  return entries.join(',');
-}
-
-function parseSecretsKey(raw: string | undefined): Buffer | null {
-  const text = raw?.trim();
-  if (!text) return null;
-  if (!/^[0-9a-f]{64}$/i.test(text)) throw new ConfigError('SECRETS_KEY: must be 64 hex characters, a 32-byte key (make one with `openssl rand -hex 32`)');
-  return Buffer.from(text, 'hex');
-}
-
-function parseBoolean(name: string, raw: string): boolean {
-  if (/^(true|1|yes|on)$/i.test(raw)) return true;
-  if (/^(false|0|no|off)$/i.test(raw)) return false;
-  throw new ConfigError(`${name}: must be true or false (got "${raw}")`);
-}
