@@ -1,4 +1,5 @@
-import { sql, type ExpressionBuilder } from 'kysely';
+import { sql, type ExpressionBuilder, type Updateable } from 'kysely';
+import type { Db } from '../../db/connect.js';
 import type { ReadDb } from '../../db/read-db.js';
 import type { Engine } from '../../db/engine.js';
 import type { Database, LabelRow } from '../../db/schema.js';
@@ -48,4 +49,18 @@ export async function memberCountsOfLabels(db: ReadDb, labelIds: readonly string
     .where('labels.id', 'in', labelIds)
     .execute();
   return new Map(rows.map((row) => [row.id, Number(row.n)]));
+}
+
+export async function insertLabelRow(db: Db, row: LabelRow): Promise<void> {
+  await db.insertInto('labels').values(row).execute();
+}
+
+export async function updateLabel(db: Db, id: string, values: Updateable<Database['labels']>): Promise<void> {
+  await db.updateTable('labels').set(values).where('id', '=', id).execute();
+}
+
+/** Deletes a label and takes it off every member. */
+export async function deleteLabelRow(db: Db, id: string): Promise<void> {
+  await db.deleteFrom('members_labels').where('label_id', '=', id).execute();
+  await db.deleteFrom('labels').where('id', '=', id).execute();
 }

@@ -5,7 +5,7 @@ import { errors } from '../../errors.js';
 import { objectId } from '../../db/ids.js';
 import { generateSlug } from '../../content/slugs.js';
 import { checkColumns } from '../../db/column-rules.js';
-import { findLabel, findLabelNamed, labelSlugTaken } from './labels.queries.js';
+import { deleteLabelRow, findLabel, findLabelNamed, insertLabelRow, labelSlugTaken, updateLabel } from './labels.queries.js';
 import { LABEL_RULES } from './labels.rules.js';
 import type { LabelInput } from './labels.schemas.js';
 
@@ -35,7 +35,7 @@ export async function insertLabel(ctx: WriteCtx, input: { name: string; slug?: s
     updated_at: at,
     updated_by: ctx.actingUserId,
   };
-  await ctx.db.insertInto('labels').values(row).execute();
+  await insertLabelRow(ctx.db, row);
   return row;
 }
 
@@ -57,7 +57,7 @@ export async function editLabel(ctx: Ctx, id: string, input: LabelInput): Promis
     if ((input.slug && input.slug !== existing.slug) || !next.slug) next.slug = await uniqueSlug(db, input.slug || next.name, id);
     if (next.name === existing.name && next.slug === existing.slug) return { label: existing, changed: false };
     const update = { name: next.name, slug: next.slug, updated_at: clock.now(), updated_by: actingUserId };
-    await db.updateTable('labels').set(update).where('id', '=', id).execute();
+    await updateLabel(db, id, update);
     events.record('site.changed', {});
     return { label: { ...next, ...update }, changed: true };
   });
@@ -67,7 +67,6 @@ export async function editLabel(ctx: Ctx, id: string, input: LabelInput): Promis
 export async function deleteLabel(ctx: Ctx, id: string): Promise<void> {
   await ctx.write(async ({ db }) => {
     if (!(await findLabel(db, { id }))) throw errors.notFound();
-    await db.deleteFrom('members_labels').where('label_id', '=', id).execute();
-    await db.deleteFrom('labels').where('id', '=', id).execute();
+    await deleteLabelRow(db, id);
   });
 }

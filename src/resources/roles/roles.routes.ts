@@ -4,6 +4,7 @@ import { actorOf } from '../../auth/actor.js';
 import { ROLE_FIXTURES } from '../../auth/roles.js';
 import { canAssignRole } from '../../auth/staff-rules.js';
 import { presentRole } from '../users/users.present.js';
+import { loadRoles } from '../users/users.queries.js';
 
 const FIXTURE_ORDER = ROLE_FIXTURES.map((role) => role.name as string);
 
@@ -19,7 +20,7 @@ export function rolesRoutes(app: FastifyInstance) {
       const mode = request.query.permissions;
       if (mode !== undefined && mode !== 'assign') throw errors.validation('Validation (AllowedValues) failed for permissions');
       const rank = (name: string) => (FIXTURE_ORDER.includes(name) ? FIXTURE_ORDER.indexOf(name) : FIXTURE_ORDER.length);
-      let roles = (await request.ctx.db.selectFrom('roles').selectAll().execute()).sort((a, b) => rank(a.name) - rank(b.name) || a.name.localeCompare(b.name));
+      let roles = [...(await loadRoles(request.ctx.db)).byId.values()].sort((a, b) => rank(a.name) - rank(b.name) || a.name.localeCompare(b.name));
       if (mode === 'assign') {
         const actor = actorOf(request.ctx);
         roles = roles.filter((role) => role.name !== 'Owner' && canAssignRole(actor, role.name));

@@ -1,5 +1,7 @@
+import type { Updateable } from 'kysely';
+import type { Db } from '../../db/connect.js';
 import type { ReadDb } from '../../db/read-db.js';
-import type { SnippetRow } from '../../db/schema.js';
+import type { Database, SnippetRow } from '../../db/schema.js';
 import { columnsOf } from '../../browse/fields.js';
 import { SNIPPET_FIELDS } from './snippets.fields.js';
 
@@ -14,4 +16,16 @@ export async function snippetNameTaken(db: ReadDb, name: string, exceptId?: stri
   let query = db.selectFrom('snippets').select('id').where('name', '=', name);
   if (exceptId) query = query.where('id', '!=', exceptId);
   return (await query.executeTakeFirst()) !== undefined;
+}
+
+export async function insertSnippet(db: Db, row: SnippetRow): Promise<void> {
+  await db.insertInto('snippets').values(row).execute();
+}
+
+export async function updateSnippet(db: Db, id: string, values: Updateable<Database['snippets']>): Promise<void> {
+  await db.updateTable('snippets').set(values).where('id', '=', id).execute();
+}
+
+export async function deleteSnippetRow(db: Db, id: string): Promise<void> {
+  await db.deleteFrom('snippets').where('id', '=', id).execute();
 }

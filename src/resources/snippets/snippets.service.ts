@@ -3,7 +3,7 @@ import type { SnippetRow } from '../../db/schema.js';
 import { errors } from '../../errors.js';
 import { objectId } from '../../db/ids.js';
 import { lexicalToStorage, mobiledocToStorage } from '../../content/ghost-url.js';
-import { findSnippet, snippetNameTaken } from './snippets.queries.js';
+import { deleteSnippetRow, findSnippet, insertSnippet, snippetNameTaken, updateSnippet } from './snippets.queries.js';
 import type { SnippetInput } from './snippets.schemas.js';
 
 const alreadyExists = () => errors.validation({ message: 'Snippet already exists.' });
@@ -31,7 +31,7 @@ export async function addSnippet(ctx: Ctx, input: SnippetInput): Promise<Snippet
       updated_at: at,
       updated_by: actingUserId,
     };
-    await db.insertInto('snippets').values(row).execute();
+    await insertSnippet(db, row);
     return row;
   });
 }
@@ -43,7 +43,7 @@ export async function editSnippet(ctx: Ctx, id: string, input: SnippetInput): Pr
     if (!existing) throw errors.notFound({ message: 'Snippet not found.' });
     if (input.name !== existing.name && (await snippetNameTaken(db, input.name, id))) throw alreadyExists();
     const update = { name: input.name, ...content, updated_at: clock.now(), updated_by: actingUserId };
-    await db.updateTable('snippets').set(update).where('id', '=', id).execute();
+    await updateSnippet(db, id, update);
     return { ...existing, ...update };
   });
 }
@@ -51,6 +51,6 @@ export async function editSnippet(ctx: Ctx, id: string, input: SnippetInput): Pr
 export async function deleteSnippet(ctx: Ctx, id: string): Promise<void> {
   await ctx.write(async ({ db }) => {
     if (!(await findSnippet(db, id))) throw errors.notFound({ message: 'Snippet not found.' });
-    await db.deleteFrom('snippets').where('id', '=', id).execute();
+    await deleteSnippetRow(db, id);
   });
 }

@@ -3,13 +3,13 @@ import type { PermissionRow, UserRow } from '../../db/schema.js';
 import { authorUrl } from '../../content/urls.js';
 import { permissionRowsOf } from '../../auth/permissions.js';
 import { presentAdminUser } from './users.present.js';
-import { authorsWithPublishedPosts, postCountsOfAuthors, rolesOfUsers } from './users.queries.js';
+import { authorsWithPublishedPosts, listPermissions, postCountsOfAuthors, rolesOfUsers } from './users.queries.js';
 
 /** `include` values the users endpoints accept; others are dropped, as Ghost drops them. */
 export const USER_INCLUDES = ['count.posts', 'permissions', 'roles', 'roles.permissions'] as const;
 
 async function permissionsByRole(db: ReadDb): Promise<(role: string) => PermissionRow[]> {
-  const rows = await db.selectFrom('permissions').selectAll().execute();
+  const rows = await listPermissions(db);
   const byKey = new Map(rows.map((row) => [`${row.object_type}.${row.action_type}`, row]));
   return (role) => permissionRowsOf(role).flatMap((key) => byKey.get(key) ?? []);
 }

@@ -1,7 +1,7 @@
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { Api } from '../../browse/browse.js';
 import type { ReadDb } from '../../db/read-db.js';
-import type { Database, RoleRow, UserRow } from '../../db/schema.js';
+import type { Database, PermissionRow, RoleRow, UserRow } from '../../db/schema.js';
 import { OWNER_USER_ID, type RoleName } from '../../auth/roles.js';
 import type { RoleTable } from '../../auth/staff-rules.js';
 import { columnsOf } from '../../browse/fields.js';
@@ -115,6 +115,11 @@ export async function authorsWithPublishedPosts(db: ReadDb, userIds: readonly st
   if (userIds.length === 0) return new Set();
   const rows = await db.selectFrom('users').select('users.id').where('users.id', 'in', userIds).where(authorHasPublishedPost).execute();
   return new Set(rows.map((row) => row.id));
+}
+
+/** Every permission row (Ghost's fixtures: a hundred or so). */
+export function listPermissions(db: ReadDb): Promise<PermissionRow[]> {
+  return db.selectFrom('permissions').selectAll().execute();
 }
 
 /** All roles by id and name (eleven rows). */
