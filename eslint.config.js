@@ -78,7 +78,6 @@ const SQL_OUTSIDE_QUERIES = [
   'src/resources/session/session.service.ts',
   'src/resources/setup/setup.service.ts',
   'src/resources/tags/tags.service.ts',
-  'src/resources/tiers/tiers.service.ts',
   'src/resources/users/users.destroy.ts',
   'src/resources/users/users.service.ts',
   'src/resources/users/users.tokens.ts',

@@ -1,7 +1,8 @@
-import { sql } from 'kysely';
+import { sql, type Insertable, type Updateable } from 'kysely';
+import type { Db } from '../../db/connect.js';
 import type { ReadDb } from '../../db/read-db.js';
 import type { Engine } from '../../db/engine.js';
-import type { TierRow } from '../../db/schema.js';
+import type { Database, TierRow } from '../../db/schema.js';
 import { errors, GhostError } from '../../errors.js';
 import { filterWhere, type FilterRules } from '../../filter/filter.js';
 import { TIERS_FILTER } from './tiers.browse.js';
@@ -70,4 +71,26 @@ export async function slugTaken(db: ReadDb, table: 'products' | 'benefits', slug
   let query = db.selectFrom(table).select('id').where('slug', '=', slug);
   if (exceptId) query = query.where('id', '!=', exceptId);
   return (await query.executeTakeFirst()) !== undefined;
+}
+
+export async function insertTier(db: Db, tier: TierRow): Promise<void> {
+  await db.insertInto('products').values(tier).execute();
+}
+
+export async function updateTier(db: Db, by: { id: string } | { slug: string }, values: Updateable<Database['products']>): Promise<void> {
+  const query = db.updateTable('products').set(values);
+  await ('id' in by ? query.where('id', '=', by.id) : query.where('slug', '=', by.slug)).execute();
+}
+
+export async function insertBenefit(db: Db, row: Insertable<Database['benefits']>): Promise<void> {
+  await db.insertInto('benefits').values(row).execute();
+}
+
+export async function linkBenefit(db: Db, row: Insertable<Database['products_benefits']>): Promise<void> {
+  await db.insertInto('products_benefits').values(row).execute();
+}
+
+/** Takes every benefit off a tier (before its new list is linked in order). */
+export async function unlinkBenefits(db: Db, tierId: string): Promise<void> {
+  await db.deleteFrom('products_benefits').where('product_id', '=', tierId).execute();
 }

@@ -3,7 +3,7 @@ import type { TierRow } from '../../db/schema.js';
 import { errors } from '../../errors.js';
 import { objectId } from '../../db/ids.js';
 import { generateSlug } from '../../content/slugs.js';
-import { benefitsNamed, benefitsOfTiers, findTier, slugTaken } from './tiers.queries.js';
+import { benefitsNamed, benefitsOfTiers, findTier, insertBenefit, insertTier, linkBenefit, slugTaken, unlinkBenefits, updateTier } from './tiers.queries.js';
 import { tierBenefits, tierCurrency, tierDescription, tierName, tierPrice, tierTrialDays, tierWelcomePageUrl } from './tiers.rules.js';
 import type { TierInput } from './tiers.schemas.js';
 
@@ -15,7 +15,7 @@ export interface TierWithBenefits {
 /** Links a tier to these benefits in order, reusing benefits of the same name (any case) and making the others. */
 async function saveBenefits(w: WriteCtx, tierId: string, names: string[]): Promise<void> {
   const { db, engine, clock } = w;
-  await db.deleteFrom('products_benefits').where('product_id', '=', tierId).execute();
+  await unlinkBenefits(db, tierId);
   const existing = await benefitsNamed(db, engine, names);
   let sortOrder = 0;
   for (const name of names) {
@@ -23,9 +23,9 @@ async function saveBenefits(w: WriteCtx, tierId: string, names: string[]): Promi
     if (!benefitId) {
       benefitId = objectId();
       const slug = await generateSlug(name, { kind: 'benefit', taken: (candidate) => slugTaken(db, 'benefits', candidate) });
-      await db.insertInto('benefits').values({ id: benefitId, name, slug, created_at: clock.now(), updated_at: clock.now() }).execute();
+      await insertBenefit(db, { id: benefitId, name, slug, created_at: clock.now(), updated_at: clock.now() });
     }
-    await db.insertInto('products_benefits').values({ id: objectId(), product_id: tierId, benefit_id: benefitId, sort_order: sortOrder++ }).execute();
+    await linkBenefit(db, { id: objectId(), product_id: tierId, benefit_id: benefitId, sort_order: sortOrder++ });
   }
 }
 
@@ -60,7 +60,7 @@ export async function addTier(ctx: Ctx, input: TierInput & { name: string }): Pr
       monthly_price_id: null,
       yearly_price_id: null,
     };
-    await w.db.insertInto('products').values(tier).execute();
+    await insertTier(w.db, tier);
     await saveBenefits(w, tier.id, benefits);
     return { tier, benefits };
   });
@@ -96,7 +96,7 @@ export async function editTier(ctx: Ctx, id: string, input: TierInput): Promise<
     }
     next.updated_at = w.clock.now();
     const { id: _id, created_at: _created, ...update } = next;
-    await w.db.updateTable('products').set(update).where('id', '=', id).execute();
+    await updateTier(w.db, { id }, update);
     if (newBenefits) await saveBenefits(w, id, newBenefits);
     return { tier: next, benefits };
   });
@@ -104,5 +104,5 @@ export async function editTier(ctx: Ctx, id: string, input: TierInput): Promise<
 
 /** Setup names the default paid tier after the site, as Ghost's setup does. */
 export async function renameDefaultTier(w: WriteCtx, title: string): Promise<void> {
-  await w.db.updateTable('products').set({ name: title.trim(), updated_at: w.clock.now() }).where('slug', '=', 'default-product').execute();
+  await updateTier(w.db, { slug: 'default-product' }, { name: title.trim(), updated_at: w.clock.now() });
 }
