@@ -4,7 +4,7 @@
 // and the @tryghost libraries (loaded through require, some only when first needed), sharp (native libvips), jsdom
 // (reads its own files at run time), the AWS SDK (large, loaded only with STORAGE=s3 in mind) and the libraries that
 // start their own threads from files of their package (piscina, pino-pretty) stay in node_modules.
-const external = [/^node:/, 'better-sqlite3', 'pg', 'mysql2', 'nodemailer', /^@tryghost\//, 'sharp', 'jsdom', /^@aws-sdk\//, 'piscina', 'pino-pretty'];
+const external = [/^node:/, 'gscan', 'better-sqlite3', 'pg', 'mysql2', 'nodemailer', /^@tryghost\//, 'sharp', 'jsdom', /^@aws-sdk\//, 'piscina', 'pino-pretty'];
 
 export default ['main', 'cli', 'worker'].map((name) => ({
   input: `dist/src/${name}.js`,

@@ -58,6 +58,7 @@ import { imagesRoutes } from './resources/images/images.routes.js';
 import { mediaRoutes } from './resources/media/media.routes.js';
 import { filesRoutes } from './resources/files/files.routes.js';
 import { themesRoutes } from './resources/themes/themes.routes.js';
+import { customThemeSettingsRoutes } from './resources/themes/custom-theme-settings.routes.js';
 import { webhooksRoutes } from './resources/webhooks/webhooks.routes.js';
 import { schedulesRoutes } from './resources/schedules/schedules.routes.js';
 import { publicFilesRoutes } from './resources/public-files/public-files.routes.js';
@@ -234,6 +235,7 @@ export async function buildApp({
       mediaRoutes(admin);
       filesRoutes(admin);
       themesRoutes(admin);
+      customThemeSettingsRoutes(admin);
       webhooksRoutes(admin, { allowPrivate: config.jobs.webhookAllowPrivate });
       schedulesRoutes(admin);
       slugsRoutes(admin);

@@ -11,3 +11,4 @@ export { htmlToLexical, htmlToMobiledoc, warmRenderers } from './content/render.
 export { readingTime } from './content/text.js';
 
 export const renderMobiledoc = ({ mobiledoc, siteUrl }: { mobiledoc: string; siteUrl: string }) => render.renderMobiledoc(mobiledoc, { siteUrl });
+export { checkTheme } from './resources/themes/gscan.task.js';

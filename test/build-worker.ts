@@ -15,7 +15,7 @@ export default async function buildWorker() {
     input: path.join(root, 'src', 'worker.ts'),
     platform: 'node',
     // The same libraries stay outside as in rolldown.config.mjs.
-    external: [/^node:/, 'better-sqlite3', 'pg', 'mysql2', 'nodemailer', /^@tryghost\//, 'sharp', 'jsdom', /^@aws-sdk\//, 'piscina', 'pino-pretty'],
+    external: [/^node:/, 'gscan', 'better-sqlite3', 'pg', 'mysql2', 'nodemailer', /^@tryghost\//, 'sharp', 'jsdom', /^@aws-sdk\//, 'piscina', 'pino-pretty'],
     resolve: { extensionAlias: { '.js': ['.ts', '.js'] } },
     logLevel: 'warn',
     output: { file: TEST_WORKER_FILE, format: 'esm', codeSplitting: false },

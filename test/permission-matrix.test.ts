@@ -911,6 +911,20 @@ const ROWS: Row[] = [
     status: 204,
     integration: 'not listed',
   },
+  // Custom theme settings: Owner and Administrator, on a theme with a setting to edit.
+  { method: 'GET', path: '/custom_theme_settings/', allowed: 'O A', status: 200, integration: 'not listed' },
+  {
+    method: 'PUT',
+    path: '/custom_theme_settings/',
+    prepare: async () => {
+      await activeThemeWithSettings();
+      return {};
+    },
+    body: { custom_theme_settings: [{ key: 'matrix_colour', value: '#123456' }] },
+    allowed: 'O A',
+    status: 200,
+    integration: 'not listed',
+  },
 
   // The db endpoints: Owner and Administrator only (Ghost's Admin Integration role holds no db permission).
   { method: 'GET', path: '/db/', allowed: 'O A', status: 200, integration: 'listed' },
@@ -936,6 +950,18 @@ const ROWS: Row[] = [
   // Last: it deletes every post and tag. Staff tokens may never call it.
   { method: 'DELETE', path: '/db/', allowed: 'O A', status: 204, integration: 'not listed', exceptions: { staff: STAFF_TOKEN_BLOCKED } },
 ];
+
+let themeWithSettings: Promise<void> | null = null;
+/** Once: a theme with a custom setting, uploaded and activated (the built-in theme may have none). */
+function activeThemeWithSettings(): Promise<void> {
+  themeWithSettings ??= (async () => {
+    const pkg = JSON.stringify({ name: 'matrix-settings', version: '1.0.0', config: { custom: { matrix_colour: { type: 'color', default: '#000000' } } } });
+    const data = await themeZip('matrix-settings', { 'package.json': pkg });
+    expect((await t.admin.upload('/themes/upload/', { file: { name: 'matrix-settings.zip', type: 'application/zip', data } })).statusCode).toBe(200);
+    expect((await t.admin.put('/themes/matrix-settings/activate/')).statusCode).toBe(200);
+  })();
+  return themeWithSettings;
+}
 
 function expected(row: Row, caller: Caller): Expect {
   const exception = row.exceptions?.[caller.kind];

@@ -7,6 +7,7 @@ import type { PostMemberTables } from './schema-posts-members.js';
 import type { JobTables } from './schema-jobs.js';
 import type { MemberEventTables } from './schema-member-events.js';
 import type { MembersApiTables } from './schema-members-api.js';
+import type { ThemeSettingTables } from './schema-theme-settings.js';
 
 /**
  * Row types, one interface per table; column names are the JSON field names of the wire format.
@@ -24,7 +25,8 @@ export interface Database
     PostMemberTables,
     JobTables,
     MemberEventTables,
-    MembersApiTables {}
+    MembersApiTables,
+    ThemeSettingTables {}
 
 export interface FoundationTables {
   settings: SettingRow;

@@ -8,6 +8,7 @@ import type { RenderEnv } from './helpers/env.js';
 import { DEFAULT_ERROR_TEMPLATE, renderDefaultErrorPage } from './default-error.js';
 import { frontendContentKey } from './frontend-key.js';
 import { browse } from './data.js';
+import { customValues } from './custom.js';
 
 /** What one page needs besides its data: the request's ctx, the theme, the path and the kind of page. */
 export interface PageRequest {
@@ -20,6 +21,8 @@ export interface PageRequest {
   /** Ghost's member data of the signed-in reader (`@member`), or null for a visitor. */
   member: Record<string, unknown> | null;
   log: RenderEnv['log'];
+  /** The content version the page is rendered at: `@custom` is read once per version (`custom.ts`); without it, read for this page. */
+  version?: number;
 }
 
 /** `@site` as Ghost's global template options build it: the public settings, the URL without its slash, sign-up and comments flags. */
@@ -29,13 +32,6 @@ export function siteData(values: ReadonlyMap<string, string | null>, ctx: Ctx): 
   const signupUrl =
     values.get('members_signup_access') === 'none' ? `https://feedly.com/i/subscription/feed/${encodeURIComponent(`${ctx.site.url}rss/`)}` : '#/portal';
   return { ...settings, url, signup_url: signupUrl, comments_enabled: settings.comments_enabled !== 'off', comments_access: settings.comments_enabled };
-}
-
-/** The theme's `@custom` values: each setting's default from `package.json` `config.custom` (the theme-admin work stores edits). */
-export function customData(theme: CompiledTheme): Record<string, unknown> {
-  const custom: Record<string, unknown> = {};
-  for (const [key, setting] of Object.entries(theme.config.custom ?? {})) custom[key] = setting?.default ?? null;
-  return custom;
 }
 
 /**
@@ -69,7 +65,7 @@ export async function renderPage(request: PageRequest, template: string, data: R
         site,
         labs: labsFlags(values as never),
         config: { posts_per_page: theme.config.posts_per_page, image_sizes: theme.config.image_sizes },
-        custom: customData(theme),
+        custom: await customValues(ctx, theme, request.version),
         member: request.member ?? null,
         page: { show_title_and_feature_image: true, ...page },
       },

@@ -57,7 +57,7 @@ export function createSite({ base, versions, cache, routes = DEFAULT_ROUTES, mem
 
   async function render(request: FastifyRequest, ctx: Ctx, version: number, relativeUrl: string, member: SiteMember | null): Promise<Answer> {
     const theme = await themes.active(ctx, version);
-    const pageRequest = { ctx, theme, relativeUrl, member: member?.data ?? null, log: request.log };
+    const pageRequest = { ctx, theme, relativeUrl, member: member?.data ?? null, log: request.log, version };
     try {
       const match = matchRoute(routes, relativeUrl);
       if (!match) throw new GhostError('NotFoundError', { message: 'Page not found' });

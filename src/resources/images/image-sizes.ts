@@ -15,7 +15,7 @@ interface Dimension {
 /**
  * The sizes Ghost serves under `/content/images/size/<dimension>/` (`imageOptimization` in its config): the
  * content sizes post html links in `srcset`, and the internal ones (site icon, e-mail images). The active
- * theme's `image_sizes` join them once themes are read.
+ * theme's `image_sizes` join them (`themes/theme-image-sizes.ts`, passed as `extraSizes`).
  */
 const GHOST_SIZES: readonly Dimension[] = [
   { width: 600 },

@@ -1,10 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fresh from 'fresh';
 import rangeParser from 'range-parser';
-import type { CtxBase } from '../../ctx.js';
+import { requestCtx, type CtxBase } from '../../ctx.js';
 import { BadKeyError, checkKey, MissingFileError, type Storage } from '../../storage/storage.js';
 import { contentTypeOf } from '../../storage/content-type.js';
 import { canMakeSize, ensureSize, parseSizedPath } from '../images/image-sizes.js';
+import { activeThemeImageSizes } from '../themes/theme-image-sizes.js';
 
 const KINDS = new Set(['images', 'media', 'files']);
 /** Ghost serves uploads with a year's caching: a changed file gets a new name, never new bytes under an old one. */
@@ -27,7 +28,9 @@ export function publicFilesRoutes(app: FastifyInstance, base: CtxBase) {
       const sized = kind === 'images' ? parseSizedPath(rest) : null;
       if (sized) {
         const original = `${sitePath}content/${sized.original}`;
-        if (!canMakeSize(sized)) return reply.redirect(sized.format ? new URL(original, base.site.url).href : original);
+        // Ghost's own sizes first; the active theme's `image_sizes` only for a dimension Ghost does not list.
+        const known = canMakeSize(sized) || canMakeSize(sized, await activeThemeImageSizes(requestCtx(base, null)));
+        if (!known) return reply.redirect(sized.format ? new URL(original, base.site.url).href : original);
         try {
           await ensureSize(base.storage, sized);
         } catch (err) {

@@ -6,8 +6,8 @@
  */
 export const DEFAULT_THEME_NAME = 'quire';
 
-/** Names no upload may take and no one may delete: Ghost's two default themes and ours. */
-export const RESERVED_THEME_NAMES: readonly string[] = ['casper', 'source', DEFAULT_THEME_NAME];
+/** Names no upload may take and no one may delete: Quire's own theme (Ghost's casper and source may be uploaded). */
+export const RESERVED_THEME_NAMES: readonly string[] = [DEFAULT_THEME_NAME];
 
 const packageJson = {
   name: 'quire',

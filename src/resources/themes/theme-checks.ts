@@ -1,73 +1,63 @@
-/** One finding, in the shape of Ghost's theme checker (gscan) results. */
-export interface ThemeProblem {
-  fatal: boolean;
-  level: 'error' | 'warning';
-  rule: string;
-  details: string;
-  path?: string;
-  failures: { ref: string }[];
-  code: string;
-}
+import { errors } from '../../errors.js';
+import { runInWorker, WorkerDeadlineError } from '../../workers/pool.js';
+import type { GscanFindings } from './gscan.task.js';
 
-export interface ThemeProblems {
-  fatal: boolean;
-  errors: ThemeProblem[];
-  warnings: ThemeProblem[];
-}
+/**
+ * What Ghost's theme checker (gscan 4.49.7) found in a theme: `errors` and `warnings` exactly as Ghost puts
+ * them on theme objects and in a ThemeValidationError, `fatal` when an error refuses upload and activation.
+ */
+export type ThemeCheck = GscanFindings;
 
-const DOCS = 'https://ghost.org/docs/themes/';
-const PACKAGE_DOCS = `Check the <a href="${DOCS}structure/#packagejson" target=_blank><code>package.json</code> documentation</a>`;
+/** A check that runs longer than this (a theme of thousands of templates) fails rather than holding a thread. */
+const CHECK_TIMEOUT_MS = 60_000;
 
-// Ghost's texts (gscan 4.49 v5 rules), kept byte for byte, including their own slips.
-const RULES = {
-  'GS020-INDEX-REQ': {
-    fatal: true,
-    rule: 'A template file called <code>index.hbs</code> must be present',
-    details: `Your theme must have a template file called <code>index.hbs</code>.<br>Read <a href="${DOCS}contexts/" target=_blank>here</a> more about the required template structure and <code>index.hbs</code> in <a href="${DOCS}contexts/index-context/" target=_blank>particular</a>.`,
-    path: 'index.hbs',
-  },
-  'GS020-POST-REQ': {
-    fatal: true,
-    rule: 'A template file called <code>post.hbs</code> must be present',
-    details: `Your theme must have a template file called <code>index.hbs</code>.<br>Read <a href="${DOCS}structure/#templates" target=_blank>here</a> more about the required template structure and <code>post.hbs</code> in <a href="${DOCS}structure/#posthbs" target=_blank>particular</a>.`,
-    path: 'post.hbs',
-  },
-  'GS010-PJ-REQ': {
-    fatal: false,
-    rule: '<code>package.json</code> file should be present',
-    details: `You should provide a <code>package.json</code> file for your theme.<br>${PACKAGE_DOCS} to see which properties are required and which are recommended.`,
-  },
-  'GS010-PJ-NAME-REQ': {
-    fatal: false,
-    rule: '<code>package.json</code> property <code>"name"</code> is required',
-    details: `Please add the property <code>"name"</code> to your <code>package.json</code>. E.g. <code>{"name": "my-theme"}</code>.<br>${PACKAGE_DOCS} to see which properties are required and which are recommended.`,
-  },
-  'GS010-PJ-VERSION-REQ': {
-    fatal: false,
-    rule: '<code>package.json</code> property <code>"version"</code> is required',
-    details: `Please add the property <code>"version"</code> to your <code>package.json</code>. E.g. <code>{"version": "1.0.0"}</code>.<br>${PACKAGE_DOCS} to see which properties are required and which are recommended.`,
-  },
-} as const;
-
-function problem(code: keyof typeof RULES, ref: string): ThemeProblem {
-  const { fatal, rule, details, ...rest } = RULES[code];
-  return { fatal, level: 'error', rule, details, ...rest, failures: [{ ref }], code };
+/**
+ * Checks an unpacked theme folder with gscan on the worker pool. Warnings are dropped, as Ghost drops them
+ * in production ("warnings are meant for developers only"): the answers are the ones a Ghost site gives.
+ */
+export async function checkThemeFolder(name: string, dir: string): Promise<ThemeCheck> {
+  let findings: GscanFindings;
+  try {
+    findings = await runInWorker<GscanFindings>('checkTheme', { dir }, { timeoutMs: CHECK_TIMEOUT_MS });
+  } catch (err) {
+    if (err instanceof WorkerDeadlineError) throw err;
+    // gscan's own refusal of a theme it cannot read at all (Ghost answers it the same way).
+    throw errors.validation({
+      message: 'Failed theme files check',
+      help: 'Your theme file structure is corrupted or contains errors',
+      details: err instanceof Error ? err.message : String(err),
+      context: name,
+    });
+  }
+  return { ...findings, warnings: [] };
 }
 
 /**
- * Ghost's fatal theme rules on structure (an `index.hbs` and a `post.hbs`) and its package.json rules. The
- * rest of gscan (templates, helpers, CSS classes) is not run: Quire does not render themes yet.
+ * Checks kept per theme and version of its files (`fingerprint`), so listing and reading the active theme
+ * never re-run gscan: a check is made on upload and on the first activation or read of a stored theme.
+ * Per process, as Ghost keeps them; another instance checks a theme once on its first read. Bounded: a few
+ * themes are uploaded over and over while someone works on one.
  */
-export function themeProblems(theme: { files: readonly string[]; package: Record<string, unknown> | false }): ThemeProblems {
-  const errors: ThemeProblem[] = [];
-  if (!theme.files.includes('index.hbs')) errors.push(problem('GS020-INDEX-REQ', 'index.hbs'));
-  if (!theme.files.includes('post.hbs')) errors.push(problem('GS020-POST-REQ', 'post.hbs'));
-  if (!theme.files.includes('package.json')) errors.push(problem('GS010-PJ-REQ', 'package.json'));
-  else if (theme.package) {
-    if (typeof theme.package.name !== 'string' || !theme.package.name) errors.push(problem('GS010-PJ-NAME-REQ', 'package.json'));
-    if (typeof theme.package.version !== 'string' || !theme.package.version) errors.push(problem('GS010-PJ-VERSION-REQ', 'package.json'));
+const checks = new Map<string, Promise<ThemeCheck>>();
+const KEPT_CHECKS = 50;
+
+export function cachedThemeCheck(name: string, fingerprint: string, check: () => Promise<ThemeCheck>): Promise<ThemeCheck> {
+  const key = `${name}\n${fingerprint}`;
+  let kept = checks.get(key);
+  if (!kept) {
+    kept = check();
+    checks.set(key, kept);
+    // A failed check is not kept: the next read tries again.
+    kept.catch(() => checks.get(key) === kept && checks.delete(key));
+    if (checks.size > KEPT_CHECKS) checks.delete(checks.keys().next().value!);
   }
-  return { fatal: errors.some((e) => e.fatal), errors, warnings: [] };
+  return kept;
+}
+
+/** Keeps the check made on upload for the files it stored. */
+export function keepThemeCheck(name: string, fingerprint: string, check: ThemeCheck): void {
+  checks.set(`${name}\n${fingerprint}`, Promise.resolve(check));
+  if (checks.size > KEPT_CHECKS) checks.delete(checks.keys().next().value!);
 }
 
 /** Ghost's custom templates of a theme (`custom-*.hbs`, `post-*.hbs`, `page-*.hbs` at its top level). */

@@ -20,7 +20,7 @@ export class ThemeZipError extends Error {
   override name = 'ThemeZipError';
 }
 
-/** One file of the theme: its path inside the theme (base folder removed) and where it was unpacked. */
+/** One file of the theme: its path inside the theme (base folder removed) and where it was unpacked (`into`/path). */
 export interface ThemeFile {
   path: string;
   file: string;
@@ -63,12 +63,24 @@ export async function unpackThemeZip(zipPath: string, into: string): Promise<The
     }
     const base = baseFolder(files.map((entry) => entry.fileName));
     const unpacked: ThemeFile[] = [];
-    for (const [i, entry] of files.entries()) {
-      const file = path.join(into, String(i));
-      await mkdir(into, { recursive: true });
-      const stream = await promisify(zip.openReadStream.bind(zip))(entry);
-      await pipeline(stream, createWriteStream(file, { mode: 0o600 }));
-      unpacked.push({ path: entry.fileName.slice(base.length), file });
+    const root = path.resolve(into);
+    for (const entry of files) {
+      const relative = entry.fileName.slice(base.length);
+      // Unpacked as the theme's own tree (gscan reads the folder); the names were checked above, and this holds whatever they say.
+      const file = path.resolve(root, relative);
+      if (!file.startsWith(`${root}${path.sep}`)) throw new ThemeZipError(`"${entry.fileName}" is not a plain relative path`);
+      try {
+        await mkdir(path.dirname(file), { recursive: true });
+        const stream = await promisify(zip.openReadStream.bind(zip))(entry);
+        await pipeline(stream, createWriteStream(file, { mode: 0o600, flags: 'wx' }));
+      } catch (err) {
+        // A name given twice, or both as a file and as a folder: not a theme anyone packed on purpose.
+        if (['EEXIST', 'ENOTDIR', 'EISDIR'].includes((err as NodeJS.ErrnoException).code ?? '')) {
+          throw new ThemeZipError(`"${entry.fileName}" clashes with another entry of the zip`);
+        }
+        throw err;
+      }
+      unpacked.push({ path: relative, file });
     }
     return unpacked;
   } finally {

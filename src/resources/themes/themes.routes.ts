@@ -4,7 +4,7 @@ import { errors } from '../../errors.js';
 import { announceSiteChange } from '../../http/cache-invalidate.js';
 import { beforeController, checkUploadedFile, controllerStarts, withUpload } from '../../http/upload.js';
 import type { UploadKind } from '../../http/upload.js';
-import { customTemplates, type ThemeProblems } from './theme-checks.js';
+import { customTemplates, type ThemeCheck } from './theme-checks.js';
 import { activateTheme, browseThemes, deleteTheme, downloadTheme, readActiveTheme, uploadTheme, type ThemeView } from './themes.service.js';
 
 const ZIP_UPLOAD: UploadKind = {
@@ -17,7 +17,7 @@ const ZIP_UPLOAD: UploadKind = {
 const frame = framesOf('themes');
 
 /** Ghost's theme object: custom templates on the active theme only, findings only when there are some. */
-function presentTheme(view: ThemeView, problems?: ThemeProblems) {
+function presentTheme(view: ThemeView, problems?: ThemeCheck | null) {
   return {
     name: view.name,
     package: view.package,

@@ -1,5 +1,6 @@
 import { createReadStream } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PassThrough, type Readable } from 'node:stream';
 import yazl from 'yazl';
@@ -10,7 +11,8 @@ import { invalidateSettings, readSetting, writeSettings } from '../../settings/s
 import { storedName } from '../../storage/upload-keys.js';
 import { DEFAULT_THEME_FILES, DEFAULT_THEME_NAME, RESERVED_THEME_NAMES } from './default-theme.js';
 import { ThemeZipError, unpackThemeZip } from './theme-zip.js';
-import { themeProblems, type ThemeProblems } from './theme-checks.js';
+import { cachedThemeCheck, checkThemeFolder, keepThemeCheck, type ThemeCheck } from './theme-checks.js';
+import { syncCustomThemeSettings } from './custom-theme-settings.sync.js';
 
 /** A theme as stored: its name and the paths of its files (relative to the theme's folder). */
 export interface Theme {
@@ -71,6 +73,12 @@ async function packageOf(ctx: Ctx, theme: Theme): Promise<Record<string, unknown
   }
 }
 
+/** The package.json of the theme called `name`, or `false` (no such theme, none, or unreadable). */
+export async function packageOfTheme(ctx: Ctx, name: string): Promise<Record<string, unknown> | false> {
+  const theme = await findTheme(ctx, name);
+  return theme ? packageOf(ctx, theme) : false;
+}
+
 export async function viewTheme(ctx: Ctx, theme: Theme, activeName: string): Promise<ThemeView> {
   return { ...theme, package: await packageOf(ctx, theme), active: theme.name === activeName };
 }
@@ -80,34 +88,79 @@ export async function browseThemes(ctx: Ctx): Promise<ThemeView[]> {
   return Promise.all((await listThemes(ctx)).map((theme) => viewTheme(ctx, theme, active)));
 }
 
-export async function readActiveTheme(ctx: Ctx): Promise<{ view: ThemeView; problems: ThemeProblems }> {
+export async function readActiveTheme(ctx: Ctx): Promise<{ view: ThemeView; problems: ThemeCheck | null }> {
   const name = await activeThemeName(ctx);
-  const theme = (await findTheme(ctx, name)) ?? { name, files: [] };
-  const view = await viewTheme(ctx, theme, name);
-  return { view, problems: themeProblems(view) };
+  const theme = await findTheme(ctx, name);
+  const view = await viewTheme(ctx, theme ?? { name, files: [] }, name);
+  return { view, problems: theme ? await themeCheckOf(ctx, theme) : null };
 }
 
-/** `PUT /themes/:name/activate/`: refuses a theme that is missing or has fatal problems, as Ghost does. */
-export async function activateTheme(ctx: Ctx, name: string): Promise<{ view: ThemeView; problems: ThemeProblems }> {
+/** gscan's findings for a stored theme: kept from its upload, else checked once from a copy of its files. */
+export async function themeCheckOf(ctx: Ctx, theme: Theme): Promise<ThemeCheck> {
+  return cachedThemeCheck(theme.name, await fingerprint(ctx, theme.name), () => withThemeFolder(ctx, theme, (dir) => checkThemeFolder(theme.name, dir)));
+}
+
+/** What changes when a theme of that name is uploaded again: its file list and its package.json's entity tag. */
+async function fingerprint(ctx: Ctx, name: string): Promise<string> {
+  if (name === DEFAULT_THEME_NAME) return 'built-in';
+  const keys = await ctx.storage.list(folderOf(name));
+  const stat = await ctx.storage.stat(`${folderOf(name)}/package.json`);
+  return `${keys.length}:${keys.join('|')}:${stat?.etag ?? ''}`;
+}
+
+/** Runs `fn` over a private temporary copy of a stored theme's files (gscan reads a folder). */
+async function withThemeFolder<T>(ctx: Ctx, theme: Theme, fn: (dir: string) => Promise<T>): Promise<T> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'quire-theme-check-'));
+  try {
+    for (const file of theme.files) {
+      const target = path.resolve(dir, file);
+      // Storage keys are checked on write; a name that would still leave the folder is skipped, never written.
+      if (!target.startsWith(`${dir}${path.sep}`)) continue;
+      await mkdir(path.dirname(target), { recursive: true });
+      await writeFile(target, await readThemeFile(ctx, theme.name, file));
+    }
+    return await fn(dir);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * `PUT /themes/:name/activate/`: refuses a theme that is missing or has fatal errors, as Ghost does; the
+ * setting and the theme's custom settings (added, dropped or reset as the theme's package.json now says)
+ * change in one transaction.
+ */
+export async function activateTheme(ctx: Ctx, name: string): Promise<{ view: ThemeView; problems: ThemeCheck }> {
   const theme = await findTheme(ctx, name);
   if (!theme) throw errors.validation({ message: `${name} cannot be activated because it was not found in the theme directory.`, details: name });
   const view = await viewTheme(ctx, theme, name);
-  const problems = themeProblems(view);
-  if (problems.fatal) throw invalidTheme(view, problems);
-  await ctx.write(async (w) => writeSettings(w.db, { active_theme: name }, w.clock.now()));
+  const problems = await themeCheckOf(ctx, theme);
+  if (problems.fatal) throw invalidTheme(name, problems);
+  await ctx.write(async (w) => {
+    await writeSettings(w.db, { active_theme: name }, w.clock.now());
+    await syncCustomThemeSettings(w, name, customSettingsOf(view.package));
+  });
   invalidateSettings();
   return { view, problems };
 }
 
-function invalidTheme(view: ThemeView, problems: ThemeProblems): GhostError {
-  const version = view.package ? view.package.version : undefined;
+/** The theme's `config.custom` definitions, as its package.json declares them. */
+export function customSettingsOf(pkg: ThemeView['package']): Record<string, unknown> {
+  const config = pkg ? pkg.config : undefined;
+  const custom = config && typeof config === 'object' ? (config as Record<string, unknown>).custom : undefined;
+  return custom && typeof custom === 'object' && !Array.isArray(custom) ? (custom as Record<string, unknown>) : {};
+}
+
+/** Ghost's refusal of a theme with fatal errors; `name` and `version` come from its package.json, when it has them. */
+function invalidTheme(name: string, problems: ThemeCheck): GhostError {
   return new GhostError('ThemeValidationError', {
-    message: `Theme "${view.name}" is not compatible or contains errors.`,
+    message: `Theme "${name}" is not compatible or contains errors.`,
     details: {
-      checkedVersion: '5.x',
-      name: view.package ? (view.package.name ?? view.name) : view.name,
-      path: folderOf(view.name),
-      version: version ?? null,
+      checkedVersion: problems.checkedVersion,
+      ...(problems.name === null ? {} : { name: problems.name }),
+      // Ghost shows the server's temporary folder here; Quire shows where the theme would be stored.
+      path: folderOf(name),
+      ...(problems.version === null ? {} : { version: problems.version }),
       errors: problems.errors,
       warnings: problems.warnings,
     },
@@ -121,16 +174,18 @@ export function themeNameOf(zipName: string): string {
 }
 
 /**
- * `POST /themes/upload/`: the zip is unpacked and checked in the request's temporary folder; only a theme
- * that passed every check is written to storage, replacing a theme of the same name. Returns whether the
- * replaced theme is the active one (caches must then be cleared).
+ * `POST /themes/upload/`: the zip is unpacked and checked with gscan in the request's temporary folder; only
+ * a theme without fatal errors is written to storage, replacing a theme of the same name (whose custom
+ * setting values are kept, as Ghost keeps them). Returns whether the replaced theme is the active one
+ * (caches must then be cleared).
  */
-export async function uploadTheme(ctx: Ctx, zip: UploadedFile): Promise<{ view: ThemeView; problems: ThemeProblems; replacedActive: boolean }> {
+export async function uploadTheme(ctx: Ctx, zip: UploadedFile): Promise<{ view: ThemeView; problems: ThemeCheck; replacedActive: boolean }> {
   const name = themeNameOf(zip.name);
   if (RESERVED_THEME_NAMES.includes(name.toLowerCase())) throw errors.validation("Please rename your zip, it's not allowed to override the default theme.");
+  const folder = path.join(path.dirname(zip.path), 'theme');
   let unpacked;
   try {
-    unpacked = await unpackThemeZip(zip.path, path.join(path.dirname(zip.path), 'theme'));
+    unpacked = await unpackThemeZip(zip.path, folder);
   } catch (err) {
     if (!(err instanceof ThemeZipError) && !isZipReadError(err)) throw err;
     throw errors.validation({
@@ -140,6 +195,9 @@ export async function uploadTheme(ctx: Ctx, zip: UploadedFile): Promise<{ view: 
       help: 'Your zip file might be corrupted, try unzipping and zipping again.',
     });
   }
+  const problems = await checkThemeFolder(name, folder);
+  if (problems.fatal) throw invalidTheme(name, problems);
+
   const active = await activeThemeName(ctx);
   const theme: Theme = { name, files: unpacked.map((file) => file.path) };
   const packageFile = unpacked.find((file) => file.path === 'package.json');
@@ -153,11 +211,11 @@ export async function uploadTheme(ctx: Ctx, zip: UploadedFile): Promise<{ view: 
     }
   }
   const view: ThemeView = { ...theme, package: pkg, active: name === active };
-  const problems = themeProblems(view);
-  if (problems.fatal) throw invalidTheme(view, problems);
-
   await ctx.storage.deleteAll(folderOf(name));
   for (const file of unpacked) await ctx.storage.write(`${folderOf(name)}/${file.path}`, createReadStream(file.file));
+  keepThemeCheck(name, await fingerprint(ctx, name), problems);
+  // As Ghost re-activates a replaced active theme: its custom settings follow the new package.json.
+  if (view.active) await ctx.write(async (w) => syncCustomThemeSettings(w, name, customSettingsOf(pkg)));
   return { view, problems, replacedActive: view.active };
 }
 
@@ -185,7 +243,7 @@ export async function downloadTheme(ctx: Ctx, name: string): Promise<Readable> {
   return out;
 }
 
-/** `DELETE /themes/:name/`: never a default theme or the active one. */
+/** `DELETE /themes/:name/`: never the built-in theme or the active one. */
 export async function deleteTheme(ctx: Ctx, name: string): Promise<void> {
   if (RESERVED_THEME_NAMES.includes(name)) throw errors.validation('Deleting the default theme is not allowed.');
   if (name === (await activeThemeName(ctx))) throw errors.validation('Deleting the active theme is not allowed.');

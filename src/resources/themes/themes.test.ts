@@ -38,7 +38,13 @@ describe.each([
     const upload = await t.admin.upload('/themes/upload/', zipPart('My Theme.zip', await themeZip('my-theme')));
     expect(upload.statusCode).toBe(200);
     expect(upload.json().themes).toEqual([
-      { name: 'My-Theme', package: { name: 'my-theme', version: '1.0.0', config: { image_sizes: { s: { width: 300 } } } }, active: false },
+      {
+        name: 'My-Theme',
+        package: { name: 'my-theme', version: '1.0.0', config: { image_sizes: { s: { width: 300 } } } },
+        active: false,
+        // gscan's findings that do not refuse a theme (no author e-mail, Koenig's CSS classes unstyled…).
+        errors: expect.arrayContaining([expect.objectContaining({ code: 'GS010-PJ-AUT-EM-REQ', fatal: false, level: 'error' })]),
+      },
     ]);
     expect((await t.admin.get('/themes/')).json().themes.map((theme: { name: string }) => theme.name)).toEqual(['My-Theme', 'quire']);
 
@@ -73,14 +79,20 @@ describe.each([
     expectGhostError(gone, { status: 404, message: 'Resource not found error, cannot delete theme.', context: 'Theme does not exist.' });
   });
 
-  it('downloads the built-in theme and never deletes a default theme', async () => {
+  it('downloads the built-in theme and never deletes it', async () => {
     const download = await t.admin.get('/themes/quire/download/');
     expect(download.statusCode).toBe(200);
     expect(download.rawPayload.includes(Buffer.from('post.hbs'))).toBe(true);
-    for (const name of ['quire', 'casper', 'source']) {
-      const res = await t.admin.del(`/themes/${name}/`);
-      expect(res.statusCode).toBe(422);
-      expect(ghostError(res).context).toBe('Deleting the default theme is not allowed.');
+    const res = await t.admin.del('/themes/quire/');
+    expect(res.statusCode).toBe(422);
+    expect(ghostError(res).context).toBe('Deleting the default theme is not allowed.');
+    // Ghost's own default themes are not built in here: unknown until uploaded.
+    for (const name of ['casper', 'source']) {
+      expectGhostError(await t.admin.del(`/themes/${name}/`), {
+        status: 404,
+        message: 'Resource not found error, cannot delete theme.',
+        context: 'Theme does not exist.',
+      });
     }
   });
 
@@ -100,9 +112,8 @@ describe.each([
     const error = ghostError(res);
     expect(error).toMatchObject({ type: 'ThemeValidationError', message: 'Theme "broken" is not compatible or contains errors.' });
     expect(error.details).toMatchObject({ checkedVersion: '5.x', name: 'broken', version: '2.0.0', warnings: [] });
-    expect((error.details as { errors: { code: string; fatal: boolean }[] }).errors).toEqual([
-      expect.objectContaining({ code: 'GS020-POST-REQ', fatal: true }),
-    ]);
+    const found = (error.details as { errors: { code: string; fatal: boolean }[] }).errors;
+    expect(found.filter((e) => e.fatal)).toEqual([expect.objectContaining({ code: 'GS020-POST-REQ', fatal: true })]);
     expect(await snapshot()).toEqual(before);
   });
 
@@ -122,14 +133,14 @@ describe.each([
     expect((await t.admin.get('/themes/active/')).json().themes[0].name).toBe('quire');
   });
 
-  it("answers Ghost's upload errors: no file, not a zip, a default theme's name, a damaged zip", async () => {
+  it("answers Ghost's upload errors: no file, not a zip, the built-in theme's name, a damaged zip", async () => {
     const none = await t.admin.upload('/themes/upload/', { ref: 'x' });
     expectGhostError(none, { status: 422, type: 'ValidationError', message: 'Please select a theme.' });
     const png = await t.admin.upload('/themes/upload/', { file: { name: 'a.png', type: 'image/png', data: 'x' } });
     expectGhostError(png, { status: 415, type: 'UnsupportedMediaTypeError', message: 'Please select a valid zip file.' });
-    const casper = await t.admin.upload('/themes/upload/', zipPart('casper.zip', await themeZip('casper')));
-    expect(casper.statusCode).toBe(422);
-    expect(ghostError(casper).message).toBe("Please rename your zip, it's not allowed to override the default theme.");
+    const quire = await t.admin.upload('/themes/upload/', zipPart('quire.zip', await themeZip('quire')));
+    expect(quire.statusCode).toBe(422);
+    expect(ghostError(quire).message).toBe("Please rename your zip, it's not allowed to override the default theme.");
     const damaged = await t.admin.upload('/themes/upload/', zipPart('damaged.zip', Buffer.from('not a zip at all')));
     expectGhostError(damaged, {
       status: 422,
