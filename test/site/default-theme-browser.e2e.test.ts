@@ -93,8 +93,28 @@ if (!skipWithoutChromium('the default theme in a browser')) {
       expect(answered.some((url) => url.startsWith(`${origin}/assets/css/screen.css?v=`))).toBe(true);
       expect(answered.some((url) => url.includes('/content/images/size/w'))).toBe(true);
       expect(answered.some((url) => url.startsWith(`${origin}/public/portal/portal.min.js`))).toBe(true);
+
+      // The dark colour scheme (the `color_scheme` setting) reads as well.
+      await page.evaluate(() => document.documentElement.setAttribute('data-color-scheme', 'Dark'));
+      expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe('rgb(21, 23, 26)');
+      expect(await accessibilityProblems(page), 'dark').toEqual([]);
       await page.close();
     }, 120_000);
+
+    it('writes on the accent colour in black or white, whichever reads better', async () => {
+      const page = await browser.newPage();
+      const buttonColour = async (accent: string) => {
+        const res = await t.admin.put('/settings/', { settings: [{ key: 'accent_color', value: accent }] });
+        expect(res.statusCode).toBe(200);
+        await page.goto(`${origin}/`, { waitUntil: 'load' });
+        expect(await accessibilityProblems(page), accent).toEqual([]);
+        return page.evaluate(() => getComputedStyle(document.querySelector('.site-actions .button')!).color);
+      };
+      expect(await buttonColour('#FF1A75')).toBe('lch(0 0 0)');
+      expect(await buttonColour('#0b3d91')).toBe('lch(100 0 0)');
+      expect(await buttonColour('#ffd60a')).toBe('lch(0 0 0)');
+      await page.close();
+    }, 60_000);
 
     it('fits a phone screen and puts the skip link first in the keyboard order', async () => {
       const page = await browser.newPage();
