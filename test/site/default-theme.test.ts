@@ -4,6 +4,7 @@ import { JSDOM } from 'jsdom';
 import { DEFAULT_THEME_DIR, DEFAULT_THEME_FILES } from '../../src/resources/themes/default-theme.js';
 import { lexicalOf, makePage, makePost, makeTag } from '../factories.js';
 import { MEMBERS, MailCatcher, cookiesOf, linkIn, openLink } from '../members-support.js';
+import { storageFor } from '../../src/storage/from-config.js';
 import { useTestSite } from '../test-site.js';
 
 /**
@@ -181,6 +182,59 @@ describe('the default theme on a fresh site', () => {
     expect(home.doc.querySelector('.site-actions [data-portal]')).toBeNull();
     expect(home.texts('h1')).toEqual(['Test Site']);
     await t.admin.put('/settings/', { settings: [{ key: 'members_signup_access', value: 'all' }] });
+  });
+
+  it('offers sign-in but no sign-up on an invite-only site, and names paid posts in the call to action', async () => {
+    await t.admin.put('/settings/', { settings: [{ key: 'members_signup_access', value: 'invite' }] });
+    const home = await page('/');
+    expect(home.attrs('.site-actions [data-portal]', 'href')).toEqual(['#/portal/signin']);
+    expect(home.doc.querySelector('form[data-members-form="signup"]')).toBeNull();
+    await t.admin.put('/settings/', { settings: [{ key: 'members_signup_access', value: 'all' }] });
+    await makePost(t, { title: 'Paid only', slug: 'paid-only', status: 'published', visibility: 'paid', lexical: lexicalOf('For paying readers.') });
+    const paid = await page('/paid-only/');
+    expect(paid.texts('.content-cta h2')).toEqual(['This post is for paying subscribers only']);
+    expect(paid.res.body).not.toContain('For paying readers.');
+  });
+
+  it('follows its custom settings: dark scheme, cover header, grid, no sign-up on home or after posts, no related posts', async () => {
+    // The same theme with other defaults (what a publisher's choices in the Design screen become), stored and activated.
+    const storage = storageFor(t.config);
+    for (const [file, text] of DEFAULT_THEME_FILES) {
+      let content = text;
+      if (file === 'package.json') {
+        const pkg = JSON.parse(text) as { name: string; config: { custom: Record<string, { default: unknown }> } };
+        pkg.name = 'quire-chosen';
+        const chosen: Record<string, unknown> = {
+          color_scheme: 'Dark',
+          header_style: 'Cover',
+          show_signup_on_home: false,
+          feed_layout: 'Grid',
+          show_post_signup: false,
+          show_related_posts: false,
+        };
+        for (const [key, value] of Object.entries(chosen)) pkg.config.custom[key]!.default = value;
+        content = JSON.stringify(pkg);
+      }
+      await storage.write(`themes/quire-chosen/${file}`, Buffer.from(content));
+    }
+    expect((await t.admin.put('/themes/quire-chosen/activate/')).statusCode).toBe(200);
+    await t.admin.put('/settings/', { settings: [{ key: 'cover_image', value: '/content/images/2026/01/cover.jpg' }] });
+    try {
+      const home = await page('/');
+      expect(home.doc.documentElement.getAttribute('data-color-scheme')).toBe('Dark');
+      expect(home.doc.querySelector('.hero')!.className).toBe('hero hero-Cover');
+      expect(home.attrs('img.hero-cover', 'src')).toEqual(['/content/images/size/w1600/2026/01/cover.jpg']);
+      expect(home.attrs('img.hero-cover', 'alt')).toEqual(['']);
+      expect(home.texts('h1')).toEqual(['Test Site']);
+      expect(home.doc.querySelector('.hero form')).toBeNull();
+      expect(home.doc.querySelector('.post-feed')!.className).toBe('post-feed feed-Grid');
+      const post = await page('/story-13/');
+      expect(post.texts('h1')).toEqual(['Story 13']);
+      expect(post.doc.querySelector('.signup-box')).toBeNull();
+      expect(post.doc.querySelector('.related')).toBeNull();
+    } finally {
+      await t.admin.put('/themes/quire/activate/');
+    }
   });
 
   it("serves the theme's stylesheet, small, from the install", async () => {
