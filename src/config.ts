@@ -287,3 +287,6 @@ export function parseConfig(source: Source, cwd = process.cwd()): Config {
 
 /** Where `quire admin fetch` puts the admin build unless told otherwise (git-ignored). */
 export const DEFAULT_ADMIN_APP_DIR = path.join(INSTALL_ROOT, 'vendor', 'ghost-admin');
+
+/** The default theme's files, part of the install (`themes/quire/` in the repository). */
+export const DEFAULT_THEME_DIR = path.join(INSTALL_ROOT, 'themes', 'quire');

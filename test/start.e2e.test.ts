@@ -26,7 +26,7 @@ afterAll(async () => {
   rmSync(contentDir, { recursive: true, force: true });
 });
 
-it('sets up with the built CLI, then the built server answers where PORT says, with url fields that follow it', async () => {
+it('sets up with the built CLI, then the built server answers where PORT says, with url fields that follow it, and shows the site', async () => {
   const output = execFileSync(process.execPath, ['dist/cli.mjs', 'setup', '--email', 'start@example.com'], { cwd: root, env, encoding: 'utf8' });
   expect(output).toContain(`ADMIN_API_URL=http://localhost:${env.PORT}\n`);
   expect(output).toContain(`ADMIN_URL=http://localhost:${env.PORT}/ghost/`);
@@ -42,6 +42,14 @@ it('sets up with the built CLI, then the built server answers where PORT says, w
     }
     expect(res?.status).toBe(200);
     expect((await res!.json()).site.url).toBe(`http://localhost:${env.PORT}/`);
+    // The public site, rendered by the default theme the install ships (found from the bundle's folder).
+    const home = await fetch(`http://127.0.0.1:${env.PORT}/`);
+    expect(home.status).toBe(200);
+    const html = await home.text();
+    expect(html).toContain('<h1 class="hero-title">');
+    expect(html).toContain('data-members-form="signup"');
+    const stylesheet = /href="(\/assets\/css\/screen\.css\?v=\w+)"/.exec(html)?.[1];
+    expect((await fetch(`http://127.0.0.1:${env.PORT}${stylesheet}`)).status).toBe(200);
   } finally {
     server.kill('SIGTERM');
     await new Promise((resolve) => server.once('exit', resolve));

@@ -1,77 +1,29 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { DEFAULT_THEME_DIR } from '../../config.js';
+
 /**
- * The theme a new site starts with, shipped in the code rather than in storage: every instance has it, it
- * cannot be deleted or overwritten, and nothing has to be copied on first start. It is small on purpose:
- * Quire does not render the public site yet; themes are stored, listed, activated and downloaded for
- * clients that manage them.
+ * The theme a new site starts with (migration 0009 makes it active): Quire's own, in `themes/quire/` of the
+ * install, served from there rather than copied into storage, so every instance has it, it cannot be deleted
+ * or overwritten, and nothing has to be written on first start. Its files are read once, when this module
+ * loads (about 40 KB of text); a missing folder stops the start with its path named.
  */
 export const DEFAULT_THEME_NAME = 'quire';
 
 /** Names no upload may take and no one may delete: Quire's own theme (Ghost's casper and source may be uploaded). */
 export const RESERVED_THEME_NAMES: readonly string[] = [DEFAULT_THEME_NAME];
 
-const packageJson = {
-  name: 'quire',
-  description: 'The default theme of a Quire site',
-  version: '1.0.0',
-  engines: { ghost: '>=5.0.0' },
-  license: 'MIT',
-  author: { name: 'Quire', email: 'theme@quire.invalid' },
-  keywords: ['ghost-theme'],
-  config: {
-    posts_per_page: 10,
-    image_sizes: { s: { width: 300 }, m: { width: 600 }, l: { width: 1000 }, xl: { width: 2000 } },
-    card_assets: true,
-  },
-};
+export { DEFAULT_THEME_DIR };
 
-export const DEFAULT_THEME_FILES: ReadonlyMap<string, string> = new Map([
-  ['package.json', `${JSON.stringify(packageJson, null, 2)}\n`],
-  [
-    'default.hbs',
-    `<!DOCTYPE html>
-<html lang="{{@site.locale}}">
-<head>
-  <meta charset="utf-8">
-  <meta name="viewport" content="width=device-width, initial-scale=1">
-  <title>{{meta_title}}</title>
-  <link rel="stylesheet" href="{{asset "css/screen.css"}}">
-  {{ghost_head}}
-</head>
-<body class="{{body_class}}">
-  <header class="site-header"><a href="{{@site.url}}">{{@site.title}}</a></header>
-  <main class="site-main">{{{body}}}</main>
-  {{ghost_foot}}
-</body>
-</html>
-`,
-  ],
-  [
-    'index.hbs',
-    `{{!< default}}
-{{#foreach posts}}
-  <article class="{{post_class}}"><h2><a href="{{url}}">{{title}}</a></h2><p>{{excerpt}}</p></article>
-{{/foreach}}
-{{pagination}}
-`,
-  ],
-  [
-    'post.hbs',
-    `{{!< default}}
-{{#post}}
-  <article class="{{post_class}}">
-    <h1>{{title}}</h1>
-    {{#if feature_image}}<img src="{{img_url feature_image size="l"}}" alt="{{feature_image_alt}}">{{/if}}
-    <div class="gh-content">{{content}}</div>
-  </article>
-{{/post}}
-`,
-  ],
-  [
-    'assets/css/screen.css',
-    `body { margin: 0 auto; max-width: 720px; padding: 0 1rem; font: 18px/1.6 system-ui, sans-serif; }
-.kg-width-wide { margin-left: -10vw; margin-right: -10vw; }
-.kg-width-full { margin-left: calc(50% - 50vw); margin-right: calc(50% - 50vw); }
-img { max-width: 100%; height: auto; }
-`,
-  ],
-]);
+/** Every file of the theme folder by its path inside the theme (`/`-separated), as text: the theme has no binary files. */
+function readThemeFolder(dir: string): Map<string, string> {
+  const files = new Map<string, string>();
+  const entries = readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.relative(dir, path.join(entry.parentPath, entry.name)).split(path.sep).join('/'))
+    .sort();
+  for (const file of entries) files.set(file, readFileSync(path.join(dir, file), 'utf8'));
+  return files;
+}
+
+export const DEFAULT_THEME_FILES: ReadonlyMap<string, string> = readThemeFolder(DEFAULT_THEME_DIR);
