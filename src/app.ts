@@ -58,6 +58,8 @@ import { imagesRoutes } from './resources/images/images.routes.js';
 import { mediaRoutes } from './resources/media/media.routes.js';
 import { filesRoutes } from './resources/files/files.routes.js';
 import { themesRoutes } from './resources/themes/themes.routes.js';
+import { routeSettingsRoutes } from './resources/route-settings/route-settings.routes.js';
+import { redirectsRoutes } from './resources/redirects/redirects.routes.js';
 import { webhooksRoutes } from './resources/webhooks/webhooks.routes.js';
 import { schedulesRoutes } from './resources/schedules/schedules.routes.js';
 import { publicFilesRoutes } from './resources/public-files/public-files.routes.js';
@@ -234,6 +236,8 @@ export async function buildApp({
       mediaRoutes(admin);
       filesRoutes(admin);
       themesRoutes(admin);
+      routeSettingsRoutes(admin);
+      redirectsRoutes(admin);
       webhooksRoutes(admin, { allowPrivate: config.jobs.webhookAllowPrivate });
       schedulesRoutes(admin);
       slugsRoutes(admin);

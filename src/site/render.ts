@@ -20,6 +20,8 @@ export interface PageRequest {
   /** Ghost's member data of the signed-in reader (`@member`), or null for a visitor. */
   member: Record<string, unknown> | null;
   log: RenderEnv['log'];
+  /** A post's URL under the routes in effect (its collection's permalink); the Content API's own URL without it. */
+  postUrl?: (post: Record<string, unknown>) => string;
 }
 
 /** `@site` as Ghost's global template options build it: the public settings, the URL without its slash, sign-up and comments flags. */
@@ -55,7 +57,11 @@ export async function renderPage(request: PageRequest, template: string, data: R
     context: request.context,
     relativeUrl: request.relativeUrl,
     log: request.log,
-    browse: (resource, query) => browse(ctx, resource, query),
+    browse: async (resource, query) => {
+      const found = await browse(ctx, resource, query);
+      const { postUrl } = request;
+      return resource === 'posts' && postUrl ? { ...found, items: found.items.map((post) => ({ ...post, url: postUrl(post) })) } : found;
+    },
   };
   const locals = {
     ...data,

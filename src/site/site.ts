@@ -6,8 +6,11 @@ import { GhostError } from '../errors.js';
 import type { ContentVersions } from '../events/content-version.js';
 import type { ResponseCache } from '../http/response-cache.js';
 import { ThemeStore } from './theme-store.js';
-import { DEFAULT_ROUTES, matchRoute, siteRedirect, type SiteRoutes } from './routing.js';
-import { planPage } from './pages.js';
+import mime from 'mime-types';
+import { matchRoutes, siteRedirect, type SiteRoutes } from './routing.js';
+import { MovedTo, planPage, type PagePlan } from './pages.js';
+import { SiteConfigStore, type SiteConfig } from './site-config.js';
+import { findRedirect } from '../resources/redirects/redirects.parse.js';
 import { renderPage } from './render.js';
 import { errorTemplate } from './templates.js';
 import { hasMemberCookie, type SiteMember, type SiteMemberResolver } from './member.js';
@@ -20,6 +23,7 @@ export interface SiteDeps {
   versions: ContentVersions;
   /** Rendered pages kept in memory (shared with the Content API's cache), or null with the cache off. */
   cache: ResponseCache | null;
+  /** Fixed routes instead of the uploaded routes.yaml (Ghost's defaults when neither is given). */
   routes?: SiteRoutes;
   /** The signed-in member of a request (the Members API's); without it every reader is a visitor. */
   member?: SiteMemberResolver;
@@ -40,6 +44,8 @@ interface Answer {
   type: string;
   body: Buffer;
   cacheControl: string;
+  /** A redirect's target (a post's permalink under another collection). */
+  location?: string;
 }
 
 const PAGE_CACHE = 'public, max-age=0';
@@ -51,26 +57,43 @@ const REDIRECT_CACHE = 'public, max-age=31536000';
  * Ghost's site middleware), then site files (theme assets, robots, favicon, sitemaps), then pages through the
  * page cache, then the theme's error page.
  */
-export function createSite({ base, versions, cache, routes = DEFAULT_ROUTES, member: resolveMember }: SiteDeps): Site {
+export function createSite({ base, versions, cache, routes, member: resolveMember }: SiteDeps): Site {
   const themes = new ThemeStore();
+  const configs = new SiteConfigStore(routes);
   const sitePath = new URL(base.site.url).pathname;
 
-  async function render(request: FastifyRequest, ctx: Ctx, version: number, relativeUrl: string, member: SiteMember | null): Promise<Answer> {
+  async function render(request: FastifyRequest, ctx: Ctx, version: number, relativeUrl: string, member: SiteMember | null, config: SiteConfig): Promise<Answer> {
     const theme = await themes.active(ctx, version);
-    const pageRequest = { ctx, theme, relativeUrl, member: member?.data ?? null, log: request.log };
+    const links = await config.permalinks(ctx);
+    const pageRequest = { ctx, theme, relativeUrl, member: member?.data ?? null, log: request.log, postUrl: links.postUrl };
     try {
-      const match = matchRoute(routes, relativeUrl);
-      if (!match) throw new GhostError('NotFoundError', { message: 'Page not found' });
-      if ((match.kind === 'collection' || match.kind === 'taxonomy') && match.rss) {
-        const feed = await feedFor(ctx, routes, match);
-        return { status: 200, type: 'application/rss+xml; charset=utf-8', body: Buffer.from(feed), cacheControl: PAGE_CACHE };
+      // Each route the path matches is tried in Ghost's order; one with nothing there passes it on (Ghost's `next()`).
+      let plan: PagePlan | null = null;
+      let notFound: unknown = new GhostError('NotFoundError', { message: 'Page not found' });
+      let first = true;
+      for (const match of matchRoutes(config.routes, relativeUrl)) {
+        try {
+          if ((match.kind === 'collection' || match.kind === 'channel' || match.kind === 'taxonomy') && match.rss) {
+            const feed = await feedFor(ctx, match, links);
+            return { status: 200, type: 'application/rss+xml; charset=utf-8', body: Buffer.from(feed), cacheControl: PAGE_CACHE };
+          }
+          plan = await planPage(ctx, theme, match, relativeUrl, links);
+          break;
+        } catch (err) {
+          if (err instanceof MovedTo) return { status: 301, type: 'text/plain', body: Buffer.alloc(0), cacheControl: REDIRECT_CACHE, location: err.path };
+          if (!(err instanceof GhostError && err.status === 404)) throw err;
+          if (first) notFound = err;
+          first = false;
+        }
       }
-      const plan = await planPage(ctx, theme, routes, match, relativeUrl);
+      if (!plan) throw notFound;
+      const found = plan;
       // Whatever fails while the theme renders is the theme's fault or ours, never the visitor's: a 500.
-      const html = await renderPage({ ...pageRequest, context: plan.context }, plan.template, plan.data, plan.page).catch((err: unknown) => {
+      const html = await renderPage({ ...pageRequest, context: found.context }, found.template, found.data, found.page).catch((err: unknown) => {
         throw new TemplateError(err);
       });
-      return { status: 200, type: 'text/html; charset=utf-8', body: Buffer.from(html), cacheControl: PAGE_CACHE };
+      const type = (found.type && mime.contentType(found.type)) || 'text/html; charset=utf-8';
+      return { status: 200, type, body: Buffer.from(html), cacheControl: PAGE_CACHE };
     } catch (err) {
       // As Ghost: a missing resource and a request its API refuses (a bad slug or page) are both a 404.
       const status = err instanceof GhostError && err.status < 500 ? 404 : 500;
@@ -100,6 +123,11 @@ export function createSite({ base, versions, cache, routes = DEFAULT_ROUTES, mem
       const [rawPath, query = ''] = request.url.split(/\?(.*)/s) as [string, string?];
       const search = query ? `?${query}` : '';
       const relativeUrl = `/${rawPath.slice(sitePath.length)}`;
+      const version = await versions.current();
+      const config = await configs.at(requestCtx(base, null), version);
+      // The uploaded redirects come first, before the site's own (Ghost's custom redirects middleware).
+      const custom = findRedirect(config.redirects, relativeUrl + search, sitePath);
+      if (custom) return reply.header('Cache-Control', custom.cacheControl).redirect(custom.location, custom.status);
       const redirect = siteRedirect(relativeUrl, search);
       if (redirect) {
         reply.header('Cache-Control', REDIRECT_CACHE);
@@ -109,14 +137,17 @@ export function createSite({ base, versions, cache, routes = DEFAULT_ROUTES, mem
       // A signed-in member's pages are rendered with their access (gated content, `@member`), never shared.
       const member = personal && resolveMember ? await resolveMember(requestCtx(base, null), request) : null;
       const ctx: Ctx = member ? { ...requestCtx(base, null), member: member.access } : requestCtx(base, null);
-      const version = await versions.current();
       if (await serveSiteFile(request, reply, { ctx, relativeUrl, theme: () => themes.active(ctx, version) })) return reply;
       const key = `site\n${relativeUrl}`;
       if (cache && !personal) {
         const kept = cache.get(key);
         if (kept?.version === version) return send(request, reply, kept.body, kept.etag, kept.headers as Record<string, string>, 200);
       }
-      const answer = await render(request, ctx, version, relativeUrl, member);
+      const answer = await render(request, ctx, version, relativeUrl, member, config);
+      if (answer.location) {
+        reply.header('Cache-Control', answer.cacheControl);
+        return reply.redirect(`${sitePath.slice(0, -1)}${answer.location}${search}`, 301);
+      }
       const etag = entityTag(answer.body);
       const headers = {
         'content-type': answer.type,
