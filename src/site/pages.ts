@@ -5,7 +5,7 @@ import type { CompiledTheme } from './engine.js';
 import { browse, readAuthor, readPost, readTag, type Entity } from './data.js';
 import type { DataSpec } from '../resources/route-settings/route-settings.validate.js';
 import type { Permalinks } from './permalinks.js';
-import type { Match } from './routing.js';
+import type { Collection, Match } from './routing.js';
 import { entriesTemplate, entryTemplate, pick } from './templates.js';
 
 /** A page to render: its template, root data, `@page` values and Ghost's context names. */
@@ -61,8 +61,16 @@ async function routeData(ctx: Ctx, spec: DataSpec | null, links: Permalinks): Pr
   return out;
 }
 
+/** Ghost's context for a route's data: `page`, else `post`, else `tag` when the data has one. */
+function dataContext(context: string[], data: Record<string, unknown>): string[] {
+  const extra = data.page ? 'page' : data.post ? 'post' : data.tag ? 'tag' : null;
+  return extra && !context.includes(extra) ? [...context, extra] : context;
+}
+
 interface ListOptions {
   name: string;
+  /** A collection shows only the posts it owns (others on its pages belong to an earlier collection); a channel shows all. */
+  collection?: Collection;
   filter: string | null;
   order: string | null;
   limit: number | null;
@@ -81,10 +89,13 @@ async function listPage(ctx: Ctx, theme: CompiledTheme, list: ListOptions, page:
     ...(list.order ? { order: list.order } : {}),
   });
   if (page > pagination.pages) throw errors.notFound('Page not found.');
+  const { collection } = list;
+  const posts = collection ? items.filter((post) => links.owns(collection, post)) : items;
+  const data = { ...(await routeData(ctx, list.data, links)), posts: placed(posts, links), pagination };
   return {
     template: entriesTemplate(theme, { name: list.name, templates: list.templates, frontPage: list.frontPage ? 'home' : null }),
-    data: { ...(await routeData(ctx, list.data, links)), posts: placed(items, links), pagination },
-    context: [...pagingContext(page), ...(list.frontPage ? ['home'] : []), list.name],
+    data,
+    context: dataContext([...pagingContext(page), ...(list.frontPage ? ['home'] : []), list.name], data),
   };
 }
 
@@ -96,7 +107,7 @@ async function listPage(ctx: Ctx, theme: CompiledTheme, list: ListOptions, page:
 export async function planPage(ctx: Ctx, theme: CompiledTheme, match: Match, relativeUrl: string, links: Permalinks): Promise<PagePlan> {
   if (match.kind === 'collection') {
     const { collection } = match;
-    return listPage(ctx, theme, { ...collection, frontPage: relativeUrl === '/' }, match.page, links);
+    return listPage(ctx, theme, { ...collection, collection, frontPage: relativeUrl === '/' }, match.page, links);
   }
   if (match.kind === 'channel') {
     const { route, name } = match.entry;
@@ -111,7 +122,7 @@ export async function planPage(ctx: Ctx, theme: CompiledTheme, match: Match, rel
     const data = await routeData(ctx, route.data, links);
     // Ghost shows a page named in `data` as the route's post too.
     if (data.page && !data.post) data.post = data.page;
-    return { template, data, context: [name], ...(route.contentType ? { type: route.contentType } : {}) };
+    return { template, data, context: dataContext([...(relativeUrl === '/' ? ['home'] : []), name], data), ...(route.contentType ? { type: route.contentType } : {}) };
   }
   if (match.kind === 'taxonomy') {
     const entity = match.taxonomy.name === 'tag' ? await readTag(ctx, { slug: match.slug }) : await readAuthor(ctx, { slug: match.slug });

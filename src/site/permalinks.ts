@@ -16,6 +16,8 @@ export interface Permalinks {
   postPath(post: Entity): string | null;
   /** The post's absolute URL, Ghost's `<site>/404/` when it has none. */
   postUrl(post: Entity): string;
+  /** Whether `collection` owns the post (a collection's list shows only its own posts, as Ghost's). */
+  owns(collection: Collection, post: Entity): boolean;
 }
 
 /** The ids of the published posts each filtered collection matches (null for one without a filter: it takes every post). */
@@ -58,12 +60,13 @@ function fill(permalink: string, post: Entity, timezone: string): string {
 export async function loadPermalinks(ctx: Ctx, routes: SiteRoutes, timezone: string): Promise<Permalinks> {
   const site = ctx.site.url.replace(/\/$/, '');
   if (hasSimplePermalinks(routes)) {
-    return { postPath: (post) => `/${String(post.slug)}/`, postUrl: (post) => `${site}/${String(post.slug)}/` };
+    return { postPath: (post) => `/${String(post.slug)}/`, postUrl: (post) => `${site}/${String(post.slug)}/`, owns: () => true };
   }
   const members = await collectionMembers(ctx, routes.collections);
+  const ownerOf = (post: Entity) => routes.collections[members.findIndex((set) => set === null || set.has(String(post.id)))] ?? null;
   const postPath = (post: Entity): string | null => {
-    const index = members.findIndex((set) => set === null || set.has(String(post.id)));
-    return index === -1 ? null : fill(routes.collections[index]!.permalink, post, timezone);
+    const owner = ownerOf(post);
+    return owner ? fill(owner.permalink, post, timezone) : null;
   };
-  return { postPath, postUrl: (post) => `${site}${postPath(post) ?? '/404/'}` };
+  return { postPath, postUrl: (post) => `${site}${postPath(post) ?? '/404/'}`, owns: (collection, post) => ownerOf(post) === collection };
 }

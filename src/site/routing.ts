@@ -146,6 +146,22 @@ export function matchRoutes(routes: SiteRoutes, path: string): Match[] {
   return matches;
 }
 
+/**
+ * The route that shows a tag, author, post or page through its `data` with `redirect` on (Ghost's dominant
+ * router): the resource's own URL then moves there. Returns that route's path, or null.
+ */
+export function dataOwnerPath(routes: SiteRoutes, match: Match): string | null {
+  let resource: string;
+  let slug: string | undefined;
+  if (match.kind === 'taxonomy') [resource, slug] = [match.taxonomy.name === 'tag' ? 'tags' : 'authors', match.slug];
+  else if (match.kind === 'entry') [resource, slug] = ['posts', match.params.slug];
+  else if (match.kind === 'page') [resource, slug] = ['pages', match.slug];
+  else return null;
+  const owners = [...routes.custom.map((entry) => ({ path: entry.path, data: entry.route.data })), ...routes.collections];
+  const owner = owners.find(({ data }) => data?.router[resource]?.some((entry) => entry.redirect && entry.slug === slug));
+  return owner ? owner.path : null;
+}
+
 /** The URL of a taxonomy term under the routes (`/tag/{slug}/`). */
 export function taxonomyPath(taxonomy: Taxonomy, slug: string): string {
   return taxonomy.permalink.replace(':slug', slug);

@@ -7,7 +7,7 @@ import type { ContentVersions } from '../events/content-version.js';
 import type { ResponseCache } from '../http/response-cache.js';
 import { ThemeStore } from './theme-store.js';
 import mime from 'mime-types';
-import { matchRoutes, siteRedirect, type SiteRoutes } from './routing.js';
+import { dataOwnerPath, matchRoutes, siteRedirect, type SiteRoutes } from './routing.js';
 import { MovedTo, planPage, type PagePlan } from './pages.js';
 import { SiteConfigStore, type SiteConfig } from './site-config.js';
 import { findRedirect } from '../resources/redirects/redirects.parse.js';
@@ -72,6 +72,8 @@ export function createSite({ base, versions, cache, routes, member: resolveMembe
       let notFound: unknown = new GhostError('NotFoundError', { message: 'Page not found' });
       let first = true;
       for (const match of matchRoutes(config.routes, relativeUrl)) {
+        const owner = dataOwnerPath(config.routes, match);
+        if (owner) return { status: 301, type: 'text/plain', body: Buffer.alloc(0), cacheControl: REDIRECT_CACHE, location: owner };
         try {
           if ((match.kind === 'collection' || match.kind === 'channel' || match.kind === 'taxonomy') && match.rss) {
             const feed = await feedFor(ctx, match, links);
