@@ -122,7 +122,12 @@ export async function planPage(ctx: Ctx, theme: CompiledTheme, match: Match, rel
     const data = await routeData(ctx, route.data, links);
     // Ghost shows a page named in `data` as the route's post too.
     if (data.page && !data.post) data.post = data.page;
-    return { template, data, context: dataContext([...(relativeUrl === '/' ? ['home'] : []), name], data), ...(route.contentType ? { type: route.contentType } : {}) };
+    return {
+      template,
+      data,
+      context: dataContext([...(relativeUrl === '/' ? ['home'] : []), name], data),
+      ...(route.contentType ? { type: route.contentType } : {}),
+    };
   }
   if (match.kind === 'taxonomy') {
     const entity = match.taxonomy.name === 'tag' ? await readTag(ctx, { slug: match.slug }) : await readAuthor(ctx, { slug: match.slug });

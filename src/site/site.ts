@@ -62,7 +62,14 @@ export function createSite({ base, versions, cache, routes, member: resolveMembe
   const configs = new SiteConfigStore(routes);
   const sitePath = new URL(base.site.url).pathname;
 
-  async function render(request: FastifyRequest, ctx: Ctx, version: number, relativeUrl: string, member: SiteMember | null, config: SiteConfig): Promise<Answer> {
+  async function render(
+    request: FastifyRequest,
+    ctx: Ctx,
+    version: number,
+    relativeUrl: string,
+    member: SiteMember | null,
+    config: SiteConfig,
+  ): Promise<Answer> {
     const theme = await themes.active(ctx, version);
     const links = await config.permalinks(ctx);
     const pageRequest = { ctx, theme, relativeUrl, member: member?.data ?? null, log: request.log, postUrl: links.postUrl };

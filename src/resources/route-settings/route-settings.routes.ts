@@ -21,10 +21,7 @@ const frame = framesOf('settings');
 export function routeSettingsRoutes(app: FastifyInstance) {
   app.get('/settings/routes/yaml/', { config: { frame: frame('download'), permission: 'setting.browse' } }, async (request, reply) => {
     const text = await readRoutesYaml(request.ctx);
-    return reply
-      .type('application/yaml; charset=utf-8')
-      .header('Content-Disposition', 'Attachment; filename="routes.yaml"')
-      .send(text);
+    return reply.type('application/yaml; charset=utf-8').header('Content-Disposition', 'Attachment; filename="routes.yaml"').send(text);
   });
 
   app.post('/settings/routes/yaml/', { config: { frame: frame('upload'), permission: 'setting.edit' } }, async (request) => {
