@@ -29,6 +29,7 @@ import { legacyUrlRewriter } from './http/legacy-versions.js';
 import { checkVersionMatch } from './http/version-match.js';
 import { contentCacheHooks, contentCaching } from './http/content-cache.js';
 import { createSite } from './site/site.js';
+import { privateFormRoute } from './site/private-route.js';
 import { memberFromRequest } from './resources/members-api/members-api.session.js';
 import { databaseContentVersions } from './events/content-version.js';
 import { invalidateSettings } from './settings/settings.js';
@@ -184,6 +185,7 @@ export async function buildApp({
     },
   });
   app.addHook('onClose', async () => site.close());
+  await privateFormRoute(app, site, config.siteUrl);
   const apiNotFound = notFoundHandler(apiRoot, config.siteUrl);
   app.setNotFoundHandler((request, reply) =>
     site.owns(request.method, request.url.split('?')[0]!) ? site.handle(request, reply) : apiNotFound(request, reply),

@@ -5,6 +5,7 @@ import type { CompiledTheme } from './engine.js';
 import { browse, readAuthor, readPost, readTag, type Entity } from './data.js';
 import type { DataSpec } from '../resources/route-settings/route-settings.validate.js';
 import type { Permalinks } from './permalinks.js';
+import { readPreview } from './preview.js';
 import type { Collection, Match } from './routing.js';
 import { entriesTemplate, entryTemplate, pick } from './templates.js';
 
@@ -16,11 +17,20 @@ export interface PagePlan {
   page?: Record<string, unknown>;
   /** The Content-Type a custom route's `content_type` asks for, when its own template was picked. */
   type?: string;
+  /** Never kept by a cache (draft previews). */
+  noStore?: boolean;
 }
 
-/** A permalink that belongs to another URL of the same post (Ghost's 301 to the post's own URL). */
+/**
+ * A permalink that belongs to another URL of the same post (Ghost's 301 to the post's own URL), or a
+ * preview's `edit/` (a 302 to the admin app's editor, an absolute URL).
+ */
 export class MovedTo extends Error {
-  constructor(readonly path: string) {
+  constructor(
+    readonly path: string,
+    readonly status: 301 | 302 = 301,
+    readonly absolute = false,
+  ) {
     super('moved');
   }
 }
@@ -104,7 +114,15 @@ async function listPage(ctx: Ctx, theme: CompiledTheme, list: ListOptions, page:
  * nothing at that path (the caller then offers the path to the next matching route), MovedTo when a post's
  * permalink belongs to another collection.
  */
-export async function planPage(ctx: Ctx, theme: CompiledTheme, match: Match, relativeUrl: string, links: Permalinks): Promise<PagePlan> {
+export async function planPage(
+  ctx: Ctx,
+  theme: CompiledTheme,
+  match: Match,
+  relativeUrl: string,
+  links: Permalinks,
+  query: Record<string, unknown> = {},
+): Promise<PagePlan> {
+  if (match.kind === 'preview') return previewPage(ctx, theme, match, links, query);
   if (match.kind === 'collection') {
     const { collection } = match;
     return listPage(ctx, theme, { ...collection, collection, frontPage: relativeUrl === '/' }, match.page, links);
@@ -167,4 +185,35 @@ export async function planPage(ctx: Ctx, theme: CompiledTheme, match: Match, rel
     context: ['page'],
     page: { show_title_and_feature_image: page.show_title_and_feature_image ?? true },
   };
+}
+
+/** `/p/{uuid}/`: a draft as the theme renders it, with Ghost's preview context (noindex); published content moves to its URL. */
+async function previewPage(
+  ctx: Ctx,
+  theme: CompiledTheme,
+  match: Extract<Match, { kind: 'preview' }>,
+  links: Permalinks,
+  query: Record<string, unknown>,
+): Promise<PagePlan> {
+  const found = await readPreview(ctx, match.uuid, query.member_status);
+  if (!found) throw errors.notFound('Page not found');
+  const { entry, type, status } = found;
+  if (match.options !== null) {
+    if (match.options.toLowerCase() !== 'edit') throw errors.notFound('Page not found');
+    throw new MovedTo(`${ctx.site.url}ghost/#/editor/${type}/${String(entry.id)}/`, 302, true);
+  }
+  if (status === 'published') throw new MovedTo(type === 'post' ? (links.postPath(entry) ?? '/404/') : `/${String(entry.slug)}/`);
+  // A sent e-mail-only post is read at its e-mail URL, never as a preview (it may hold members-only content).
+  if (status === 'sent') throw new MovedTo(`/email/${String(entry.uuid)}/`);
+  const shown = prepare(type === 'post' ? { ...entry, url: links.postUrl(entry) } : entry);
+  if (type === 'page') {
+    return {
+      template: entryTemplate(theme, entry, 'page'),
+      data: { post: shown, page: shown },
+      context: ['preview', 'page'],
+      page: { show_title_and_feature_image: entry.show_title_and_feature_image ?? true },
+      noStore: true,
+    };
+  }
+  return { template: entryTemplate(theme, entry, 'post'), data: { post: shown }, context: ['preview', 'post'], noStore: true };
 }

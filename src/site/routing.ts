@@ -84,6 +84,7 @@ export function hasSimplePermalinks(routes: SiteRoutes): boolean {
 }
 
 export type Match =
+  | { kind: 'preview'; uuid: string; options: string | null }
   | { kind: 'collection'; collection: Collection; page: number; rss: boolean }
   | { kind: 'channel'; entry: CustomEntry; page: number; rss: boolean }
   | { kind: 'static'; entry: CustomEntry }
@@ -123,6 +124,9 @@ function listMatch(path: string, url: string, rss: boolean): { page: number; rss
 /** Every route `path` (lower case, with its trailing slash) may belong to, in the order Ghost tries them. */
 export function matchRoutes(routes: SiteRoutes, path: string): Match[] {
   const matches: Match[] = [];
+  // Ghost's preview router comes before every other.
+  const preview = /^\/p\/([^/]+)\/(?:([^/]+)\/)?$/.exec(path);
+  if (preview) matches.push({ kind: 'preview', uuid: decodeSlug(preview[1]!), options: preview[2] ?? null });
   for (const entry of routes.custom) {
     if (entry.route.controller === 'channel') {
       const list = listMatch(entry.path, path, entry.route.rss);
