@@ -29,6 +29,7 @@ import { legacyUrlRewriter } from './http/legacy-versions.js';
 import { checkVersionMatch } from './http/version-match.js';
 import { contentCacheHooks, contentCaching } from './http/content-cache.js';
 import { createSite } from './site/site.js';
+import { privateFormRoute } from './site/private-route.js';
 import { memberFromRequest } from './resources/members-api/members-api.session.js';
 import { databaseContentVersions } from './events/content-version.js';
 import { invalidateSettings } from './settings/settings.js';
@@ -59,6 +60,8 @@ import { mediaRoutes } from './resources/media/media.routes.js';
 import { filesRoutes } from './resources/files/files.routes.js';
 import { themesRoutes } from './resources/themes/themes.routes.js';
 import { customThemeSettingsRoutes } from './resources/themes/custom-theme-settings.routes.js';
+import { routeSettingsRoutes } from './resources/route-settings/route-settings.routes.js';
+import { redirectsRoutes } from './resources/redirects/redirects.routes.js';
 import { webhooksRoutes } from './resources/webhooks/webhooks.routes.js';
 import { schedulesRoutes } from './resources/schedules/schedules.routes.js';
 import { publicFilesRoutes } from './resources/public-files/public-files.routes.js';
@@ -183,6 +186,7 @@ export async function buildApp({
     },
   });
   app.addHook('onClose', async () => site.close());
+  await privateFormRoute(app, site, config.siteUrl);
   const apiNotFound = notFoundHandler(apiRoot, config.siteUrl);
   app.setNotFoundHandler((request, reply) =>
     site.owns(request.method, request.url.split('?')[0]!) ? site.handle(request, reply) : apiNotFound(request, reply),
@@ -236,6 +240,8 @@ export async function buildApp({
       filesRoutes(admin);
       themesRoutes(admin);
       customThemeSettingsRoutes(admin);
+      routeSettingsRoutes(admin);
+      redirectsRoutes(admin);
       webhooksRoutes(admin, { allowPrivate: config.jobs.webhookAllowPrivate });
       schedulesRoutes(admin);
       slugsRoutes(admin);

@@ -8,6 +8,7 @@ import { useTestSite } from './test-site.js';
 import { objectId } from '../src/db/ids.js';
 import { enqueueJob } from '../src/jobs/jobs.js';
 import { DB_IMPORT_JOB } from '../src/resources/db/db.import-job.js';
+import { DEFAULT_ROUTES_YAML } from '../src/resources/route-settings/route-settings.validate.js';
 
 /**
  * Who may call each Admin endpoint (reference/endpoints.md): every staff role by session and by staff
@@ -228,6 +229,25 @@ const ROWS: Row[] = [
     status: 200,
     integration: 'not listed',
     refused: NO_PERMISSION('Permission error, cannot edit setting.'),
+  },
+
+  { method: 'GET', path: '/settings/routes/yaml/', allowed: ALL, status: 200, integration: 'listed' },
+  {
+    method: 'POST',
+    path: '/settings/routes/yaml/',
+    upload: async () => ({ routes: { name: 'routes.yaml', type: 'application/yaml', data: Buffer.from(DEFAULT_ROUTES_YAML) } }),
+    allowed: 'O A I',
+    status: 200,
+    integration: 'not listed',
+  },
+  { method: 'GET', path: '/redirects/download/', allowed: 'O A I', status: 200, integration: 'not listed' },
+  {
+    method: 'POST',
+    path: '/redirects/upload/',
+    upload: async () => ({ redirects: { name: 'redirects.json', type: 'application/json', data: Buffer.from('[]') } }),
+    allowed: 'O A I',
+    status: 200,
+    integration: 'not listed',
   },
 
   { method: 'GET', path: '/integrations/', allowed: 'O A', status: 200, integration: 'not listed' },

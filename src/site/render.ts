@@ -23,6 +23,8 @@ export interface PageRequest {
   log: RenderEnv['log'];
   /** The content version the page is rendered at: `@custom` is read once per version (`custom.ts`); without it, read for this page. */
   version?: number;
+  /** A post's URL under the routes in effect (its collection's permalink); the Content API's own URL without it. */
+  postUrl?: (post: Record<string, unknown>) => string;
 }
 
 /** `@site` as Ghost's global template options build it: the public settings, the URL without its slash, sign-up and comments flags. */
@@ -51,7 +53,11 @@ export async function renderPage(request: PageRequest, template: string, data: R
     context: request.context,
     relativeUrl: request.relativeUrl,
     log: request.log,
-    browse: (resource, query) => browse(ctx, resource, query),
+    browse: async (resource, query) => {
+      const found = await browse(ctx, resource, query);
+      const { postUrl } = request;
+      return resource === 'posts' && postUrl ? { ...found, items: found.items.map((post) => ({ ...post, url: postUrl(post) })) } : found;
+    },
   };
   const locals = {
     ...data,

@@ -3,7 +3,8 @@ import type { Ctx } from '../ctx.js';
 import { errors } from '../errors.js';
 import { readAllSettings } from '../settings/settings.js';
 import { browse, readAuthor, readTag, type Entity } from './data.js';
-import type { Match, SiteRoutes } from './routing.js';
+import type { Permalinks } from './permalinks.js';
+import { taxonomyPath, type Match } from './routing.js';
 
 const require = createRequire(import.meta.url);
 const downsize = require('downsize') as (text: string, options: { words?: number }) => string;
@@ -42,21 +43,31 @@ function item(post: Entity): string {
   return `<item>${parts.join('')}</item>`;
 }
 
-/** `/rss/`, `/tag/{slug}/rss/`, `/author/{slug}/rss/`: the newest 15 posts as Ghost's feed (the `rss` package's layout). */
-export async function feedFor(ctx: Ctx, routes: SiteRoutes, match: Match): Promise<string> {
+/**
+ * A list's feed (`/rss/`, `/tag/{slug}/rss/`, `/author/{slug}/rss/`, a collection's or a channel's `rss/`):
+ * its newest 15 posts as Ghost's feed (the `rss` package's layout), each linked at its permalink.
+ */
+export async function feedFor(ctx: Ctx, match: Match, links: Permalinks): Promise<string> {
   const settings = await readAllSettings(ctx.db);
   const siteTitle = settings.get('title') ?? '';
   let title = siteTitle;
-  let filter = routes.collection.filter;
+  let filter: string | null = null;
+  let order: string | null = null;
   let path = 'rss/';
   if (match.kind === 'taxonomy') {
     const entity = match.taxonomy.name === 'tag' ? await readTag(ctx, { slug: match.slug }) : await readAuthor(ctx, { slug: match.slug });
     if (!entity) throw errors.notFound('Page not found');
     title = `${String(entity.name)} - ${siteTitle}`;
     filter = match.taxonomy.filter(String(entity.slug));
-    path = `${match.taxonomy.path}/${String(entity.slug)}/rss/`;
+    path = `${taxonomyPath(match.taxonomy, String(entity.slug)).slice(1)}rss/`;
+  } else if (match.kind === 'collection' || match.kind === 'channel') {
+    const list = match.kind === 'collection' ? match.collection : { ...match.entry.route, path: match.entry.path };
+    filter = list.filter;
+    order = list.order;
+    path = `${list.path.slice(1)}rss/`;
   }
-  const { items } = await browse(ctx, 'posts', { include: 'authors,tags,tiers', ...(filter ? { filter } : {}) });
+  const { items: found } = await browse(ctx, 'posts', { include: 'authors,tags,tiers', ...(filter ? { filter } : {}), ...(order ? { order } : {}) });
+  const items = found.map((post) => ({ ...post, url: links.postUrl(post) }));
   const site = ctx.site.url;
   const channel = [
     `<title>${cdata(title)}</title>`,

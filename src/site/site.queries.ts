@@ -17,3 +17,8 @@ export function countMembers(db: ReadDb, paid: boolean) {
   if (paid) query = query.where('status', '!=', 'free');
   return query.executeTakeFirst();
 }
+
+/** Every tier's id: a preview "as a paid member" (or without a member status) may read any tier's posts. */
+export async function allTierIds(db: ReadDb): Promise<string[]> {
+  return (await db.selectFrom('products').select('id').execute()).map((row) => row.id);
+}

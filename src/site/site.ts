@@ -6,13 +6,27 @@ import { GhostError } from '../errors.js';
 import type { ContentVersions } from '../events/content-version.js';
 import type { ResponseCache } from '../http/response-cache.js';
 import { ThemeStore } from './theme-store.js';
-import { DEFAULT_ROUTES, matchRoute, siteRedirect, type SiteRoutes } from './routing.js';
-import { planPage } from './pages.js';
-import { renderPage } from './render.js';
+import mime from 'mime-types';
+import { dataOwnerPath, matchRoutes, siteRedirect, type SiteRoutes } from './routing.js';
+import { MovedTo, planPage, type PagePlan } from './pages.js';
+import { SiteConfigStore, type SiteConfig } from './site-config.js';
+import { findRedirect } from '../resources/redirects/redirects.parse.js';
+import { renderPage, siteData } from './render.js';
 import { errorTemplate } from './templates.js';
 import { hasMemberCookie, type SiteMember, type SiteMemberResolver } from './member.js';
 import { serveSiteFile } from './files.js';
 import { feedFor } from './rss.js';
+import { readAllSettings } from '../settings/settings.js';
+import {
+  OPEN_WHEN_PRIVATE,
+  PRIVATE_ROBOTS,
+  forwardPath,
+  hasPrivateSession,
+  privateFeedPath,
+  privateSessionCookie,
+  privateState,
+  renderDefaultPrivatePage,
+} from './private.js';
 
 export interface SiteDeps {
   base: CtxBase;
@@ -20,6 +34,7 @@ export interface SiteDeps {
   versions: ContentVersions;
   /** Rendered pages kept in memory (shared with the Content API's cache), or null with the cache off. */
   cache: ResponseCache | null;
+  /** Fixed routes instead of the uploaded routes.yaml (Ghost's defaults when neither is given). */
   routes?: SiteRoutes;
   /** The signed-in member of a request (the Members API's); without it every reader is a visitor. */
   member?: SiteMemberResolver;
@@ -32,6 +47,8 @@ export interface Site {
   /** Whether `path` (within the site) is the site's to answer. */
   owns(method: string, path: string): boolean;
   handle(request: FastifyRequest, reply: FastifyReply): Promise<unknown>;
+  /** `POST /private/`: the password form of a private site. */
+  privateLogin(request: FastifyRequest, reply: FastifyReply): Promise<unknown>;
   close(): Promise<void>;
 }
 
@@ -40,37 +57,84 @@ interface Answer {
   type: string;
   body: Buffer;
   cacheControl: string;
+  /** A redirect's target (a post's permalink under another collection), within the site unless `absolute`. */
+  location?: string;
+  redirectStatus?: 301 | 302;
+  absolute?: boolean;
+  /** Its own Cache-Control stands, whoever asked (a draft preview's). */
+  noStore?: boolean;
 }
 
 const PAGE_CACHE = 'public, max-age=0';
 const ERROR_CACHE = 'no-cache, max-age=0, no-store, must-revalidate, max-stale=0, post-check=0, pre-check=0';
 const REDIRECT_CACHE = 'public, max-age=31536000';
+/** Routes that match nothing: a page refused outright renders the theme's 404. */
+const NO_ROUTES: SiteRoutes = { custom: [], collections: [], taxonomies: [] };
+/** Ghost's caching header for a private site's pages and for pages that must never be kept. */
+const NO_STORE = 'no-cache, private, no-store, must-revalidate, max-stale=0, post-check=0, pre-check=0';
 
 /**
  * The public site: every GET and HEAD outside the APIs, rendered by the active theme. Redirects first (as
  * Ghost's site middleware), then site files (theme assets, robots, favicon, sitemaps), then pages through the
  * page cache, then the theme's error page.
  */
-export function createSite({ base, versions, cache, routes = DEFAULT_ROUTES, member: resolveMember }: SiteDeps): Site {
+export function createSite({ base, versions, cache, routes, member: resolveMember }: SiteDeps): Site {
   const themes = new ThemeStore();
+  const configs = new SiteConfigStore(routes);
   const sitePath = new URL(base.site.url).pathname;
 
-  async function render(request: FastifyRequest, ctx: Ctx, version: number, relativeUrl: string, member: SiteMember | null): Promise<Answer> {
+  async function render(
+    request: FastifyRequest,
+    ctx: Ctx,
+    version: number,
+    relativeUrl: string,
+    member: SiteMember | null,
+    config: SiteConfig,
+  ): Promise<Answer> {
     const theme = await themes.active(ctx, version);
-    const pageRequest = { ctx, theme, relativeUrl, member: member?.data ?? null, log: request.log, version };
+    const links = await config.permalinks(ctx);
+    const pageRequest = { ctx, theme, relativeUrl, member: member?.data ?? null, log: request.log, version, postUrl: links.postUrl };
     try {
-      const match = matchRoute(routes, relativeUrl);
-      if (!match) throw new GhostError('NotFoundError', { message: 'Page not found' });
-      if ((match.kind === 'collection' || match.kind === 'taxonomy') && match.rss) {
-        const feed = await feedFor(ctx, routes, match);
-        return { status: 200, type: 'application/rss+xml; charset=utf-8', body: Buffer.from(feed), cacheControl: PAGE_CACHE };
+      // Each route the path matches is tried in Ghost's order; one with nothing there passes it on (Ghost's `next()`).
+      let plan: PagePlan | null = null;
+      let notFound: unknown = new GhostError('NotFoundError', { message: 'Page not found' });
+      let first = true;
+      for (const match of matchRoutes(config.routes, relativeUrl)) {
+        const owner = dataOwnerPath(config.routes, match);
+        if (owner) return { status: 301, type: 'text/plain', body: Buffer.alloc(0), cacheControl: REDIRECT_CACHE, location: owner };
+        try {
+          if ((match.kind === 'collection' || match.kind === 'channel' || match.kind === 'taxonomy') && match.rss) {
+            const feed = await feedFor(ctx, match, links);
+            return { status: 200, type: 'application/rss+xml; charset=utf-8', body: Buffer.from(feed), cacheControl: PAGE_CACHE };
+          }
+          plan = await planPage(ctx, theme, match, relativeUrl, links, request.query as Record<string, unknown>);
+          break;
+        } catch (err) {
+          if (err instanceof MovedTo) {
+            const cacheControl = err.status === 301 ? REDIRECT_CACHE : NO_STORE;
+            return {
+              status: err.status,
+              type: 'text/plain',
+              body: Buffer.alloc(0),
+              cacheControl,
+              location: err.path,
+              redirectStatus: err.status,
+              absolute: err.absolute,
+            };
+          }
+          if (!(err instanceof GhostError && err.status === 404)) throw err;
+          if (first) notFound = err;
+          first = false;
+        }
       }
-      const plan = await planPage(ctx, theme, routes, match, relativeUrl);
+      if (!plan) throw notFound;
+      const found = plan;
       // Whatever fails while the theme renders is the theme's fault or ours, never the visitor's: a 500.
-      const html = await renderPage({ ...pageRequest, context: plan.context }, plan.template, plan.data, plan.page).catch((err: unknown) => {
+      const html = await renderPage({ ...pageRequest, context: found.context }, found.template, found.data, found.page).catch((err: unknown) => {
         throw new TemplateError(err);
       });
-      return { status: 200, type: 'text/html; charset=utf-8', body: Buffer.from(html), cacheControl: PAGE_CACHE };
+      const type = (found.type && mime.contentType(found.type)) || 'text/html; charset=utf-8';
+      return { status: 200, type, body: Buffer.from(html), cacheControl: found.noStore ? ERROR_CACHE : PAGE_CACHE, noStore: found.noStore === true };
     } catch (err) {
       // As Ghost: a missing resource and a request its API refuses (a bad slug or page) are both a 404.
       const status = err instanceof GhostError && err.status < 500 ? 404 : 500;
@@ -99,35 +163,103 @@ export function createSite({ base, versions, cache, routes = DEFAULT_ROUTES, mem
     async handle(request, reply) {
       const [rawPath, query = ''] = request.url.split(/\?(.*)/s) as [string, string?];
       const search = query ? `?${query}` : '';
-      const relativeUrl = `/${rawPath.slice(sitePath.length)}`;
+      let relativeUrl = `/${rawPath.slice(sitePath.length)}`;
+      let refuseFeed = false;
+      const version = await versions.current();
+      const config = await configs.at(requestCtx(base, null), version);
+      // The uploaded redirects come first, before the site's own (Ghost's custom redirects middleware).
+      const custom = findRedirect(config.redirects, relativeUrl + search, sitePath);
+      if (custom) return reply.header('Cache-Control', custom.cacheControl).redirect(custom.location, custom.status);
+      // A private site answers only the password form and its open files until the visitor has given the password.
+      const secret = privateState((await readAllSettings(base.db)) as ReadonlyMap<string, string | null>);
+      if (secret) {
+        reply.header('X-Robots-Tag', 'noindex');
+        const verified = hasPrivateSession(request.cookies ?? {}, secret);
+        const feed = privateFeedPath(relativeUrl, secret);
+        if (relativeUrl === '/private/') {
+          if (verified) return reply.header('Cache-Control', NO_STORE).redirect(base.site.url, 302);
+          return sendPrivatePage(request, reply, null, version);
+        }
+        if (relativeUrl === '/robots.txt') return reply.header('Cache-Control', 'public, max-age=3600').type('text/plain').send(PRIVATE_ROBOTS);
+        if (feed) relativeUrl = feed;
+        else if (!OPEN_WHEN_PRIVATE(relativeUrl)) {
+          if (!verified) return reply.redirect(`${sitePath}private/?r=${encodeURIComponent(relativeUrl + search)}`, 302);
+          // Ghost serves no feeds on a private site except under the secret path.
+          refuseFeed = /\/rss\/$/.test(relativeUrl);
+        }
+      }
       const redirect = siteRedirect(relativeUrl, search);
       if (redirect) {
         reply.header('Cache-Control', REDIRECT_CACHE);
         return reply.redirect(`${sitePath.slice(0, -1)}${redirect}`, 301);
       }
-      const personal = hasMemberCookie(request.cookies ?? {});
+      // A private site's pages are never kept or served from the shared cache: each visitor proved the password.
+      // Previews show drafts (and take `member_status`): never kept either.
+      const personal = hasMemberCookie(request.cookies ?? {}) || secret !== null || relativeUrl.startsWith('/p/');
       // A signed-in member's pages are rendered with their access (gated content, `@member`), never shared.
       const member = personal && resolveMember ? await resolveMember(requestCtx(base, null), request) : null;
       const ctx: Ctx = member ? { ...requestCtx(base, null), member: member.access } : requestCtx(base, null);
-      const version = await versions.current();
       if (await serveSiteFile(request, reply, { ctx, relativeUrl, theme: () => themes.active(ctx, version) })) return reply;
       const key = `site\n${relativeUrl}`;
       if (cache && !personal) {
         const kept = cache.get(key);
         if (kept?.version === version) return send(request, reply, kept.body, kept.etag, kept.headers as Record<string, string>, 200);
       }
-      const answer = await render(request, ctx, version, relativeUrl, member);
+      const answer = await render(request, ctx, version, relativeUrl, member, refuseFeed ? { ...config, routes: NO_ROUTES } : config);
+      // Ghost's private router comes after every other: on a public site, `/private/` not taken by a page goes home.
+      if (!secret && relativeUrl === '/private/' && answer.status === 404) return reply.header('Cache-Control', NO_STORE).redirect(base.site.url, 302);
+      if (answer.location) {
+        reply.header('Cache-Control', answer.cacheControl);
+        if (answer.absolute) return reply.redirect(answer.location, answer.redirectStatus ?? 302);
+        return reply.redirect(`${sitePath.slice(0, -1)}${answer.location}${search}`, answer.redirectStatus ?? 301);
+      }
       const etag = entityTag(answer.body);
       const headers = {
         'content-type': answer.type,
-        'cache-control': personal ? 'private, no-cache, no-store, must-revalidate, max-age=0' : answer.cacheControl,
+        'cache-control': secret
+          ? NO_STORE
+          : answer.noStore
+            ? answer.cacheControl
+            : personal
+              ? 'private, no-cache, no-store, must-revalidate, max-age=0'
+              : answer.cacheControl,
       };
       if (cache && !personal && answer.status === 200) cache.set(key, { version, body: answer.body, etag, headers });
       return send(request, reply, answer.body, etag, headers, answer.status);
     },
 
+    async privateLogin(request, reply) {
+      const version = await versions.current();
+      const secret = privateState((await readAllSettings(base.db)) as ReadonlyMap<string, string | null>);
+      reply.header('Cache-Control', NO_STORE);
+      if (!secret || hasPrivateSession(request.cookies ?? {}, secret)) return reply.redirect(base.site.url, 302);
+      reply.header('X-Robots-Tag', 'noindex');
+      const body = (request.body ?? {}) as Record<string, unknown>;
+      if (typeof body.password === 'string' && body.password === secret.password) {
+        const forward = forwardPath((request.query as Record<string, unknown>).r, base.site.url);
+        reply.header('Set-Cookie', privateSessionCookie(secret.password, base.clock.now()));
+        return reply.redirect(`${sitePath.slice(0, -1)}${forward}`, 302);
+      }
+      return sendPrivatePage(request, reply, { message: 'Incorrect password.' }, version);
+    },
+
     close: () => themes.close(),
   };
+
+  /** The password form: the theme's `private.hbs`, else the site's own page. */
+  async function sendPrivatePage(request: FastifyRequest, reply: FastifyReply, error: { message: string } | null, version: number) {
+    const ctx = requestCtx(base, null);
+    const theme = await themes.active(ctx, version);
+    let html: string;
+    if (theme.hasTemplate('private')) {
+      const pageRequest = { ctx, theme, relativeUrl: '/private/', member: null, log: request.log, context: ['private'] };
+      html = await renderPage(pageRequest, 'private', error ? { error } : {});
+    } else {
+      const values = (await readAllSettings(ctx.db)) as ReadonlyMap<string, string | null>;
+      html = renderDefaultPrivatePage({ site: siteData(values, ctx), error, basePath: sitePath, assetHash: theme.assetHash });
+    }
+    return reply.code(200).header('Cache-Control', NO_STORE).type('text/html; charset=utf-8').send(html);
+  }
 }
 
 /** An error raised while a template rendered (a helper's refusal included). */

@@ -2,14 +2,18 @@ import type { CompiledTheme } from './engine.js';
 import { DEFAULT_ERROR_TEMPLATE } from './default-error.js';
 
 /** The first template of `list` the theme has, else `fallback` (Ghost's `pickTemplate`). */
-function pick(theme: CompiledTheme, list: readonly (string | null | undefined)[], fallback: string): string {
+export function pick<T extends string | null>(theme: CompiledTheme, list: readonly (string | null | undefined)[], fallback: T): string | T {
   return list.find((name): name is string => Boolean(name) && theme.hasTemplate(name!)) ?? fallback;
 }
 
-/** Lists: `home` on the front page, then `tag-{slug}`, `tag`, then `index`. */
-export function entriesTemplate(theme: CompiledTheme, route: { name: string; slug?: string; frontPage?: string | null }): string {
+/** Lists: `home` on the front page, the route's own templates (routes.yaml), then `tag-{slug}`, `tag` (or the collection's name), then `index`. */
+export function entriesTemplate(
+  theme: CompiledTheme,
+  route: { name: string; slug?: string; frontPage?: string | null; templates?: readonly string[] },
+): string {
   const list: string[] = [];
   if (route.frontPage) list.push(route.frontPage);
+  list.push(...(route.templates ?? []));
   if (route.name !== 'index') {
     if (route.slug) list.push(`${route.name}-${route.slug}`);
     list.push(route.name);

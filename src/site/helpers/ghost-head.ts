@@ -232,7 +232,9 @@ export function ghost_head(this: Obj, options: Options) {
     if (site.icon)
       head.push(`<link rel="icon" href="${escape(String(site.icon))}" type="image/${String(site.icon).split('.').pop() === 'ico' ? 'x-icon' : 'png'}">`);
     head.push(`<link rel="canonical" href="${escape(meta.canonical)}">`);
-    head.push('<meta name="referrer" content="no-referrer-when-downgrade">');
+    // A draft preview is never to be indexed, and leaks no referrer (Ghost's preview context).
+    if (context.includes('preview')) head.push('<meta name="robots" content="noindex,nofollow">', '<meta name="referrer" content="same-origin">');
+    else head.push('<meta name="referrer" content="no-referrer-when-downgrade">');
     const prev = root.pagination ? paginatedUrl('prev', root) : null;
     const next = root.pagination ? paginatedUrl('next', root) : null;
     if (prev) head.push(`<link rel="prev" href="${escape(siteUrl.replace(/\/$/, '') + prev)}">`);

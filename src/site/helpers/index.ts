@@ -17,6 +17,7 @@ import { get } from './get.js';
 import { ghost_foot, ghost_head } from './ghost-head.js';
 import { has } from './has.js';
 import { img_url } from './img-url.js';
+import { input_password } from './input-password.js';
 import { is } from './is.js';
 import { link, link_class } from './link.js';
 import { match } from './match.js';
@@ -59,6 +60,7 @@ const SYNC: Record<string, (...args: never[]) => unknown> = {
   ghost_head,
   has,
   img_url,
+  input_password,
   is,
   link,
   link_class,
