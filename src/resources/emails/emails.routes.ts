@@ -18,7 +18,7 @@ type Params = { id: string };
 
 const frame = framesOf('emails');
 
-/** Ghost's nested browses run the list's filter inside `email_id:'<id>'`. */
+/** Ghost's nested browses run the list's filter inside `email_id:'<id>'` (an unknown email: an empty list, not a 404). */
 function nestedBrowse<Row>(
   app: FastifyInstance,
   path: string,
@@ -29,9 +29,10 @@ function nestedBrowse<Row>(
   present: (request: { ctx: import('../../ctx.js').Ctx }, rows: Row[], include: string[]) => Promise<Record<string, unknown>[]>,
 ) {
   app.get<{ Params: Params; Querystring: Query }>(path, { config: { frame: frame(method), permission: 'email.browse' } }, async (request) => {
-    assertIdParam(request.params.id);
     const params = parseBrowseParams(request.query, rules);
-    const scoped = `email_id:'${request.params.id}'`;
+    // Ghost does not check the id here: one that is not an email's lists nothing (and never reaches the filter).
+    const id = /^[a-f\d]{24}$/.test(request.params.id) ? request.params.id : '000000000000000000000000';
+    const scoped = `email_id:'${id}'`;
     const filter = params.filter ? `${scoped}+(${params.filter})` : scoped;
     const { rows, meta } = await browseRows<Row>(request.ctx.db, request.ctx.engine, spec, 'admin', { ...params, filter });
     return { [key]: projectList(await present(request, rows, params.include), params), meta };
