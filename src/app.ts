@@ -87,6 +87,11 @@ import { membersApiRoutes } from './resources/members-api/members-api.routes.js'
 import { memberAccessHooks } from './resources/members-api/members-api.content-access.js';
 import { readerScriptsRoutes } from './resources/reader-scripts/reader-scripts.routes.js';
 import { adminAppRoutes } from './admin-app/admin-app.routes.js';
+import { emailsRoutes } from './resources/emails/emails.routes.js';
+import { emailsPublicRoutes } from './resources/emails/emails.public-routes.js';
+import { NEWSLETTER_BATCH_JOB, NEWSLETTER_PREPARE_JOB, newsletterPrepareJob } from './resources/emails/emails.prepare.js';
+import { newsletterBatchJob } from './resources/emails/emails.batch.js';
+import { createBulkSender } from './mail/bulk-transport.js';
 
 export interface AppDeps {
   config: Config;
@@ -150,6 +155,9 @@ export async function buildApp({
             ...config.db,
             onConnectionLost: (err) => app.log.warn({ err }, 'database connection lost (job runner); the pool replaces it'),
           });
+    // Newsletters' pooled SMTP connections, kept open across batches and closed with the app.
+    const bulkSender = createBulkSender(config);
+    app.addHook('onClose', async () => bulkSender?.close());
     const runner = new JobRunner({
       db: jobs?.db ?? base.db,
       engine: base.engine,
@@ -157,7 +165,12 @@ export async function buildApp({
       config: config.jobs,
       log: app.log,
       publishDue: (now) => publishDuePosts(jobCtx(base), now),
-      jobs: { [MEMBERS_IMPORT_JOB]: membersImportJob(base), [DB_IMPORT_JOB]: dbImportJob(base) },
+      jobs: {
+        [MEMBERS_IMPORT_JOB]: membersImportJob(base),
+        [DB_IMPORT_JOB]: dbImportJob(base),
+        [NEWSLETTER_PREPARE_JOB]: newsletterPrepareJob(base, config),
+        [NEWSLETTER_BATCH_JOB]: newsletterBatchJob(base, config, bulkSender),
+      },
     });
     base.onEventsCommitted = () => runner.nudge();
     app.addHook('onReady', async () => runner.start());
@@ -251,6 +264,7 @@ export async function buildApp({
       notificationsRoutes(admin);
       recommendationsAdminRoutes(admin);
       statsRoutes(admin);
+      emailsRoutes(admin);
       dbRoutes(admin, { backupFolder: config.s3 ? null : path.join(config.contentDir, 'data'), inlineBytes: config.dbImportInlineBytes });
     },
     { prefix: adminRoot.slice(0, -1) },
@@ -294,6 +308,7 @@ export async function buildApp({
   await membersApiRoutes(app, base, config, { siteRoutes });
   readerScriptsRoutes(app, config.siteUrl);
   publicFilesRoutes(app, base);
+  await emailsPublicRoutes(app, base, config.siteUrl);
   if (config.adminApp.enabled) adminAppRoutes(app, { siteUrl: config.siteUrl, dir: config.adminApp.dir });
   return app;
 }

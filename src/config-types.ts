@@ -68,3 +68,18 @@ export interface MailConfig {
   readonly from: string | null;
   readonly smtpUrl: string | null;
 }
+
+export interface NewsletterConfig {
+  /** `NEWSLETTER_SMTP_URL`: a bulk provider's SMTP server for newsletters; null: `MAIL_SMTP_URL`'s. */
+  readonly smtpUrl: string | null;
+  /** `NEWSLETTER_RATE`: mails per second one instance sends at most (0: as fast as the server takes them). */
+  readonly ratePerSecond: number;
+  /** `NEWSLETTER_CONNECTIONS`: SMTP connections one instance keeps open while it sends. */
+  readonly connections: number;
+  /** `NEWSLETTER_BATCH_SIZE`: recipients per batch, the unit one instance claims. */
+  readonly batchSize: number;
+  /** `NEWSLETTER_RETRIES`: rounds a recipient refused for now (4xx, timeout) is tried again before its batch fails. */
+  readonly retries: number;
+  /** `NEWSLETTER_RETRY_MS`: wait before the first retry round, doubled each round. */
+  readonly retryBaseMs: number;
+}

@@ -14,10 +14,10 @@ import {
   parseBoolean,
   type Source,
 } from './config-values.js';
-import type { AdminAppConfig, DbTimeouts, JobsConfig, MailConfig, MembersConfig, S3Config } from './config-types.js';
+import type { AdminAppConfig, DbTimeouts, JobsConfig, MailConfig, MembersConfig, NewsletterConfig, S3Config } from './config-types.js';
 
 export { ConfigError } from './config-values.js';
-export type { AdminAppConfig, DbTimeouts, JobsConfig, MailConfig, MembersConfig, S3Config } from './config-types.js';
+export type { AdminAppConfig, DbTimeouts, JobsConfig, MailConfig, MembersConfig, NewsletterConfig, S3Config } from './config-types.js';
 
 /**
  * The folder Quire is installed in: this module runs as src/config.ts (tests) or bundled into dist/*.mjs, one
@@ -42,6 +42,8 @@ export interface Config {
   readonly staffDeviceVerification: boolean;
   /** SMTP server for outgoing mail; without it mail is written to `<contentDir>/mail/`. */
   readonly mail: MailConfig;
+  /** Newsletter sending (`resources/emails/`): the bulk SMTP server, its throughput cap, batches and retries. */
+  readonly newsletter: NewsletterConfig;
   /** pino log level. */
   readonly logLevel: string;
   /** `json` lines, or `pretty` lines for a person; null: pretty when stdout is a terminal, else json. */
@@ -138,6 +140,12 @@ const SETTINGS = [
   'WEBHOOK_ALLOW_PRIVATE',
   'WEBHOOK_HISTORY_DAYS',
   'JOBS_LEASE_MS',
+  'NEWSLETTER_SMTP_URL',
+  'NEWSLETTER_RATE',
+  'NEWSLETTER_CONNECTIONS',
+  'NEWSLETTER_BATCH_SIZE',
+  'NEWSLETTER_RETRIES',
+  'NEWSLETTER_RETRY_MS',
   'RESPONSE_CACHE_MB',
   'REDIS_URL',
   'MEMBERS_VERIFY_REQUEST_INTEGRITY',
@@ -235,6 +243,18 @@ export function parseConfig(source: Source, cwd = process.cwd()): Config {
     historyDays: parseCount('WEBHOOK_HISTORY_DAYS', (source.WEBHOOK_HISTORY_DAYS ?? '30').trim(), 1, 3650),
     leaseMs,
   });
+  const newsletterSmtpUrl = source.NEWSLETTER_SMTP_URL?.trim() || null;
+  if (newsletterSmtpUrl && !/^smtps?:\/\//.test(newsletterSmtpUrl)) {
+    throw new ConfigError(`NEWSLETTER_SMTP_URL: must start with smtp:// or smtps:// (got "${newsletterSmtpUrl}")`);
+  }
+  const newsletter = Object.freeze({
+    smtpUrl: newsletterSmtpUrl,
+    ratePerSecond: parseCount('NEWSLETTER_RATE', (source.NEWSLETTER_RATE ?? '0').trim(), 0, 100_000),
+    connections: parseCount('NEWSLETTER_CONNECTIONS', (source.NEWSLETTER_CONNECTIONS ?? '5').trim(), 1, 100),
+    batchSize: parseCount('NEWSLETTER_BATCH_SIZE', (source.NEWSLETTER_BATCH_SIZE ?? '500').trim(), 1, 10_000),
+    retries: parseCount('NEWSLETTER_RETRIES', (source.NEWSLETTER_RETRIES ?? '5').trim(), 0, 20),
+    retryBaseMs: parseCount('NEWSLETTER_RETRY_MS', (source.NEWSLETTER_RETRY_MS ?? '2000').trim(), 1, 3_600_000),
+  });
   // 16 MB holds the common answers of a site (a browse page of 15 long posts is ~150 KB) within the 100 MB goal.
   const responseCacheBytes = parseCount('RESPONSE_CACHE_MB', (source.RESPONSE_CACHE_MB ?? '16').trim(), 0, 65_536) * 1024 * 1024;
   const redisUrl = source.REDIS_URL?.trim() || null;
@@ -261,6 +281,7 @@ export function parseConfig(source: Source, cwd = process.cwd()): Config {
     contentDir,
     staffDeviceVerification,
     mail: Object.freeze({ from, smtpUrl }),
+    newsletter,
     logLevel,
     logFormat,
     trustProxy,

@@ -1,8 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { InjectOptions } from 'fastify';
 import { ADMIN, OWNER, ghostError } from './support.js';
 import { image, mp3, multipartBody, themeZip, type FilePart } from './uploads.js';
-import { makeStaff, makeTag } from './factories.js';
+import { makePost, makeStaff, makeTag } from './factories.js';
 import { call, makeCallers, type Caller } from './staff-support.js';
 import { useTestSite } from './test-site.js';
 import { objectId } from '../src/db/ids.js';
@@ -163,6 +164,46 @@ const freshImportJob = async () => {
  * and an integration may not import); the matrix runs no job runner, so it stays pending.
  */
 const freshDbImportJob = () => enqueueJob(t.db, { kind: DB_IMPORT_JOB, payload: { file: 'data/imports/db-matrix.json' }, createdBy: null, now: new Date() });
+/** A sent post's email row, as a publish with a newsletter leaves it (set up directly: the matrix sends nothing). */
+const freshEmail = async () => {
+  const postId = await makePost(t, { title: unique('emailed'), status: 'published' });
+  const newsletter = await t.db.selectFrom('newsletters').select('id').orderBy('sort_order').executeTakeFirstOrThrow();
+  const id = objectId();
+  const at = new Date();
+  await t.db
+    .insertInto('emails')
+    .values({
+      id,
+      post_id: postId,
+      uuid: randomUUID(),
+      status: 'submitted',
+      recipient_filter: 'all',
+      error: null,
+      error_data: null,
+      email_count: 0,
+      delivered_count: 0,
+      opened_count: 0,
+      failed_count: 0,
+      subject: 'Emailed',
+      from: 'noreply@example.com',
+      reply_to: null,
+      html: null,
+      plaintext: null,
+      source: null,
+      source_type: 'lexical',
+      track_opens: false,
+      track_clicks: false,
+      feedback_enabled: false,
+      submitted_at: at,
+      newsletter_id: newsletter.id,
+      created_at: at,
+      created_by: '1',
+      updated_at: at,
+      updated_by: null,
+    })
+    .execute();
+  return id;
+};
 const freshSnippet = async () => {
   const res = await t.admin.post('/snippets/', { snippets: [{ name: unique('snippet'), mobiledoc: '{}' }] });
   return res.json().snippets[0].id as string;
@@ -758,6 +799,40 @@ const ROWS: Row[] = [
 
   { method: 'GET', path: '/slugs/post/a-title/', allowed: ALL, status: 200, integration: 'not listed' },
   { method: 'GET', path: '/slugs/tag/a-name/1/', allowed: ALL, status: 200, integration: 'not listed' },
+
+  { method: 'GET', path: '/emails/', allowed: 'O A E SE', status: 200, integration: 'not listed' },
+  {
+    method: 'GET',
+    path: '/emails/:id/',
+    prepare: async () => ({ path: `/emails/${await freshEmail()}/` }),
+    allowed: ALL,
+    status: 200,
+    integration: 'not listed',
+  },
+  {
+    method: 'PUT',
+    path: '/emails/:id/retry/',
+    prepare: async () => ({ path: `/emails/${await freshEmail()}/retry/`, body: {} }),
+    allowed: 'O A E SE',
+    status: 200,
+    integration: 'not listed',
+  },
+  {
+    method: 'GET',
+    path: '/emails/:id/batches/',
+    prepare: async () => ({ path: `/emails/${await freshEmail()}/batches/` }),
+    allowed: 'O A E SE',
+    status: 200,
+    integration: 'not listed',
+  },
+  {
+    method: 'GET',
+    path: '/emails/:id/recipient-failures/',
+    prepare: async () => ({ path: `/emails/${await freshEmail()}/recipient-failures/` }),
+    allowed: 'O A E SE',
+    status: 200,
+    integration: 'not listed',
+  },
 
   { method: 'GET', path: '/snippets/', allowed: ALL, status: 200, integration: 'not listed' },
   {

@@ -8,6 +8,7 @@ import type { JobTables } from './schema-jobs.js';
 import type { MemberEventTables } from './schema-member-events.js';
 import type { MembersApiTables } from './schema-members-api.js';
 import type { ThemeSettingTables } from './schema-theme-settings.js';
+import type { EmailSendingTables } from './schema-email-sending.js';
 
 /**
  * Row types, one interface per table; column names are the JSON field names of the wire format.
@@ -26,7 +27,8 @@ export interface Database
     JobTables,
     MemberEventTables,
     MembersApiTables,
-    ThemeSettingTables {}
+    ThemeSettingTables,
+    EmailSendingTables {}
 
 export interface FoundationTables {
   settings: SettingRow;
@@ -171,3 +173,4 @@ export type * from './schema-client.js';
 export type * from './schema-events.js';
 export type * from './schema-posts-members.js';
 export type * from './schema-member-events.js';
+export type * from './schema-email-sending.js';

@@ -20,6 +20,7 @@ import { secretsKeyCheck } from './0018-secrets-key-check.js';
 import { membersApi } from './0019-members-api.js';
 import { ghost6Import } from './0020-ghost6-import.js';
 import { frontendIntegration } from './0021-frontend-integration.js';
+import { emailSending } from './0022-email-sending.js';
 import { customThemeSettings } from './0024-custom-theme-settings.js';
 
 /**
@@ -48,5 +49,6 @@ export const MIGRATIONS: [name: string, factory: MigrationFactory][] = [
   ['0019-members-api', membersApi],
   ['0020-ghost6-import', ghost6Import],
   ['0021-frontend-integration', frontendIntegration],
+  ['0022-email-sending', emailSending],
   ['0024-custom-theme-settings', customThemeSettings],
 ];

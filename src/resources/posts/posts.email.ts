@@ -6,25 +6,12 @@ import type { EmailRow, NewsletterRow, PostMetaRow, PostRow } from '../../db/sch
 import type { WriteCtx } from '../../ctx.js';
 import { errors, GhostError } from '../../errors.js';
 import { objectId, uuid } from '../../db/ids.js';
-import { isoDate } from '../../content/dates.js';
 import { filterWhere } from '../../filter/filter.js';
 import { readSettings } from '../../settings/settings.js';
 import { MEMBERS_FILTER, MEMBERS_FILTER_RULES } from '../members/members.browse.js';
-
-/**
- * What sending would end in without a mail provider (Quire sends no bulk mail): Ghost marks an email with
- * no recipients `submitted` (no batch to send) and one with recipients `failed` with this error once its
- * batches fail (observed on 5.130.6 without Mailgun).
- */
-const SEND_FAILED = 'An unexpected error occurred, please retry sending your newsletter.';
-
-/** The member filter Ghost's email segmenter counts recipients with; `status:-free` only for paid newsletters. */
-function recipientFilter(newsletter: NewsletterRow, segment: string): string {
-  const parts = [`newsletters.id:'${newsletter.id}'`, 'email_disabled:false'];
-  if (segment !== 'all') parts.push(`(${segment})`);
-  if (newsletter.visibility === 'paid') parts.push('status:-free');
-  return parts.join('+');
-}
+import { recipientFilter } from '../emails/emails.recipients.js';
+import { queueEmailSend } from '../emails/emails.prepare.js';
+import { presentEmailRow } from '../emails/emails.present.js';
 
 /** `?email_segment=`: Ghost runs it as a members filter; one that does not compile is refused with its reason. */
 export function checkEmailSegment(engine: Engine, segment: string): void {
@@ -71,8 +58,10 @@ async function recipientCount(w: WriteCtx, newsletter: NewsletterRow, segment: s
 
 /**
  * Records the email of a post that has just been published or sent with a newsletter (Ghost's
- * `createEmail`), in the publishing transaction. No mail goes out; the row ends where Ghost's would
- * without a mail provider. `reply_to` stays null as in Ghost (which passes it under a name the model ignores).
+ * `createEmail`), in the publishing transaction, `pending`, with the job that sends it: the job runner
+ * picks the recipients when it runs and sends in batches (`resources/emails/`). An email with nobody to send
+ * to is `submitted` at once, as in Ghost. `reply_to` stays null as in Ghost (which passes it under a name the
+ * model ignores).
  */
 export async function recordPostEmail(w: WriteCtx, post: PostRow, meta: Partial<PostMetaRow> | null, newsletter: NewsletterRow): Promise<void> {
   const settings = await readSettings(w.db, ['email_track_opens', 'email_track_clicks', 'title']);
@@ -82,9 +71,9 @@ export async function recordPostEmail(w: WriteCtx, post: PostRow, meta: Partial<
     id: objectId(),
     post_id: post.id,
     uuid: uuid(),
-    status: count === 0 ? 'submitted' : 'failed',
+    status: count === 0 ? 'submitted' : 'pending',
     recipient_filter: post.email_recipient_filter,
-    error: count === 0 ? null : SEND_FAILED,
+    error: null,
     error_data: null,
     email_count: count,
     delivered_count: 0,
@@ -108,6 +97,7 @@ export async function recordPostEmail(w: WriteCtx, post: PostRow, meta: Partial<
     updated_by: w.actingUserId,
   };
   await w.db.insertInto('emails').values(row).execute();
+  if (count > 0) await queueEmailSend(w, row.id);
 }
 
 export async function postHasEmail(db: ReadDb, postId: string): Promise<boolean> {
@@ -130,34 +120,7 @@ export async function loadPostMailing(db: ReadDb, posts: readonly Pick<PostRow, 
   return { emails: new Map(emails.map((email) => [email.post_id, email])), newsletters: new Map(newsletters.map((n) => [n.id, n])) };
 }
 
-/** The email embedded in an Admin post, in Ghost's key order (`created_by`/`updated_by` never shown). */
+/** The email embedded in an Admin post: Ghost caps the opened count at the recipients there. */
 export function presentEmail(email: EmailRow) {
-  return {
-    id: email.id,
-    post_id: email.post_id,
-    uuid: email.uuid,
-    status: email.status,
-    recipient_filter: email.recipient_filter,
-    error: email.error,
-    error_data: email.error_data,
-    email_count: email.email_count,
-    delivered_count: email.delivered_count,
-    // Ghost caps the opened count at the recipients when it embeds an email in a post.
-    opened_count: Math.min(email.opened_count, email.email_count),
-    failed_count: email.failed_count,
-    subject: email.subject,
-    from: email.from,
-    reply_to: email.reply_to,
-    html: email.html,
-    plaintext: email.plaintext,
-    source: email.source,
-    source_type: email.source_type,
-    track_opens: email.track_opens,
-    track_clicks: email.track_clicks,
-    feedback_enabled: email.feedback_enabled,
-    submitted_at: isoDate(email.submitted_at),
-    newsletter_id: email.newsletter_id,
-    created_at: isoDate(email.created_at),
-    updated_at: isoDate(email.updated_at),
-  };
+  return presentEmailRow(email, { capOpened: true });
 }

@@ -1,0 +1,224 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import validator from 'validator';
+import type { Ctx, CtxBase } from '../../ctx.js';
+import type { Config } from '../../config.js';
+import type { EmailRecipientFailureRow } from '../../db/schema.js';
+import { jobCtx } from '../../ctx.js';
+import { objectId } from '../../db/ids.js';
+import type { JobHandler } from '../../jobs/jobs.js';
+import { SendRefusal, type BulkSender } from '../../mail/bulk-transport.js';
+import { readSettings } from '../../settings/settings.js';
+import { personaliseEmail, renderPostEmail, type RenderedEmail } from '../email-render/email-render.js';
+import { openPixelUrl, unsubscribeUrl } from './emails.links.js';
+import type { BatchPayload } from './emails.prepare.js';
+import {
+  findBatch,
+  findEmail,
+  findNewsletterOfEmail,
+  findPostOfEmail,
+  finishEmailIfDone,
+  recordDelivered,
+  recordFailure,
+  unprocessedRecipients,
+  updateBatch,
+  type PendingRecipient,
+} from './emails.queries.js';
+
+/** Ghost's error on an email whose batches failed. */
+export const SEND_FAILED = 'An unexpected error occurred, please retry sending your newsletter.';
+const NO_SMTP = 'No SMTP server is configured for newsletters (NEWSLETTER_SMTP_URL or MAIL_SMTP_URL).';
+
+/** What every copy of one batch shares. */
+interface Sending {
+  rendered: RenderedEmail;
+  from: string;
+  replyTo: string | null;
+  siteUrl: string;
+  validationKey: string;
+  newsletterUuid: string;
+  trackOpens: boolean;
+}
+
+const STATUSES = new Set(['free', 'paid', 'comped']);
+
+function messageFor(s: Sending, r: PendingRecipient) {
+  const unsubscribe = unsubscribeUrl(s.siteUrl, r.member_uuid, s.validationKey, s.newsletterUuid);
+  const personal = personaliseEmail(s.rendered, {
+    recipientId: r.id,
+    memberUuid: r.member_uuid,
+    email: r.member_email,
+    name: r.member_name,
+    status: (STATUSES.has(r.status ?? '') ? r.status : 'free') as 'free' | 'paid' | 'comped',
+    createdAt: r.member_created_at ?? new Date(0),
+    unsubscribeUrl: unsubscribe,
+    openPixelUrl: s.trackOpens ? openPixelUrl(s.siteUrl, r.id, s.validationKey) : null,
+  });
+  return {
+    from: s.from,
+    replyTo: s.replyTo,
+    to: r.member_email,
+    subject: s.rendered.subject,
+    html: personal.html,
+    text: personal.plaintext,
+    // RFC 8058: mailbox providers offer an unsubscribe button that POSTs to the link.
+    headers: { 'List-Unsubscribe': `<${unsubscribe}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
+  };
+}
+
+const failureRow = (emailId: string, r: PendingRecipient, refusal: SendRefusal, at: Date): EmailRecipientFailureRow => ({
+  id: objectId(),
+  email_id: emailId,
+  member_id: r.member_id,
+  email_recipient_id: r.id,
+  code: refusal.code,
+  enhanced_code: refusal.enhancedCode,
+  message: refusal.message.slice(0, 2000) || 'refused',
+  severity: refusal.severity,
+  failed_at: at,
+  event_id: null,
+});
+
+/**
+ * Records outcomes as they come, in small transactions: a flush takes everything waiting and the next starts
+ * when it ends. What the server accepted but is not recorded yet is what a crash would send twice; this keeps
+ * that to the copies in flight and the few accepted during one flush.
+ */
+class OutcomeRecorder {
+  #delivered: { id: string; memberId: string }[] = [];
+  #failures: EmailRecipientFailureRow[] = [];
+  #flushing: Promise<void> | null = null;
+  #error: unknown = null;
+  constructor(
+    private readonly ctx: Ctx,
+    private readonly emailId: string,
+  ) {}
+
+  delivered(r: PendingRecipient) {
+    this.#delivered.push({ id: r.id, memberId: r.member_id });
+    this.#kick();
+  }
+
+  failed(row: EmailRecipientFailureRow) {
+    this.#failures.push(row);
+    this.#kick();
+  }
+
+  #kick() {
+    this.#flushing ??= this.#drain().finally(() => (this.#flushing = null));
+  }
+
+  async #drain(): Promise<void> {
+    while (this.#delivered.length || this.#failures.length) {
+      const delivered = this.#delivered.splice(0);
+      const failures = this.#failures.splice(0);
+      try {
+        await this.ctx.write(async (w) => {
+          const now = w.clock.now();
+          if (delivered.length) await recordDelivered(w.db, this.emailId, delivered, now);
+          for (const failure of failures) await recordFailure(w.db, failure);
+        });
+      } catch (err) {
+        this.#error ??= err;
+      }
+    }
+  }
+
+  /** Waits for every outcome to be written; throws when one could not be (the batch is then taken over and resumed). */
+  async settle(): Promise<void> {
+    while (this.#flushing) await this.#flushing;
+    if (this.#error) throw this.#error;
+  }
+}
+
+/** Sends each copy, at most `concurrency` at once; returns the recipients refused for now, with the refusal. */
+async function sendAll(
+  sender: BulkSender,
+  s: Sending,
+  recipients: readonly PendingRecipient[],
+  recorder: OutcomeRecorder,
+  emailId: string,
+  now: () => Date,
+): Promise<{ recipient: PendingRecipient; refusal: SendRefusal }[]> {
+  const temporary: { recipient: PendingRecipient; refusal: SendRefusal }[] = [];
+  let next = 0;
+  const worker = async () => {
+    while (next < recipients.length) {
+      const r = recipients[next++]!;
+      try {
+        await sender.send(messageFor(s, r));
+        recorder.delivered(r);
+      } catch (err) {
+        const refusal = err instanceof SendRefusal ? err : new SendRefusal(String(err), 0, null, 'temporary');
+        if (refusal.severity === 'permanent') recorder.failed(failureRow(emailId, r, refusal, now()));
+        else temporary.push({ recipient: r, refusal });
+      }
+    }
+  };
+  // Twice the pool's connections: each connection has the next copy ready when it finishes one.
+  await Promise.all(Array.from({ length: sender.concurrency * 2 }, worker));
+  await recorder.settle();
+  return temporary;
+}
+
+/**
+ * The batch job: renders the post once for the batch's segment, sends each unprocessed recipient its copy
+ * through the pool, records each outcome, and retries the copies refused for now with backoff. A batch
+ * taken over after a crash sends only what was not recorded. The email ends `submitted` (or `failed`)
+ * when its last batch does.
+ */
+export function newsletterBatchJob(base: CtxBase, config: Config, sender: BulkSender | null): JobHandler {
+  return async (job) => {
+    const { emailId, batchId } = job.payload as BatchPayload;
+    const ctx = jobCtx(base);
+    const now = () => ctx.clock.now();
+    const batch = await findBatch(ctx.db, batchId);
+    const email = await findEmail(ctx.db, emailId);
+    if (!batch || !email || batch.status === 'submitted') return { skipped: true };
+    const post = await findPostOfEmail(ctx.db, email.post_id);
+    const newsletter = email.newsletter_id ? await findNewsletterOfEmail(ctx.db, email.newsletter_id) : undefined;
+    const end = async (status: 'submitted' | 'failed', error: SendRefusal | null, result: object) => {
+      await ctx.write(async (w) => {
+        await updateBatch(w.db, batchId, {
+          status,
+          error_status_code: error?.code || null,
+          error_message: error ? error.message.slice(0, 2000) : null,
+          updated_at: w.clock.now(),
+        });
+        await job.complete(w.db, result);
+      });
+      await ctx.write((w) => finishEmailIfDone(w.db, emailId, SEND_FAILED, w.clock.now()));
+      return result;
+    };
+    if (!sender) return end('failed', new SendRefusal(NO_SMTP, 0, null, 'temporary'), { sent: 0 });
+    if (!post || !newsletter) return end('failed', new SendRefusal('The post or its newsletter no longer exists.', 0, null, 'permanent'), { sent: 0 });
+    await ctx.write((w) => updateBatch(w.db, batchId, { status: 'submitting', updated_at: w.clock.now() }));
+
+    const rendered = await renderPostEmail(ctx.db, post, newsletter, batch.member_segment);
+    const settings = await readSettings(ctx.db, ['members_email_auth_secret', 'members_support_address']);
+    const replyTo = newsletter.sender_reply_to === 'support' ? settings.get('members_support_address') : newsletter.sender_reply_to;
+    const sending: Sending = {
+      rendered: { ...rendered, subject: email.subject || rendered.subject },
+      from: email.from ?? base.mailer.fromAddress,
+      replyTo: replyTo && validator.isEmail(replyTo) ? replyTo : null,
+      siteUrl: ctx.site.url,
+      validationKey: settings.get('members_email_auth_secret') ?? '',
+      newsletterUuid: newsletter.uuid,
+      trackOpens: email.track_opens,
+    };
+    const recorder = new OutcomeRecorder(ctx, emailId);
+    let pending = await unprocessedRecipients(ctx.db, batchId);
+    const total = pending.length;
+    for (let round = 0; ; round++) {
+      const refused = await sendAll(sender, sending, pending, recorder, emailId, now);
+      if (refused.length === 0) return end('submitted', null, { recipients: total, retries: round });
+      if (round >= config.newsletter.retries) {
+        for (const { recipient, refusal } of refused) recorder.failed(failureRow(emailId, recipient, refusal, now()));
+        await recorder.settle();
+        return end('failed', refused[refused.length - 1]!.refusal, { recipients: total, refused: refused.length });
+      }
+      await job.progress({ recipients: total, retrying: refused.length, round: round + 1 });
+      await sleep(config.newsletter.retryBaseMs * 2 ** round);
+      pending = refused.map((r) => r.recipient);
+    }
+  };
+}

@@ -1,0 +1,180 @@
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OWNER, createTestDatabase, freePort, type TestDatabase } from './support.js';
+import { MailSink, waitFor } from './newsletter-support.js';
+
+/**
+ * Newsletter sends across process deaths and instances, with built servers (`dist/main.mjs`) on one database
+ * and a slow SMTP server: a SIGKILL in the middle of a send and a restart finish it, every subscriber reached
+ * and only the copies in flight at the kill sent twice; two instances on one PostgreSQL/MariaDB database share
+ * one send's batches without sending any copy twice.
+ */
+const root = path.resolve(import.meta.dirname, '..');
+const CONNECTIONS = 2;
+const sink = new MailSink({ delayMs: 15 });
+let smtpUrl = '';
+
+beforeAll(async () => {
+  execFileSync(process.execPath, ['scripts/build-if-stale.mjs'], { cwd: root, stdio: 'inherit' });
+  smtpUrl = await sink.start();
+}, 240_000);
+afterAll(() => sink.stop());
+
+interface Server {
+  child: ChildProcess;
+  base: string;
+  exited: Promise<unknown>;
+  output: () => string;
+}
+
+async function startServer(database: TestDatabase, contentDir: string, port?: number): Promise<Server> {
+  port ??= await freePort();
+  const { SITE_URL: _site, DATABASE_URL: _db, ...inherited } = process.env;
+  const child = spawn(process.execPath, ['dist/main.mjs'], {
+    cwd: root,
+    env: {
+      ...inherited,
+      CONTENT_DIR: contentDir,
+      PORT: String(port),
+      DATABASE_URL: database.url,
+      STAFF_DEVICE_VERIFICATION: 'false',
+      NEWSLETTER_SMTP_URL: smtpUrl,
+      NEWSLETTER_BATCH_SIZE: '20',
+      NEWSLETTER_CONNECTIONS: String(CONNECTIONS),
+      // The dead instance's lease runs out soon after the restart.
+      JOBS_LEASE_MS: '3000',
+      JOBS_POLL_MS: '50',
+      LOG_LEVEL: 'info',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += String(chunk)));
+  child.stderr!.on('data', (chunk: Buffer) => {
+    output += String(chunk);
+    process.stderr.write(chunk);
+  });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  const base = `http://127.0.0.1:${port}`;
+  await waitFor(
+    () =>
+      fetch(`${base}/_quire/live`).then(
+        (res) => res.ok,
+        () => false,
+      ),
+    60_000,
+    'the server',
+  );
+  return { child, base, exited, output: () => output };
+}
+
+/**
+ * Sets the site up through `server` and returns an Admin API caller with the Owner's session, sent to whichever
+ * server `target()` names (sessions live in the database: any instance, or a restarted one, takes them).
+ */
+async function ownerSession(server: Server, target: () => string = () => server.base) {
+  const admin = `${server.base}/ghost/api/admin`;
+  const json = { 'content-type': 'application/json', origin: server.base };
+  expect((await fetch(`${admin}/authentication/setup/`, { method: 'POST', headers: json, body: JSON.stringify({ setup: [OWNER] }) })).status).toBe(201);
+  const login = await fetch(`${admin}/session/`, { method: 'POST', headers: json, body: JSON.stringify({ username: OWNER.email, password: OWNER.password }) });
+  const cookie = login.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
+  return async (method: string, url: string, body?: unknown, base = target()) => {
+    const res = await fetch(`${base}/ghost/api/admin${url}`, {
+      method,
+      headers: { ...json, origin: base, cookie },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: res.status, json: (await res.json().catch(() => null)) as any };
+  };
+}
+
+type Admin = Awaited<ReturnType<typeof ownerSession>>;
+
+async function addMembers(admin: Admin, prefix: string, count: number): Promise<string[]> {
+  const emails: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const email = `${prefix}-${i}@example.com`;
+    expect((await admin('POST', '/members/', { members: [{ email }] })).status).toBe(201);
+    emails.push(email);
+  }
+  return emails;
+}
+
+async function publishWithNewsletter(admin: Admin, title: string): Promise<string> {
+  const made = await admin('POST', '/posts/', { posts: [{ title, lexical: JSON.stringify(lexical(`${title}: the words.`)) }] });
+  expect(made.status).toBe(201);
+  const post = made.json.posts[0];
+  const sent = await admin('PUT', `/posts/${post.id}/?newsletter=default-newsletter`, { posts: [{ status: 'published', updated_at: post.updated_at }] });
+  expect(sent.status).toBe(200);
+  return sent.json.posts[0].email.id as string;
+}
+
+function lexical(text: string) {
+  const node = { detail: 0, format: 0, mode: 'normal', style: '', text, type: 'extended-text', version: 1 };
+  const paragraph = { children: [node], direction: 'ltr', format: '', indent: 0, type: 'paragraph', version: 1 };
+  return { root: { children: [paragraph], direction: 'ltr', format: '', indent: 0, type: 'root', version: 1 } };
+}
+
+const copiesTo = (addresses: readonly string[]) => {
+  const counts = sink.counts();
+  return addresses.map((a) => counts.get(a) ?? 0);
+};
+
+async function settledEmail(admin: Admin, id: string) {
+  return waitFor(
+    async () => {
+      const email = (await admin('GET', `/emails/${id}/`)).json.emails[0];
+      return ['submitted', 'failed'].includes(email.status) && email;
+    },
+    120_000,
+    'the email to be sent',
+  );
+}
+
+describe('a send survives kill -9', () => {
+  let database: TestDatabase;
+  let contentDir: string;
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    contentDir = mkdtempSync(path.join(tmpdir(), 'quire-newsletter-crash-'));
+  });
+  afterAll(async () => {
+    await database?.drop();
+    rmSync(contentDir, { recursive: true, force: true });
+  });
+
+  it('finishes after a restart: every subscriber reached, only the copies in flight sent twice', async () => {
+    let server = await startServer(database, contentDir);
+    try {
+      const admin = await ownerSession(server, () => server.base);
+      const readers = await addMembers(admin, 'crash', 200);
+      const emailId = await publishWithNewsletter(admin, 'Crash issue');
+      await waitFor(async () => sink.received.length >= 50, 60_000, 'fifty copies');
+      server.child.kill('SIGKILL');
+      await server.exited;
+      const beforeRestart = sink.received.length;
+      expect(beforeRestart).toBeLessThan(readers.length);
+
+      // On the same address: the Owner's session is bound to the origin it signed in from.
+      server = await startServer(database, contentDir, Number(new URL(server.base).port));
+      const email = await settledEmail(admin, emailId);
+      expect(email).toMatchObject({ status: 'submitted', email_count: readers.length, delivered_count: readers.length, failed_count: 0 });
+      const copies = copiesTo(readers);
+      expect(copies.every((n) => n >= 1)).toBe(true);
+      const twice = copies.reduce((sum, n) => sum + n - 1, 0);
+      console.log(`newsletter crash: ${readers.length} recipients, ${beforeRestart} copies before the SIGKILL, ${twice} sent twice`);
+      // In flight at the kill: a copy on each connection, and those accepted while the last outcomes were written.
+      expect(twice).toBeLessThanOrEqual(CONNECTIONS * 2);
+      expect(sink.received.filter((m) => !readers.includes(m.to))).toEqual([]);
+    } finally {
+      if (server.child.exitCode === null) server.child.kill('SIGTERM');
+      await server.exited;
+    }
+  }, 300_000);
+});
