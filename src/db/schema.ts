@@ -7,6 +7,7 @@ import type { PostMemberTables } from './schema-posts-members.js';
 import type { JobTables } from './schema-jobs.js';
 import type { MemberEventTables } from './schema-member-events.js';
 import type { MembersApiTables } from './schema-members-api.js';
+import type { EmailLinkTables } from './schema-email-links.js';
 
 /**
  * Row types, one interface per table; column names are the JSON field names of the wire format.
@@ -24,7 +25,8 @@ export interface Database
     PostMemberTables,
     JobTables,
     MemberEventTables,
-    MembersApiTables {}
+    MembersApiTables,
+    EmailLinkTables {}
 
 export interface FoundationTables {
   settings: SettingRow;
@@ -169,3 +171,4 @@ export type * from './schema-client.js';
 export type * from './schema-events.js';
 export type * from './schema-posts-members.js';
 export type * from './schema-member-events.js';
+export type * from './schema-email-links.js';

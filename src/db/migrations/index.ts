@@ -20,6 +20,7 @@ import { secretsKeyCheck } from './0018-secrets-key-check.js';
 import { membersApi } from './0019-members-api.js';
 import { ghost6Import } from './0020-ghost6-import.js';
 import { frontendIntegration } from './0021-frontend-integration.js';
+import { emailLinks } from './0023-email-links.js';
 
 /**
  * Every migration in order. Names sort in the order they must run; Kysely's migrator refuses to run
@@ -47,4 +48,5 @@ export const MIGRATIONS: [name: string, factory: MigrationFactory][] = [
   ['0019-members-api', membersApi],
   ['0020-ghost6-import', ghost6Import],
   ['0021-frontend-integration', frontendIntegration],
+  ['0023-email-links', emailLinks],
 ];
