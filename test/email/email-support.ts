@@ -14,10 +14,16 @@ export const EMAIL_POST = {
   email_subject: 'Issue one',
 };
 
+/** The second design (design.json): a newsletter with most options the other way, and a post with a feature image. */
+export const DESIGN: { newsletter: Record<string, unknown>; post: Record<string, unknown> } = JSON.parse(
+  readFileSync(path.join(fixtures, 'design.json'), 'utf8'),
+);
+
 export interface PeerPreviews {
   site: string;
   post: { id: string; uuid: string };
   previews: Record<'all' | 'status:free' | 'status:-free', { subject: string; html: string; plaintext: string }>;
+  design: { post: { id: string; uuid: string }; newsletterUuid: string; preview: { subject: string; html: string; plaintext: string } };
   errors: Record<string, { status: number; body: { errors: { message: string; context: string | null; type: string }[] } }>;
 }
 export const PEER: PeerPreviews = JSON.parse(readFileSync(path.join(fixtures, 'peer-previews.json'), 'utf8'));
@@ -36,6 +42,7 @@ export function normalise(text: string, site: string, postUuid: string, newslett
     .split(newsletterUuid)
     .join('NEWSLETTER-UUID')
     .replace(/key=[0-9a-f]{64}/g, 'key=KEY')
+    .replace(/\b[0-9a-f]{24}\b/g, 'OBJECT-ID')
     .replace(/\b\d{1,2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4}\b/g, 'DATE')
     .replace(/© \d{4}|&#xA9; \d{4}|&copy; \d{4}/g, '© YEAR');
 }
@@ -52,6 +59,7 @@ export function markupOnly(html: string): string {
       .replace(/<!-- [A-Z][^>]*?-->/g, '')
       .replace(/<!--\[if mso\]>\s*<!\[endif\]-->/g, '')
       .replace(/ (style|bgcolor|valign)="[^"]*"/g, '')
+      .replace(/ class="\s*([^"]*?)\s*"/g, (_whole, names: string) => ` class="${names.replace(/\s+/g, ' ')}"`)
       .replace(/>\s+/g, '>')
       .replace(/\s+</g, '<')
       .replace(/\s+/g, ' ')

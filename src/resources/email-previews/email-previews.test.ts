@@ -5,7 +5,7 @@ import { expectGhostError, SITE_URL } from '../../../test/support.js';
 import { makeMember, makeStaff } from '../../../test/factories.js';
 import { parseMail, type ReceivedMail } from '../../../test/staff-support.js';
 import { useTestSite } from '../../../test/test-site.js';
-import { EMAIL_POST, PEER, markupOnly, normalise, textOnly } from '../../../test/email/email-support.js';
+import { DESIGN, EMAIL_POST, PEER, markupOnly, normalise, textOnly } from '../../../test/email/email-support.js';
 
 /**
  * Email previews and test sends, against Ghost's recorded previews of the same post (test/fixtures/email) and a
@@ -97,34 +97,23 @@ describe('GET /email_previews/posts/:id/', () => {
     expect(got.html).toContain(`&newsletter=${newsletterUuid}`);
   });
 
-  it("follows the newsletter's design: fonts, alignment, header, footer, badge and excerpt", async () => {
-    const res = await t.admin.post('/newsletters/', {
-      newsletters: [
-        {
-          name: 'Design Weekly',
-          title_font_category: 'serif',
-          body_font_category: 'sans_serif',
-          title_alignment: 'left',
-          show_badge: false,
-          show_header_title: false,
-          show_header_name: true,
-          show_excerpt: true,
-          footer_content: '<p>Sent with care</p>',
-          header_image: 'https://images.unsplash.com/photo-1?w=2000',
-        },
-      ],
-    });
+  it("follows the newsletter's design as Ghost: fonts, alignment, colours, header, feature image, footer, badge, details, feedback", async () => {
+    const res = await t.admin.post('/newsletters/', { newsletters: [DESIGN.newsletter] });
     expect(res.statusCode).toBe(201);
-    const slug = res.json().newsletters[0].slug;
-    const html: string = (await preview(`?newsletter=${slug}`)).json().email_previews[0].html;
-    expect(html).toContain('class="post-title post-title-with-excerpt post-title-serif post-title-left"');
-    expect(html).toContain('class="post-content-sans-serif"');
-    expect(html).toContain('class="post-excerpt post-excerpt-no-feature-image post-excerpt-serif-sans post-excerpt-left"');
-    expect(html).toContain('What this issue is about.');
-    expect(html).toContain('Design Weekly</a>');
-    expect(html).toContain('Sent with care');
-    expect(html).not.toContain('Powered by Ghost');
-    expect(html).toContain('src="https://images.unsplash.com/photo-1?w=1200" width="600"');
+    const designed = res.json().newsletters[0];
+    const created = await t.admin.post('/posts/', { posts: [{ ...DESIGN.post, lexical: EMAIL_POST.lexical }] });
+    expect(created.statusCode).toBe(201);
+    const featured = created.json().posts[0];
+    const got = (await preview(`?newsletter=${designed.slug}&memberSegment=status:free`, featured.id)).json().email_previews[0];
+    const want = PEER.design.preview;
+    const mine = (text: string) => normalise(text, SITE_URL, featured.uuid, designed.uuid);
+    const peers = (text: string) => normalise(text, PEER.site, PEER.design.post.uuid, PEER.design.newsletterUuid);
+    expect(got.subject).toBe(want.subject);
+    expect(markupOnly(mine(got.html))).toBe(markupOnly(peers(want.html)));
+    expect(textOnly(mine(got.plaintext))).toBe(textOnly(peers(want.plaintext)));
+    expect(got.html).toContain('class="post-title post-title-with-excerpt post-title-serif post-title-left"');
+    expect(got.html).toContain('src="https://images.unsplash.com/photo-1500000000000-feature?w=1200" width="600" alt="The alt text"');
+    expect(got.html).not.toContain('Powered by Ghost');
   });
 
   it('answers 404 for an unknown post or newsletter, and 501 to integrations as Ghost', async () => {

@@ -31,7 +31,7 @@ table td { font-family: ${SANS}; font-size: 18px; vertical-align: top; color: ${
 .wrapper { box-sizing: border-box; padding: 0 20px; }
 .header-content { padding: 0 20px; }
 .header-image { padding-top: 16px; }
-.header-image img { max-width: 560px; width: 100%; height: auto; }
+.header-image img { max-width: 560px; width: 100%; }
 .site-info { padding-top: 50px; }
 .site-icon { padding-bottom: 10px; padding-top: 20px; text-align: center; }
 .site-icon img { width: 48px; height: 48px; border-radius: 3px; }
@@ -51,7 +51,8 @@ table td { font-family: ${SANS}; font-size: 18px; vertical-align: top; color: ${
 .post-excerpt-serif-serif, .post-excerpt-serif-sans { font-family: ${SERIF}; }
 .post-excerpt-left { text-align: left; }
 .post-meta, .view-online { padding-bottom: 50px; white-space: nowrap; color: ${muted}; font-size: 13px; letter-spacing: 0.1px; text-align: center; }
-.post-meta-left, .post-meta-left.view-online { text-align: left; }
+.post-meta-left { text-align: left; }
+.post-meta-left.view-online { text-align: right; }
 .view-online-mobile { display: none; }
 .view-online-link { white-space: nowrap; color: ${muted}; text-decoration: underline; }
 .feature-image { padding-bottom: 30px; width: 100%; }
@@ -97,7 +98,7 @@ img { border: none; -ms-interpolation-mode: bicubic; max-width: 100%; }
 .kg-paywall h3 { margin: 0 0 8px; font-size: 24px; }
 .kg-paywall .btn { margin: 0 auto; }
 .feedback-buttons-container { padding: 24px 0; border-bottom: 1px solid ${d.dividerColor}; }
-.feedback-button { display: inline-block; padding: 0 12px; font-size: 13px; color: ${d.textColor}; text-decoration: none; }
+.feedback-button-text { margin: 4px 0 0; font-size: 13px; line-height: 1.4em; color: ${d.textColor}; }
 .subscription-box { padding: 24px 0; border-bottom: 1px solid ${d.dividerColor}; }
 .subscription-box h3 { margin: 0 0 8px; font-size: 18px; }
 .subscription-box p { margin: 0; font-size: 14px; }

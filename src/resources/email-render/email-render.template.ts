@@ -122,8 +122,9 @@ function paywall(d: TemplateData): string {
 
 function feedbackButton(href: string, text: string, icon: string): string {
   return (
-    `<td dir="ltr" valign="top" align="center" class="feedback-button-cell" nowrap><a href="${e(href)}" class="feedback-button" target="_blank">` +
-    `<img src="https://static.ghost.org/v5.0.0/images/${icon}-mobile.png" border="0" width="42" height="42" alt="${text}"><span>${text}</span></a></td>`
+    `<td dir="ltr" valign="top" align="center" style="display: inline-block; vertical-align: top; font-family: inherit; text-align: center; padding: 0 4px 4px; cursor: pointer; width: 30%;">` +
+    `<a href="${e(href)}" target="_blank"><img src="https://static.ghost.org/v5.0.0/images/${icon}-mobile.png" border="0" width="42" height="42" alt="${text}">` +
+    `<p class="feedback-button-text">${text}</p></a></td>`
   );
 }
 

@@ -101,7 +101,9 @@ export async function renderPostEmail(
     : plaintext
       ? (segment === 'status:free' ? emailHtmlToPlaintext(html) : plaintext).substring(0, 500)
       : `${post.title} – `;
-  const feedbackLink = (score: number) => `${postUrl}#/feedback/${post.id}/${score}/?uuid=%%{uuid}%%&key=%%{key}%%`;
+  // Ghost links feedback to the post's public URL, which an unpublished post does not have: the site's then.
+  const feedbackBase = post.status === 'published' ? postUrl : siteUrl;
+  const feedbackLink = (score: number) => `${feedbackBase}#/feedback/${post.id}/${score}/?uuid=%%{uuid}%%&key=%%{key}%%`;
 
   html = renderTemplate({
     site: { title: siteTitle, url: siteUrl, iconUrl },
