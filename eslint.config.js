@@ -23,6 +23,7 @@ const AUTOCOMMIT_FILES = [
   'src/resources/authenticator/authenticator.service.ts',
   'src/resources/db/db.import-job.ts',
   'src/resources/db/db.routes.ts',
+  'src/resources/email-previews/email-previews.routes.ts',
   'src/resources/members/members.import-job.ts',
   'src/resources/members-api/members-api.limits.ts',
   'src/resources/session/session.routes.ts',

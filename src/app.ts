@@ -34,6 +34,8 @@ import { memberFromRequest } from './resources/members-api/members-api.session.j
 import { databaseContentVersions } from './events/content-version.js';
 import { invalidateSettings } from './settings/settings.js';
 import { siteRoutes } from './resources/site/site.routes.js';
+import { emailPreviewsRoutes } from './resources/email-previews/email-previews.routes.js';
+import { linkRedirectRoutes, linksAdminRoutes } from './resources/links/links.routes.js';
 import { settingsAdminRoutes, settingsContentRoutes } from './resources/settings/settings.routes.js';
 import { configRoutes } from './resources/config/config.routes.js';
 import { setupRoutes } from './resources/setup/setup.routes.js';
@@ -265,6 +267,8 @@ export async function buildApp({
       recommendationsAdminRoutes(admin);
       statsRoutes(admin);
       emailsRoutes(admin);
+      emailPreviewsRoutes(admin);
+      linksAdminRoutes(admin);
       dbRoutes(admin, { backupFolder: config.s3 ? null : path.join(config.contentDir, 'data'), inlineBytes: config.dbImportInlineBytes });
     },
     { prefix: adminRoot.slice(0, -1) },
@@ -309,6 +313,7 @@ export async function buildApp({
   readerScriptsRoutes(app, config.siteUrl);
   publicFilesRoutes(app, base);
   await emailsPublicRoutes(app, base, config.siteUrl);
+  linkRedirectRoutes(app, base);
   if (config.adminApp.enabled) adminAppRoutes(app, { siteUrl: config.siteUrl, dir: config.adminApp.dir });
   return app;
 }

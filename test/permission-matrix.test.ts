@@ -290,6 +290,36 @@ const ROWS: Row[] = [
     status: 200,
     integration: 'not listed',
   },
+  {
+    method: 'GET',
+    path: '/email_previews/posts/:id/',
+    prepare: async () => ({ path: `/email_previews/posts/${(await freshPost('posts')).id}/` }),
+    allowed: ALL,
+    status: 200,
+    integration: 'not listed',
+  },
+  {
+    // Without MAIL_SMTP_URL the test copy is written to the mail folder; each allowed call counts against the
+    // per-IP limit of ten (eight calls here).
+    method: 'POST',
+    path: '/email_previews/posts/:id/',
+    prepare: async () => ({ path: `/email_previews/posts/${(await freshPost('posts')).id}/`, body: { emails: ['matrix@example.com'] } }),
+    allowed: 'O A E SE I',
+    status: 204,
+    integration: 'not listed',
+  },
+  { method: 'GET', path: '/links/', allowed: 'O A I', status: 200, integration: 'not listed' },
+  {
+    method: 'PUT',
+    path: '/links/bulk/',
+    prepare: async () => ({
+      path: `/links/bulk/?filter=${encodeURIComponent(`post_id:'${objectId()}'+to:'https://example.com/old'`)}`,
+      body: { bulk: { action: 'updateLink', meta: { link: { to: 'https://example.com/new' } } } },
+    }),
+    allowed: 'O A I',
+    status: 200,
+    integration: 'not listed',
+  },
 
   { method: 'GET', path: '/integrations/', allowed: 'O A', status: 200, integration: 'not listed' },
   {

@@ -100,6 +100,15 @@ export const LIMITERS = {
   sendVerificationCode: limiter({ name: 'send_verification_code', freeRetries: 4, minWait: HOUR, maxWait: HOUR, lifetime: 3600, refuse: tooManyAttempts }),
   /** `PUT /session/verify/` per IP: guesses of the six-digit code. */
   userVerification: limiter({ name: 'user_verification', freeRetries: 4, minWait: HOUR, maxWait: HOUR, lifetime: 3600, refuse: tooManyAttempts }),
+  /** `POST /email_previews/posts/:id/` per IP: ten test sends, then one every six minutes within the hour. */
+  emailPreview: limiter({
+    name: 'email_preview_block',
+    freeRetries: 10,
+    minWait: 360_000,
+    maxWait: 360_000,
+    lifetime: 3600,
+    refuse: () => errors.tooManyRequests('Only 10 test emails can be sent per hour'),
+  }),
   /** Failed uses of one password-reset token (any IP): the token locks after ten. */
   resetToken: limiter({
     name: 'reset_token',

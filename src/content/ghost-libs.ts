@@ -20,6 +20,9 @@ export interface LexicalRenderOptions {
   feature?: Record<string, boolean>;
   nodeRenderers?: Record<string, unknown>;
   target?: 'html' | 'email';
+  /** The email target's extras: the post's URL and the newsletter's design. */
+  postUrl?: string;
+  design?: Record<string, unknown>;
 }
 
 export interface ImageOptimization {
@@ -111,8 +114,8 @@ export function urlUtilsClass(): UrlUtilsClass {
   return require('@tryghost/url-utils') as UrlUtilsClass;
 }
 
-export function plaintextConverters(): { excerpt: (html: string) => string } {
-  return require('@tryghost/html-to-plaintext') as { excerpt: (html: string) => string };
+export function plaintextConverters(): { excerpt: (html: string) => string; email: (html: string) => string } {
+  return require('@tryghost/html-to-plaintext') as { excerpt: (html: string) => string; email: (html: string) => string };
 }
 
 export function readingMinutesFn(): (html: string, additionalImages?: number) => number | '' {

@@ -62,6 +62,26 @@ export async function renderLexical(lexical: string, options: RenderOptions = {}
   });
 }
 
+/** The newsletter design the email target of Ghost's cards reads (colours, corners, button style). */
+export type EmailDesign = Record<string, string | boolean | null>;
+
+/**
+ * Lexical JSON → html for a newsletter: the cards' email variants (tables, inline-friendly markup, `data-gh-segment`
+ * blocks, the `<!--members-only-->` marker at the paywall) from Ghost's library, as Ghost's email renderer asks for them.
+ */
+export async function renderLexicalForEmail(lexical: string, options: RenderOptions & { postUrl: string; design: EmailDesign }): Promise<string> {
+  return getLexicalRenderer().render(lexical, {
+    siteUrl: options.siteUrl,
+    imageOptimization: IMAGE_OPTIMIZATION,
+    canTransformImage,
+    feature: { contentVisibility: true, emailCustomization: true },
+    nodeRenderers: ghostNodeRenderers,
+    target: 'email',
+    postUrl: options.postUrl,
+    design: options.design,
+  } as LexicalRenderOptions);
+}
+
 type MobiledocRenderer = { render(mobiledoc: unknown, options?: Record<string, unknown>): string };
 const mobiledocRenderers = new Map<string, MobiledocRenderer>();
 

@@ -36,3 +36,8 @@ export function readingTime(post: { html: string | null; feature_image: string |
   const minutes = readingMinutesFn()(post.html, post.feature_image ? 1 : 0);
   return typeof minutes === 'number' ? minutes : 0;
 }
+
+/** A newsletter's plaintext part: `@tryghost/html-to-plaintext`'s email converter (links kept as `text [url]`), as Ghost. */
+export function emailHtmlToPlaintext(html: string): string {
+  return plaintextConverters().email(html.length > PLAINTEXT_HTML_LIMIT ? html.slice(0, PLAINTEXT_HTML_LIMIT) : html);
+}

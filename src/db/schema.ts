@@ -9,6 +9,7 @@ import type { MemberEventTables } from './schema-member-events.js';
 import type { MembersApiTables } from './schema-members-api.js';
 import type { ThemeSettingTables } from './schema-theme-settings.js';
 import type { EmailSendingTables } from './schema-email-sending.js';
+import type { EmailLinkTables } from './schema-email-links.js';
 
 /**
  * Row types, one interface per table; column names are the JSON field names of the wire format.
@@ -28,7 +29,8 @@ export interface Database
     MemberEventTables,
     MembersApiTables,
     ThemeSettingTables,
-    EmailSendingTables {}
+    EmailSendingTables,
+    EmailLinkTables {}
 
 export interface FoundationTables {
   settings: SettingRow;
@@ -174,3 +176,4 @@ export type * from './schema-events.js';
 export type * from './schema-posts-members.js';
 export type * from './schema-member-events.js';
 export type * from './schema-email-sending.js';
+export type * from './schema-email-links.js';

@@ -12,6 +12,8 @@ export interface Mail {
   replyTo?: string;
   /** Display name of the sender, normally the site title. */
   fromName?: string;
+  /** The sender's address when it is not the mailer's own (a newsletter's sender address). */
+  fromAddress?: string;
 }
 
 /** What the mailer logs through: Fastify's logger in the server, the console in the CLI. */
@@ -40,9 +42,9 @@ function lazyTransport(options: Parameters<typeof import('nodemailer').createTra
 
 export function createMailer(config: Config, log: MailLog): Mailer {
   const address = config.mail.from ?? `noreply@${new URL(config.siteUrl).hostname.replace(/^www\./, '')}`;
-  const from = (name?: string) => (name ? { name, address } : address);
+  const from = (name?: string, own = address) => (name ? { name, address: own } : own);
   const message = (mail: Mail) => ({
-    from: from(mail.fromName),
+    from: from(mail.fromName, mail.fromAddress),
     to: mail.to,
     replyTo: mail.replyTo,
     subject: mail.subject,

@@ -21,6 +21,7 @@ import { membersApi } from './0019-members-api.js';
 import { ghost6Import } from './0020-ghost6-import.js';
 import { frontendIntegration } from './0021-frontend-integration.js';
 import { emailSending } from './0022-email-sending.js';
+import { emailLinks } from './0023-email-links.js';
 import { customThemeSettings } from './0024-custom-theme-settings.js';
 
 /**
@@ -50,5 +51,6 @@ export const MIGRATIONS: [name: string, factory: MigrationFactory][] = [
   ['0020-ghost6-import', ghost6Import],
   ['0021-frontend-integration', frontendIntegration],
   ['0022-email-sending', emailSending],
+  ['0023-email-links', emailLinks],
   ['0024-custom-theme-settings', customThemeSettings],
 ];
