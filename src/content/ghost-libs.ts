@@ -20,6 +20,8 @@ export interface LexicalRenderOptions {
   feature?: Record<string, boolean>;
   nodeRenderers?: Record<string, unknown>;
   target?: 'html' | 'email';
+  /** Heading ids already given in this document (the renderer fills it): shared when rendering it in pieces. */
+  usedIdAttributes?: Record<string, number>;
 }
 
 export interface ImageOptimization {
@@ -30,7 +32,8 @@ export interface ImageOptimization {
 }
 
 interface LexicalHtmlRenderer {
-  render(lexical: string, options?: LexicalRenderOptions): Promise<string>;
+  /** A serialized document, or its parsed form. */
+  render(lexical: string | object, options?: LexicalRenderOptions): Promise<string>;
 }
 
 type LexicalHtmlRendererClass = new (options: { nodes: LexicalNodeClass[] }) => LexicalHtmlRenderer;
