@@ -4,7 +4,7 @@
 // Usage: npm run build && node bench/large-html-post.mjs [MB] [runs] [text|mixed]   (PORT picks the server's port)
 // `text`: paragraphs of plain prose (most of a long imported post); `mixed`: sections of headings, formatted
 // paragraphs, lists, quotes, images and code (many more elements per KB).
-import { keysFor, adminToken, rssMbOf, startServer } from './posts-common.mjs';
+import { keysFor, adminToken, cpuSecondsOf, rssMbOf, startServer } from './posts-common.mjs';
 
 const megabytes = Number(process.argv[2] ?? 12);
 const runs = Number(process.argv[3] ?? 1);
@@ -36,7 +36,9 @@ const html = largeHtml(megabytes * 1024 * 1024);
 const body = JSON.stringify({ posts: [{ title: 'A very long imported post', html }] });
 
 for (let run = 1; run <= runs; run++) {
-  const server = await startServer({ env: process.env.PORT ? { PORT: process.env.PORT } : {} });
+  // BENCH_CPU_PROF=1 writes CPU profiles of the server's threads to ./bench-profiles/.
+  const nodeArgs = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir=bench-profiles'] : [];
+  const server = await startServer({ nodeArgs, env: process.env.PORT ? { PORT: process.env.PORT } : {} });
   const { adminKey } = await keysFor(server.base);
   // A small html post first, so the worker thread and its renderers are warm: the figure is a warm server's.
   await save(server, adminKey, JSON.stringify({ posts: [{ title: 'Warm-up', html: '<p>Hello</p>' }] }));
@@ -45,13 +47,16 @@ for (let run = 1; run <= runs; run++) {
   const before = server.rssMb();
   let peak = before;
   const sampler = setInterval(() => (peak = Math.max(peak, rssMbOf(server.pid))), 20);
+  const cpuBefore = cpuSecondsOf(server.pid);
   const started = performance.now();
   const saved = await save(server, adminKey, body);
   const ms = performance.now() - started;
+  // CPU time of all the server's threads during the save: unlike the wall time, not stretched by a busy machine.
+  const cpu = cpuSecondsOf(server.pid) - cpuBefore;
   clearInterval(sampler);
   peak = Math.max(peak, server.rssMb());
   console.log(
-    `run ${run}: ${(html.length / 1024 / 1024).toFixed(1)} MB html (${kind}) saved in ${ms.toFixed(0)} ms (status ${saved.status}, ` +
+    `run ${run}: ${(html.length / 1024 / 1024).toFixed(1)} MB html (${kind}) saved in ${ms.toFixed(0)} ms, ${cpu.toFixed(1)} CPU s (status ${saved.status}, ` +
       `lexical ${(saved.lexicalBytes / 1024 / 1024).toFixed(1)} MB); RSS ${before.toFixed(0)} MB before, peak ${peak.toFixed(0)} MB ` +
       `(+${(peak - before).toFixed(0)} MB)`,
   );
