@@ -38,7 +38,9 @@ const body = JSON.stringify({ posts: [{ title: 'A very long imported post', html
 for (let run = 1; run <= runs; run++) {
   // BENCH_CPU_PROF=1 writes CPU profiles of the server's threads to ./bench-profiles/.
   const nodeArgs = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir=bench-profiles'] : [];
-  const server = await startServer({ nodeArgs, env: process.env.PORT ? { PORT: process.env.PORT } : {} });
+  // BENCH_MAIN serves another build (e.g. another worktree's dist/main.mjs) to compare before and after.
+  const main = process.env.BENCH_MAIN ?? 'dist/main.mjs';
+  const server = await startServer({ nodeArgs, main, env: process.env.PORT ? { PORT: process.env.PORT } : {} });
   const { adminKey } = await keysFor(server.base);
   // A small html post first, so the worker thread and its renderers are warm: the figure is a warm server's.
   await save(server, adminKey, JSON.stringify({ posts: [{ title: 'Warm-up', html: '<p>Hello</p>' }] }));
@@ -56,7 +58,7 @@ for (let run = 1; run <= runs; run++) {
   clearInterval(sampler);
   peak = Math.max(peak, server.rssMb());
   console.log(
-    `run ${run}: ${(html.length / 1024 / 1024).toFixed(1)} MB html (${kind}) saved in ${ms.toFixed(0)} ms, ${cpu.toFixed(1)} CPU s (status ${saved.status}, ` +
+    `${main} run ${run}: ${(html.length / 1024 / 1024).toFixed(1)} MB html (${kind}) saved in ${ms.toFixed(0)} ms, ${cpu.toFixed(1)} CPU s (status ${saved.status}, ` +
       `lexical ${(saved.lexicalBytes / 1024 / 1024).toFixed(1)} MB); RSS ${before.toFixed(0)} MB before, peak ${peak.toFixed(0)} MB ` +
       `(+${(peak - before).toFixed(0)} MB)`,
   );
