@@ -84,7 +84,7 @@ export async function startServer({
   // taskset execs node in its own process, so the pid below is the server's.
   const [file, ...args] = cpu === undefined ? command : ['taskset', '-c', String(cpu), ...command];
   const started = performance.now();
-  const child = spawn(file, args, { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(file, args, { env, stdio: ['ignore', process.env.BENCH_SERVER_LOG ? 'inherit' : 'ignore', 'inherit'] });
   // A bench that fails half-way must not leave its server running (and holding the caller's stderr open).
   const kill = () => child.kill('SIGKILL');
   process.once('exit', kill);

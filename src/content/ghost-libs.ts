@@ -23,6 +23,8 @@ export interface LexicalRenderOptions {
   /** The email target's extras: the post's URL and the newsletter's design. */
   postUrl?: string;
   design?: Record<string, unknown>;
+  /** Heading ids already given in this document (the renderer fills it): shared when rendering it in pieces. */
+  usedIdAttributes?: Record<string, number>;
 }
 
 export interface ImageOptimization {
@@ -33,7 +35,8 @@ export interface ImageOptimization {
 }
 
 interface LexicalHtmlRenderer {
-  render(lexical: string, options?: LexicalRenderOptions): Promise<string>;
+  /** A serialized document, or its parsed form. */
+  render(lexical: string | object, options?: LexicalRenderOptions): Promise<string>;
 }
 
 type LexicalHtmlRendererClass = new (options: { nodes: LexicalNodeClass[] }) => LexicalHtmlRenderer;

@@ -1,4 +1,5 @@
-import { runInWorker } from '../workers/pool.js';
+import { contentThreads, runInWorker } from '../workers/pool.js';
+import { lexicalOfPieces } from './html-blocks.js';
 import type { ContentState, RenderRefusal, StoredContent } from './stored-content.js';
 
 /*
@@ -9,8 +10,34 @@ import type { ContentState, RenderRefusal, StoredContent } from './stored-conten
 export const storedContentOffThread = (content: ContentState, siteUrl: string) =>
   runInWorker<StoredContent | RenderRefusal>('storedContent', { content, siteUrl });
 
-/** Ghost's `@tryghost/kg-html-to-lexical`; rejects when the converter throws. */
-export const htmlToLexicalOffThread = (html: string) => runInWorker<string>('htmlToLexical', html);
+/** Below this many characters a document is converted in one piece without looking for cuts. */
+const WHOLE_BELOW_CHARS = 16 * 1024;
+
+/**
+ * Ghost's `@tryghost/kg-html-to-lexical`; rejects when the converter throws. A large document is cut between
+ * its top-level blocks (html-blocks.ts: the same lexical as converting it whole, in time that grows with its
+ * size rather than its square) and its pieces converted on the content threads, as many at once as there are
+ * threads, so other writes' tasks still find a place in the queue between them.
+ */
+export async function htmlToLexicalOffThread(html: string): Promise<string> {
+  const cuts = html.length < WHOLE_BELOW_CHARS ? [] : await runInWorker<number[]>('htmlBlockCuts', html);
+  if (cuts.length === 0) return runInWorker<string>('htmlToLexical', html);
+  const bounds = [0, ...cuts, html.length];
+  const nodes: string[] = new Array<string>(bounds.length - 1);
+  let next = 0;
+  const convertPieces = async () => {
+    for (let i = next++; i < nodes.length; i = next++) {
+      try {
+        nodes[i] = await runInWorker<string>('htmlPieceToLexicalNodes', html.slice(bounds[i], bounds[i + 1]));
+      } catch (err) {
+        next = nodes.length; // one piece failed: the document is refused, the other pieces need not convert
+        throw err;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(contentThreads(), nodes.length) }, convertPieces));
+  return lexicalOfPieces(nodes);
+}
 
 /** Ghost's `@tryghost/html-to-mobiledoc`; rejects when the converter throws. */
 export const htmlToMobiledocOffThread = (html: string) => runInWorker<string>('htmlToMobiledoc', html);

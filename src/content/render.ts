@@ -35,7 +35,7 @@ export interface RenderOptions {
   siteUrl?: string;
 }
 
-type LexicalRenderer = { render(lexical: string, options?: LexicalRenderOptions): Promise<string> };
+type LexicalRenderer = { render(lexical: string | object, options?: LexicalRenderOptions): Promise<string> };
 let lexicalRenderer: LexicalRenderer | null = null;
 
 function getLexicalRenderer(): LexicalRenderer {
@@ -52,14 +52,61 @@ function getLexicalRenderer(): LexicalRenderer {
  * parse; the caller answers 422 `Invalid lexical structure.` as Ghost does.
  */
 export async function renderLexical(lexical: string, options: RenderOptions = {}): Promise<string> {
-  return getLexicalRenderer().render(lexical, {
+  if (lexical.length >= RENDER_WHOLE_BELOW_CHARS) return renderLexicalInPieces(lexical, options);
+  return getLexicalRenderer().render(lexical, lexicalRenderOptions(options));
+}
+
+function lexicalRenderOptions(options: RenderOptions): LexicalRenderOptions {
+  return {
     siteUrl: options.siteUrl,
     imageOptimization: IMAGE_OPTIMIZATION,
     canTransformImage,
     // contentVisibility is always on in 5.130.6; emailCustomization is forced on by Ghost's lexical lib.
     feature: { contentVisibility: true, emailCustomization: true },
     nodeRenderers: ghostNodeRenderers,
-  });
+  };
+}
+
+/** Documents smaller than this are rendered in one go. */
+const RENDER_WHOLE_BELOW_CHARS = 256 * 1024;
+
+interface LexicalDocument {
+  root: { children: unknown[] } & Record<string, unknown>;
+}
+
+/**
+ * A large document rendered `nodesPerPiece` top-level nodes at a time: the renderer builds a Lexical node for
+ * everything it is given (and a DOM element for each while writing the html), so a 12 MB post in one go held
+ * hundreds of MB. Ghost's renderer writes each top-level node on its own and joins the results, so the pieces
+ * joined are the whole's html, given the two things it keeps across a document: heading ids already used (one
+ * `usedIdAttributes` shared by every piece) and the dropping of a trailing blank paragraph (a piece never
+ * ends on one, so only the document's last can be dropped).
+ */
+export async function renderLexicalInPieces(lexical: string, options: RenderOptions = {}, nodesPerPiece = 400): Promise<string> {
+  const document = JSON.parse(lexical) as Partial<LexicalDocument> | null;
+  // Not a document with a root: the renderer's own refusal (and message) for it.
+  if (!Array.isArray(document?.root?.children)) return getLexicalRenderer().render(lexical, lexicalRenderOptions(options));
+  const shared: LexicalRenderOptions = { ...lexicalRenderOptions(options), usedIdAttributes: {} };
+  const children = document.root.children;
+  const parts: string[] = [];
+  for (let start = 0; start < children.length; ) {
+    let end = Math.min(start + nodesPerPiece, children.length);
+    while (end < children.length && isBlankParagraph(children[end - 1])) end++;
+    parts.push(await getLexicalRenderer().render({ ...document, root: { ...document.root, children: children.slice(start, end) } }, shared));
+    start = end;
+  }
+  return parts.join('');
+}
+
+/** A paragraph the renderer would drop at the end of a document (no visible text); unsure counts as blank. */
+function isBlankParagraph(node: unknown): boolean {
+  return (node as { type?: unknown }).type === 'paragraph' && !hasVisibleText(node);
+}
+
+function hasVisibleText(node: unknown): boolean {
+  const { text, children } = node as { text?: unknown; children?: unknown };
+  if (typeof text === 'string' && /\S/.test(text)) return true;
+  return Array.isArray(children) && children.some(hasVisibleText);
 }
 
 /** The newsletter design the email target of Ghost's cards reads (colours, corners, button style). */
@@ -116,6 +163,15 @@ export function renderMobiledoc(mobiledoc: string, options: RenderOptions = {}):
  */
 export async function htmlToLexical(html: string): Promise<string> {
   return JSON.stringify(htmlToLexicalConverter()(html));
+}
+
+/**
+ * One piece of a document cut by splitHtmlAtBlocks (html-blocks.ts) → its top-level lexical nodes as JSON
+ * text without the enclosing brackets, ready to be joined with the other pieces' by html-blocks.ts's lexicalOfPieces.
+ */
+export async function htmlPieceToLexicalNodes(html: string): Promise<string> {
+  const document = htmlToLexicalConverter()(html) as { root: { children: unknown[] } };
+  return JSON.stringify(document.root.children).slice(1, -1);
 }
 
 /**

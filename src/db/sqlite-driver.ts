@@ -2,7 +2,9 @@
  * The SQLite library under the embedded engine, chosen by the Node version it runs on:
  *
  * - Node 20 (and 22 before 22.16): better-sqlite3 12, a native module compiled at install when no prebuilt
- *   binary can be fetched. (Version 13 needs Node 22 and crashes on Node 20.)
+ *   binary can be fetched. (Version 13 needs Node 22 and crashes on Node 20.) It comes through the local
+ *   optional package `packages/sqlite-node20`, whose `engines` range is the complement of nodeSqliteUsable():
+ *   npm skips it, and so never compiles better-sqlite3, on the Node versions that use `node:sqlite`.
  * - Node 22.16 and later, 23.11 and later, 24 and later: Node's own `node:sqlite`, unflagged since 22.13, with
  *   `StatementSync.columns()` and `backup()` since 22.16 / 23.11. Nothing to compile; and better-sqlite3 12
  *   aborts the process on Node 24 (its object wrappers assert when a statement is garbage-collected or freed
@@ -48,7 +50,13 @@ export async function openSqliteDriver(file: string): Promise<SqliteDriver> {
 
 async function openBetterSqlite(file: string): Promise<SqliteDriver> {
   // Loaded only here: on Node 24 merely loading it and letting a statement go is enough to abort.
-  const { default: Database } = await import('better-sqlite3');
+  const { default: Database } = await import('better-sqlite3').catch((err: unknown) => {
+    throw new Error(
+      `Node ${process.versions.node} needs better-sqlite3 for SQLite, and it is not installed: this install was probably ` +
+        'made with a newer Node (22.16+, 23.11+ or 24+, which use node:sqlite and skip it). Run `npm install` again with this Node.',
+      { cause: err },
+    );
+  });
   const db = new Database(file);
   return {
     exec: (sql) => void db.exec(sql),

@@ -29,6 +29,9 @@ export type Lane = 'content' | 'auth';
 /** Up to four threads, one per core: the same cores serve the requests, so more would only queue on the CPU. */
 export const defaultWorkerThreads = () => Math.max(1, Math.min(4, availableParallelism()));
 
+/** How many content tasks run at once: the content lane's threads. */
+export const contentThreads = () => configured.threads ?? defaultWorkerThreads();
+
 /** WORKER_TASK_TIMEOUT_MS's default. */
 export const DEFAULT_TASK_TIMEOUT_MS = 30_000;
 
@@ -72,7 +75,7 @@ function started(lane: Lane): Piscina {
       filename: workerFile(),
       minThreads: 0,
       // Logins are short and few at once: one thread keeps them apart from content work.
-      maxThreads: lane === 'auth' ? 1 : (configured.threads ?? defaultWorkerThreads()),
+      maxThreads: lane === 'auth' ? 1 : contentThreads(),
       idleTimeout: IDLE_THREAD_TIMEOUT_MS,
     });
     pools.set(lane, pool);

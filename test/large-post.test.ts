@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { useTestSite } from './test-site.js';
+
+const t = useTestSite();
+
+// A post large enough to be converted in pieces (html-blocks.ts: over 300 top-level blocks) and rendered in
+// pieces (over 256 KB of lexical), sent as html the way migration tools and the Admin SDK's `source: 'html'` do.
+// Each section is seven top-level blocks, with a heading of the same text in every tenth section (ids are
+// deduplicated across the whole document).
+const section = (i: number) =>
+  `<h2>${i % 10 === 0 ? 'Again' : `Part ${i}`}</h2>` +
+  `<p>The <strong>quick</strong> brown fox <a href="https://example.com/${i}">jumps</a> over the <em>lazy</em> dog. ${'Words to read. '.repeat(8)}</p>` +
+  `<ul><li>First point of ${i}</li><li>Second point</li></ul><blockquote>A quotation in part ${i}.</blockquote>` +
+  `<figure><img src="https://example.com/images/${i}.jpg" alt="Figure ${i}"><figcaption>Figure ${i}</figcaption></figure>` +
+  `<pre><code>const part = ${i};</code></pre><p>Closing words of part ${i}.</p>`;
+const SECTIONS = 400;
+const largeHtml = (from = 1) => Array.from({ length: SECTIONS }, (_, i) => section(from + i)).join('\n');
+
+interface LexicalNode {
+  type: string;
+  children?: { text?: string }[];
+}
+
+function expectSections(post: { lexical: string; html: string; plaintext: string }, from: number) {
+  const nodes = (JSON.parse(post.lexical) as { root: { children: LexicalNode[] } }).root.children;
+  expect(nodes).toHaveLength(SECTIONS * 7);
+  for (const i of [0, 1, 150, SECTIONS - 1]) {
+    expect(nodes.slice(i * 7, i * 7 + 7).map((n) => n.type)).toEqual([
+      'extended-heading',
+      'paragraph',
+      'list',
+      'extended-quote',
+      'image',
+      'codeblock',
+      'paragraph',
+    ]);
+    expect(nodes[i * 7 + 6]!.children![0]!.text).toBe(`Closing words of part ${from + i}.`);
+  }
+  // Every section once in the html, in order, and the repeated heading numbered through the whole document.
+  expect(post.html.match(/<p>Closing words of part \d+\.<\/p>/g)).toHaveLength(SECTIONS);
+  expect(post.html.indexOf(`Closing words of part ${from}.`)).toBeLessThan(post.html.indexOf(`Closing words of part ${from + SECTIONS - 1}.`));
+  expect(post.html).toContain('<h2 id="again">Again</h2>');
+  expect(post.html).toContain(`<h2 id="again-${SECTIONS / 10 - 1}">Again</h2>`);
+  expect(post.plaintext).toContain(`Closing words of part ${from}.`);
+}
+
+describe('large posts', () => {
+  it('saves a large html post (converted and rendered in pieces) whole and in order, and edits it', async () => {
+    const created = await t.admin.post('/posts/?source=html&formats=lexical,html,plaintext', { posts: [{ title: 'A long import', html: largeHtml() }] });
+    expect(created.statusCode).toBe(201);
+    const post = created.json().posts[0];
+    expectSections(post, 1);
+
+    const read = (await t.admin.get(`/posts/${post.id}/?formats=lexical,html,plaintext`)).json().posts[0];
+    expect(read.lexical).toBe(post.lexical);
+    expect(read.html).toBe(post.html);
+
+    const edited = await t.admin.put(`/posts/${post.id}/?source=html&formats=lexical,html,plaintext`, {
+      posts: [{ html: largeHtml(1001), updated_at: post.updated_at }],
+    });
+    expect(edited.statusCode).toBe(200);
+    expectSections(edited.json().posts[0], 1001);
+  }, 180_000);
+});
