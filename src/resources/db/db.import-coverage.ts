@@ -30,6 +30,7 @@ const READ: Record<string, readonly string[]> = Object.fromEntries(
     'products_benefits',
     'offers',
     'snippets',
+    'custom_theme_settings',
     'members',
     'labels',
     'members_labels',
@@ -67,7 +68,6 @@ function tableReason(table: string): string {
   if (/^(sessions|tokens|brute|invites|api_keys|integrations|webhooks|migrations|migrations_lock|jobs|actions)$/.test(table)) {
     return 'Sign-in state, keys, integrations and the audit log belong to the site they were made on.';
   }
-  if (table === 'custom_theme_settings') return 'Custom theme settings have no place here yet; set them again in the theme settings.';
   if (/^comment/.test(table)) return 'Comments are not built here yet.';
   if (/^recommendation/.test(table)) return 'Recommendations are not imported yet.';
   if (/^(mobiledoc_revisions|post_revisions)$/.test(table)) return 'Post revision history is not imported.';

@@ -15,6 +15,7 @@ import { importSettings } from './db.import-settings.js';
 import { importPosts } from './db.import-posts.js';
 import { importMembers } from './db.import-members.js';
 import { importBenefits, importOffers, importSnippets } from './db.import-offers.js';
+import { importCustomThemeSettings } from './db.import-theme-settings.js';
 import { reportNotImported } from './db.import-coverage.js';
 import { archiveProblems, installArchiveThemes } from './db.import-archive.js';
 import { membersFromCsv } from './db.import-members-csv.js';
@@ -58,6 +59,7 @@ export async function importGhostExport(ctx: Ctx, file: GhostExport, options: Im
     await importBenefits(run);
     await importOffers(run);
     await importSnippets(run);
+    await importCustomThemeSettings(run);
     await importPosts(run, run.idOf('tags', importTag.id));
     if (archive?.membersCsv && !membersInJson) await membersFromCsv(run, archive.membersCsv);
     await importMembers(run);

@@ -156,7 +156,7 @@ const TABLES: [table: string, columns: Columns, kind: 'default' | 'backup'][] = 
   ['email_recipient_failures', null, 'backup'],
   ['tokens', null, 'backup'],
   ['snippets', ['id', 'name', 'mobiledoc', 'lexical', ...USER_STAMPS], 'default'],
-  ['custom_theme_settings', null, 'default'],
+  ['custom_theme_settings', ['id', 'theme', 'key', 'type', 'value'], 'default'],
   ['members_newsletters', ['id', 'member_id', 'newsletter_id'], 'backup'],
   ['comments', null, 'backup'],
   ['comment_likes', null, 'backup'],

@@ -20,3 +20,7 @@ export async function deleteCustomSettings(db: Db, ids: readonly string[]): Prom
 export async function setCustomSettingValue(db: Db, id: string, value: string | null): Promise<void> {
   await db.updateTable('custom_theme_settings').set({ value }).where('id', '=', id).execute();
 }
+
+export function findCustomSetting(db: ReadDb, theme: string, key: string): Promise<CustomThemeSettingRow | undefined> {
+  return db.selectFrom('custom_theme_settings').select(COLUMNS).where('theme', '=', theme).where('key', '=', key).executeTakeFirst();
+}
