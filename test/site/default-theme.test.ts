@@ -218,7 +218,12 @@ describe('the default theme on a fresh site', () => {
       await storage.write(`themes/quire-chosen/${file}`, Buffer.from(content));
     }
     expect((await t.admin.put('/themes/quire-chosen/activate/')).statusCode).toBe(200);
-    await t.admin.put('/settings/', { settings: [{ key: 'cover_image', value: '/content/images/2026/01/cover.jpg' }] });
+    await t.admin.put('/settings/', {
+      settings: [
+        { key: 'cover_image', value: '/content/images/2026/01/cover.jpg' },
+        { key: 'logo', value: '/content/images/2026/01/logo.png' },
+      ],
+    });
     try {
       const home = await page('/');
       expect(home.doc.documentElement.getAttribute('data-color-scheme')).toBe('Dark');
@@ -226,6 +231,10 @@ describe('the default theme on a fresh site', () => {
       expect(home.attrs('img.hero-cover', 'src')).toEqual(['/content/images/size/w1600/2026/01/cover.jpg']);
       expect(home.attrs('img.hero-cover', 'alt')).toEqual(['']);
       expect(home.texts('h1')).toEqual(['Test Site']);
+      // The logo replaces the title in the header, named by the title.
+      expect(home.attrs('.site-brand img', 'alt')).toEqual(['Test Site']);
+      expect(home.attrs('.site-brand img', 'src')).toEqual(['/content/images/size/w600/2026/01/logo.png']);
+      expect(home.doc.querySelector('.site-brand .site-title')).toBeNull();
       expect(home.doc.querySelector('.hero form')).toBeNull();
       expect(home.doc.querySelector('.post-feed')!.className).toBe('post-feed feed-Grid');
       const post = await page('/story-13/');
@@ -233,6 +242,7 @@ describe('the default theme on a fresh site', () => {
       expect(post.doc.querySelector('.signup-box')).toBeNull();
       expect(post.doc.querySelector('.related')).toBeNull();
     } finally {
+      await t.admin.put('/settings/', { settings: [{ key: 'logo', value: '' }] });
       await t.admin.put('/themes/quire/activate/');
     }
   });
