@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_ROUTES_YAML } from '../src/resources/route-settings/route-settings.validate.js';
 import { useTestSite, withTestSite } from './test-site.js';
 import { zipOf } from './uploads.js';
 import { installTheme } from './site/site-support.js';
@@ -247,7 +248,14 @@ describe("POST /db/ with Ghost 6's archive zip", () => {
       expect(res.statusCode, res.body).toBe(200);
       const got = res.json().problems as Row[];
       const named = (what: string) => got.find((p) => String(p.message).startsWith(`Not imported: ${what} (`));
-      for (const entry of ['routes.yaml', 'redirects.yaml', 'post-analytics.csv']) expect(named(`archive entry "${entry}"`), entry).toBeDefined();
+      expect(named('archive entry "post-analytics.csv"')).toBeDefined();
+      // The archive's routes.yaml and redirects are in effect, as their uploads would put them.
+      for (const entry of ['routes.yaml', 'redirects.yaml']) expect(named(`archive entry "${entry}"`), entry).toBeUndefined();
+      expect((await site.admin.get('/settings/routes/yaml/')).body).toBe('routes:\ncollections:\n  /:\n    permalink: /{slug}/\n');
+      expect((await site.admin.get('/redirects/download/')).body).toBe('301:\n  /old/: /new/\n');
+      const moved = await site.app.inject({ url: '/old/' });
+      expect(moved.statusCode).toBe(301);
+      expect(moved.headers.location).toBe('/new/');
       // Source may be uploaded here under its own name (Ghost ships it built in and refuses it).
       expect(named('theme "themes/source.zip"')).toBeUndefined();
       expect(got.some((p) => p.message === 'Theme not imported, please upload in Settings - Design')).toBe(false);
@@ -297,5 +305,41 @@ describe('round trip of a Ghost 6 site', () => {
     });
     const [a, b] = [comparable(exported), comparable(second)];
     for (const table of Object.keys(a)) expect(b[table], table).toEqual(a[table]);
+  });
+});
+
+describe('POST /db/ with an archive whose routes.yaml or redirects do not validate', () => {
+  it("names each with Ghost's message and keeps the files in effect", async () => {
+    const zip = await zipOf([
+      { name: 'export.json', data: JSON.stringify({ db: [{ meta: { version: '6.65.0' }, data: { posts: [] } }] }) },
+      { name: 'routes.yaml', data: 'collections:\n  /blog/: {template: x}\n' },
+      { name: 'redirects.json', data: '[{"from":"/a(/","to":"/b"}]' },
+    ]);
+    await withTestSite(async (site) => {
+      const res = await site.admin.upload('/db/', { importfile: { name: 'site.zip', type: 'application/zip', data: zip } });
+      expect(res.statusCode, res.body).toBe(200);
+      const messages = (res.json().problems as Row[]).map((p) => String(p.message));
+      expect(messages).toEqual(
+        expect.arrayContaining([
+          'Not imported: archive entry "routes.yaml" (1). The following definition "/blog/" is invalid: Please define a permalink route.',
+          'Not imported: archive entry "redirects.json" (1). Incorrect RegEx in redirects file.',
+        ]),
+      );
+      expect((await site.admin.get('/settings/routes/yaml/')).body).toBe(DEFAULT_ROUTES_YAML);
+      expect((await site.admin.get('/redirects/download/')).json()).toEqual([]);
+    });
+  });
+
+  it('imports a JSON redirects file beside the export', async () => {
+    const zip = await zipOf([
+      { name: 'export.json', data: JSON.stringify({ db: [{ meta: { version: '6.65.0' }, data: { posts: [] } }] }) },
+      { name: 'redirects.json', data: '[{"from":"^/old/(.*)$","to":"/new/$1","permanent":false}]' },
+    ]);
+    await withTestSite(async (site) => {
+      expect((await site.admin.upload('/db/', { importfile: { name: 'site.zip', type: 'application/zip', data: zip } })).statusCode).toBe(200);
+      const moved = await site.app.inject({ url: '/old/thing/' });
+      expect(moved.statusCode).toBe(302);
+      expect(moved.headers.location).toBe('/new/thing/');
+    });
   });
 });

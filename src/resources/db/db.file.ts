@@ -32,10 +32,11 @@ const open = promisify<string, yauzl.Options, ZipFile>(yauzl.open);
 const THEME_ZIP_BYTES = 64 * 1024 * 1024;
 /** Ghost 6's archive entries beside `export.json`, and why the ones this site does not read are left. */
 const ARCHIVE_REASONS: Record<string, string> = {
-  'routes.yaml': 'Custom routes are not built here yet: the site uses the default routes. Keep the file to upload it once they are.',
-  'redirects.yaml': 'Redirects are not built here yet. Keep the file to upload it once they are.',
   'post-analytics.csv': "Post analytics are the old site's statistics; this site counts its own.",
 };
+/** The site files of an archive: its routes.yaml and its redirects (YAML or JSON), at the top or in Ghost's content folders. */
+const ROUTES_ENTRY = /^(?:settings\/)?routes\.yaml$/;
+const REDIRECTS_ENTRY = /^(?:data\/)?redirects\.(yaml|json)$/;
 
 /**
  * The export in an uploaded `.json`, or in a `.zip` holding one `.json` and, beside it, the site's images
@@ -110,7 +111,7 @@ async function readZip(zipPath: string, storage: Storage): Promise<GhostExport> 
         throw errors.unsupportedMedia('Invalid zip file structure.');
       }
     }
-    const json = entries.filter((entry) => extensionOf(entry.fileName) === '.json');
+    const json = entries.filter((entry) => extensionOf(entry.fileName) === '.json' && !REDIRECTS_ENTRY.test(entry.fileName));
     const images = entries.flatMap((entry) => {
       const match = /(?:^|\/)(?:content\/)?images\/(.+)$/.exec(entry.fileName);
       return match && IMAGE_UPLOAD.extensions.includes(extensionOf(entry.fileName)) ? [{ entry, key: `images/${match[1]}` }] : [];
@@ -126,13 +127,18 @@ async function readZip(zipPath: string, storage: Storage): Promise<GhostExport> 
     for (const { entry, key } of images) {
       if (!(await storage.exists(key))) await storage.write(key, await openEntry(entry));
     }
-    const archive: ImportArchive = { membersCsv: null, themes: [], skipped: [] };
+    const archive: ImportArchive = { membersCsv: null, themes: [], skipped: [], routesYaml: null, redirects: null };
     const used = new Set<Entry>([...json, ...images.map((image) => image.entry)]);
     for (const entry of entries) {
       if (used.has(entry)) continue;
       const theme = /^themes\/([^/]+)\.zip$/i.exec(entry.fileName);
+      const redirects = REDIRECTS_ENTRY.exec(entry.fileName);
       if (entry.fileName === 'members.csv') archive.membersCsv = (await readEntry(entry)).toString('utf8');
-      else if (theme && entry.uncompressedSize <= THEME_ZIP_BYTES) archive.themes.push({ name: `${theme[1]}.zip`, zip: await readEntry(entry) });
+      else if (ROUTES_ENTRY.test(entry.fileName) && archive.routesYaml === null) archive.routesYaml = (await readEntry(entry)).toString('utf8');
+      // Ghost reads the YAML file when an archive (or its content folder) holds both.
+      else if (redirects && (archive.redirects === null || redirects[1] === 'yaml')) {
+        archive.redirects = { name: entry.fileName, format: redirects[1] as 'yaml' | 'json', text: (await readEntry(entry)).toString('utf8') };
+      } else if (theme && entry.uncompressedSize <= THEME_ZIP_BYTES) archive.themes.push({ name: `${theme[1]}.zip`, zip: await readEntry(entry) });
       else if (theme) archive.skipped.push({ name: entry.fileName, reason: 'The theme is larger than an import reads; upload it in Settings - Design.' });
       else archive.skipped.push({ name: entry.fileName, reason: ARCHIVE_REASONS[entry.fileName] ?? 'This site does not read this file of an archive.' });
     }

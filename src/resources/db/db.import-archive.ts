@@ -4,6 +4,8 @@ import path from 'node:path';
 import type { Ctx } from '../../ctx.js';
 import { GhostError } from '../../errors.js';
 import { uploadTheme } from '../themes/themes.service.js';
+import { storeRoutesYaml } from '../route-settings/route-settings.store.js';
+import { storeRedirects } from '../redirects/redirects.store.js';
 import type { ImportArchive, ImportProblem } from './db.import-run.js';
 
 /**
@@ -29,6 +31,27 @@ export async function installArchiveThemes(ctx: Ctx, archive: ImportArchive): Pr
     await rm(folder, { recursive: true, force: true });
   }
   return { installed, problems };
+}
+
+/**
+ * The archive's routes.yaml and redirects file, validated as their upload endpoints validate them and stored
+ * in their place (replacing the ones in effect), before the rows are written, as the themes are. A file that
+ * does not validate is named in `problems` with Ghost's message and changes nothing.
+ */
+export async function installArchiveSiteFiles(ctx: Ctx, archive: ImportArchive): Promise<ImportProblem[]> {
+  const problems: ImportProblem[] = [];
+  const attempt = async (name: string, store: () => Promise<unknown>) => {
+    try {
+      await store();
+    } catch (err) {
+      if (!(err instanceof GhostError)) throw err;
+      problems.push(notImported(`archive entry "${name}"`, err.message, 'Archive'));
+    }
+  };
+  if (archive.routesYaml != null) await attempt('routes.yaml', () => storeRoutesYaml(ctx, archive.routesYaml!));
+  const { redirects } = archive;
+  if (redirects) await attempt(redirects.name, () => storeRedirects(ctx, redirects.text, redirects.format));
+  return problems;
 }
 
 /** The archive's entries that are not read, each with its reason (`members.csv` too when the JSON has the members). */

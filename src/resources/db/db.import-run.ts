@@ -26,6 +26,10 @@ export interface ImportArchive {
   themes: { name: string; zip: Buffer }[];
   /** Entries not read, and why. */
   skipped: { name: string; reason: string }[];
+  /** `routes.yaml`, as `POST /settings/routes/yaml/` takes it. */
+  routesYaml?: string | null;
+  /** `redirects.yaml` or `redirects.json`, as `POST /redirects/upload/` takes it. */
+  redirects?: { name: string; format: 'yaml' | 'json'; text: string } | null;
 }
 
 /** The `data` of a Ghost export after `{db:[…]}` is taken off, and what an archive zip held beside it. */

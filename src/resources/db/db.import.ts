@@ -17,7 +17,7 @@ import { importMembers } from './db.import-members.js';
 import { importBenefits, importOffers, importSnippets } from './db.import-offers.js';
 import { importCustomThemeSettings } from './db.import-theme-settings.js';
 import { reportNotImported } from './db.import-coverage.js';
-import { archiveProblems, installArchiveThemes } from './db.import-archive.js';
+import { archiveProblems, installArchiveSiteFiles, installArchiveThemes } from './db.import-archive.js';
 import { membersFromCsv } from './db.import-members-csv.js';
 
 export interface ImportReport {
@@ -46,10 +46,11 @@ export async function importGhostExport(ctx: Ctx, file: GhostExport, options: Im
   const { archive } = file;
   const membersInJson = Array.isArray(file.data.members) && file.data.members.length > 0;
   const themes = archive ? await installArchiveThemes(ctx, archive) : { installed: new Set<string>(), problems: [] };
+  const siteFiles = archive ? await installArchiveSiteFiles(ctx, archive) : [];
   const report = await ctx.write(async (w) => {
     // A retried transaction starts again from the file as it was read.
     const run = new ImportRun(w, { ...file.data });
-    run.problems.push(...themes.problems, ...(archive ? archiveProblems(archive, membersInJson) : []));
+    run.problems.push(...themes.problems, ...siteFiles, ...(archive ? archiveProblems(archive, membersInJson) : []));
     reportNotImported(run);
     await importUsers(run);
     await importTags(run, run.rows('posts').length > 0 ? importTag : null);
