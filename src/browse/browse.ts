@@ -31,8 +31,8 @@ export interface BrowseSpec {
   /** Counts `include` can add, as correlated subqueries selected as `count__<name>`. */
   counts?: Readonly<Record<string, (api: Api) => (eb: Eb) => SelectQueryBuilder<any, any, { n: number }>>>;
   /**
-   * Columns large enough (a post's html and plaintext) that a page reading any of them reads its ordered ids
-   * first and then those rows: sorting whole rows to keep a page of them made SQLite copy every matching row's
+   * Columns large enough (a post's html and plaintext) that a page reading any of them on SQLite reads its
+   * ordered ids first and then those rows: sorting whole rows to keep a page of them made SQLite copy every matching row's
    * html (3.1 ms against 0.1 ms for the ids over 200 posts of ~1,000 words).
    */
   wideColumns?: readonly string[];
@@ -123,7 +123,9 @@ function browseQueries(database: ReadDb, engine: Engine, spec: BrowseSpec, api: 
   };
   const rowColumns = () => scoped().select(columns.map((column) => `${spec.table}.${column}`));
 
-  const wide = spec.wideColumns?.some((column) => columns.includes(column)) ?? false;
+  // SQLite only: a server sorts wide rows by reference (PostgreSQL's TOAST, MySQL's sort by row id), and there a
+  // second query is a round trip.
+  const wide = engine.inProcess && (spec.wideColumns?.some((column) => columns.includes(column)) ?? false);
 
   return {
     scoped,

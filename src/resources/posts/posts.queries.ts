@@ -80,60 +80,38 @@ export async function metaOfPosts(db: ReadDb, postIds: readonly string[]): Promi
   return new Map(rows.map((row) => [row.post_id, row]));
 }
 
-/**
- * Tags of several posts, each list in its `sort_order`: the links first, then each distinct tag once (a page of
- * posts shares a few tags; reading every tag's columns once per link made this the dearest query of a browse).
- */
+/** Tags of several posts in one query, each list in its `sort_order`. */
 export async function tagsOfPosts(db: ReadDb, postIds: readonly string[]): Promise<Map<string, TagRow[]>> {
   const byPost = new Map<string, TagRow[]>(postIds.map((id) => [id, []]));
   if (postIds.length === 0) return byPost;
-  const links = await db
+  const rows = await db
     .selectFrom('posts_tags')
     .innerJoin('tags', 'tags.id', 'posts_tags.tag_id')
-    .select(['posts_tags.post_id', 'posts_tags.tag_id'])
+    .selectAll('tags')
+    .select(['posts_tags.post_id as _post_id'])
     .where('posts_tags.post_id', 'in', postIds)
     .orderBy('posts_tags.sort_order', 'asc')
     .orderBy('posts_tags.id', 'asc')
     .execute();
-  const tags = await rowsByIds(
-    links.map((link) => link.tag_id),
-    (ids) => db.selectFrom('tags').selectAll().where('id', 'in', ids).execute(),
-  );
-  for (const link of links) {
-    const tag = tags.get(link.tag_id);
-    if (tag) byPost.get(link.post_id)?.push(tag);
-  }
+  for (const { _post_id, ...tag } of rows) byPost.get(_post_id)?.push(tag as TagRow);
   return byPost;
 }
 
-/** Authors of several posts, each list in its `sort_order` (the first is the primary author); each user read once. */
+/** Authors of several posts in one query, each list in its `sort_order` (the first is the primary author). */
 export async function authorsOfPosts(db: ReadDb, postIds: readonly string[]): Promise<Map<string, UserRow[]>> {
   const byPost = new Map<string, UserRow[]>(postIds.map((id) => [id, []]));
   if (postIds.length === 0) return byPost;
-  const links = await db
+  const rows = await db
     .selectFrom('posts_authors')
     .innerJoin('users', 'users.id', 'posts_authors.author_id')
-    .select(['posts_authors.post_id', 'posts_authors.author_id'])
+    .selectAll('users')
+    .select(['posts_authors.post_id as _post_id'])
     .where('posts_authors.post_id', 'in', postIds)
     .orderBy('posts_authors.sort_order', 'asc')
     .orderBy('posts_authors.id', 'asc')
     .execute();
-  const users = await rowsByIds(
-    links.map((link) => link.author_id),
-    (ids) => db.selectFrom('users').selectAll().where('id', 'in', ids).execute(),
-  );
-  for (const link of links) {
-    const user = users.get(link.author_id);
-    if (user) byPost.get(link.post_id)?.push(user);
-  }
+  for (const { _post_id, ...user } of rows) byPost.get(_post_id)?.push(user as UserRow);
   return byPost;
-}
-
-/** The rows of the distinct ids among `ids`, by id. */
-async function rowsByIds<Row extends { id: string }>(ids: readonly string[], read: (ids: string[]) => Promise<Row[]>): Promise<Map<string, Row>> {
-  const distinct = [...new Set(ids)];
-  if (distinct.length === 0) return new Map();
-  return new Map((await read(distinct)).map((row) => [row.id, row]));
 }
 
 /** Revisions of several posts, oldest first. */
