@@ -10,5 +10,7 @@ export default ['main', 'cli', 'worker'].map((name) => ({
   input: `dist/src/${name}.js`,
   platform: 'node',
   external,
-  output: { file: `dist/${name}.mjs`, format: 'esm', codeSplitting: false },
+  // ASCII only and no doc comments: V8 keeps a module's source in memory for its whole life, two bytes a
+  // character as soon as one character is outside Latin-1 (main.mjs: 11 MB of heap, now under 5 MB).
+  output: { file: `dist/${name}.mjs`, format: 'esm', codeSplitting: false, charset: 'ascii', comments: { legal: true, annotation: false, jsdoc: false } },
 }));

@@ -61,9 +61,25 @@ function readVerdict(quire, ghost) {
 
 const verdict = (ok) => (ok ? 'met' : 'MISSED');
 
+/** Per read: Ghost's req/s, p99 and peak RSS beside each Quire run's, with the ratios (the README's table). */
+function sideBySide(quireRuns, ghost) {
+  const headers = ['read', 'Ghost req/s', 'p99 ms', 'RSS MB'];
+  for (const run of quireRuns) headers.push(`Quire ${run.mode} req/s`, 'p99 ms', 'RSS MB', 'req/s ×', 'p99 ×');
+  const rows = ghost.reads.map((ghostRead, r) => {
+    const row = [ghostRead.name, fmt(ghostRead.reqPerSec), ms(ghostRead.p99), fmt(ghostRead.peakRssMb)];
+    for (const run of quireRuns) {
+      const read = run.reads[r];
+      row.push(fmt(read.reqPerSec), ms(read.p99), fmt(read.peakRssMb), times(read.reqPerSec / ghostRead.reqPerSec), times(read.p99 / ghostRead.p99));
+    }
+    return row;
+  });
+  return `\n## Per read, side by side\n\n${table(headers, rows)}`;
+}
+
 /** Quire's runs (cache off, cache on) against Ghost's; without Ghost, the targets that need no ratio. */
 export function comparisonReport(quireRuns, ghost) {
   const lines = [];
+  if (ghost) lines.push(sideBySide(quireRuns, ghost));
   if (ghost) {
     lines.push(`\n## Quire ÷ Ghost ${ghost.version} (targets: req/s ≥ ${TARGET.reqRatio}×, p99 ≤ ${TARGET.p99Ratio}×, Quire's RSS ≤ ${TARGET.rssMb} MB)\n`);
     const rows = [];

@@ -69,7 +69,9 @@ export async function startServer({
   dir = mkdtempSync(path.join(tmpdir(), 'quire-bench-')),
   main = 'dist/main.mjs',
 } = {}) {
-  const port = Number(extraEnv.PORT ?? 24000 + Math.floor(Math.random() * 1000));
+  // BENCH_PORT_BASE keeps the servers inside a range of 100 ports (a machine shared by several runs).
+  const portBase = process.env.BENCH_PORT_BASE;
+  const port = Number(extraEnv.PORT ?? (portBase ? Number(portBase) + Math.floor(Math.random() * 100) : 24000 + Math.floor(Math.random() * 1000)));
   const base = `http://127.0.0.1:${port}`;
   const env = {
     ...process.env,

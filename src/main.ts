@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { loadConfig, ConfigError, type Config } from './config.js';
 import { connect, type Connection } from './db/connect.js';
@@ -9,13 +9,20 @@ import { warmRenderersOffThread } from './content/off-thread.js';
 import { resolveSecretsKey, secretBox } from './auth/secret-box.js';
 import { sealStoredSecrets } from './auth/authenticator.js';
 import { checkSecretsKey } from './auth/secrets-key-check.js';
+import { SESSION_COOKIE } from './auth/sessions.js';
 import { configureWorkerPool, stopWorkerPool } from './workers/pool.js';
 import { loggerOptions } from './http/logging.js';
-import { createMetrics, serveMetrics } from './http/metrics.js';
+import type { Metrics } from './http/metrics.js';
 import type { Readiness } from './http/health.js';
 import { sweepTemporaryFolders } from './http/upload.js';
 
 const RENDERER_WARM_DELAY_MS = 2000;
+
+/** A request of an editor's (who may save a post soon): the Admin API with a session or a key, or a write there. */
+function isStaffRequest(request: IncomingMessage): boolean {
+  if (!request.url?.includes('/api/admin/')) return false;
+  return request.method !== 'GET' || request.headers.authorization !== undefined || (request.headers.cookie ?? '').includes(SESSION_COOKIE);
+}
 
 /** A start-up failure the operator can fix; its message is the one line printed. */
 class StartupError extends Error {}
@@ -106,7 +113,9 @@ async function main() {
   }
   const secretsKey = resolveSecretsKey(config);
   const secrets = secretBox(secretsKey.key);
-  const metrics = config.metricsPort === null ? undefined : createMetrics(connection.db);
+  // prom-client is loaded only when metrics are served (METRICS_PORT).
+  const metricsModule = config.metricsPort === null ? undefined : await import('./http/metrics.js');
+  const metrics: Metrics | undefined = metricsModule?.createMetrics(connection.db);
   const readiness: Readiness = { accepting: true };
   const format = config.logFormat ?? (process.stdout.isTTY ? 'pretty' : 'json');
   app = await buildApp({
@@ -140,16 +149,22 @@ async function main() {
     const port = config.metricsPort;
     await listen(
       `${config.metricsHost}:${port} (metrics)`,
-      async () => (metricsServer = await serveMetrics(metrics, port, config.metricsHost)),
+      async () => (metricsServer = await metricsModule!.serveMetrics(metrics, port, config.metricsHost)),
       'METRICS_PORT or METRICS_HOST',
     );
   }
   app.log.info({ siteUrl: config.siteUrl, database: displayDatabaseUrl(config.databaseUrl), metricsPort: config.metricsPort }, 'quire is ready');
-  // The renderers' first use costs ~0.5 s (jsdom) on a worker thread. Paid right after listen it would
-  // compete with the first answers (health checks, the first reads); a moment later it is off every critical path.
-  setTimeout(() => {
-    warmRenderersOffThread().catch((err: unknown) => app.log.warn({ err }, 'warming the content renderers failed'));
-  }, RENDERER_WARM_DELAY_MS).unref();
+  // The renderers' first use costs ~0.5 s (jsdom) on a worker thread, which then holds ~80 MB until a minute
+  // without work ends it. A site only being read never needs them, so they are warmed when staff first show up
+  // (an Admin API request with a session cookie or a key, or any write there), a moment later, off the request.
+  const warmOnStaff = (request: IncomingMessage) => {
+    if (!isStaffRequest(request)) return;
+    app.server.off('request', warmOnStaff);
+    setTimeout(() => {
+      warmRenderersOffThread().catch((err: unknown) => app.log.warn({ err }, 'warming the content renderers failed'));
+    }, RENDERER_WARM_DELAY_MS).unref();
+  };
+  app.server.on('request', warmOnStaff);
 
   let stopping = false;
   const stop = (signal: string) => {

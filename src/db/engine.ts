@@ -20,6 +20,11 @@ export interface Engine {
    * (MySQL/MariaDB's `max_allowed_packet`, 16 MB by default on MariaDB); null when it has none.
    */
   readonly statementLimit: RawBuilder<{ bytes: number | string }> | null;
+  /**
+   * Queries run inside this process (SQLite): a second small query costs microseconds, where on a server it is
+   * a round trip. Reads that could be one larger statement or two small ones choose by it.
+   */
+  readonly inProcess: boolean;
 }
 
 /**
@@ -75,6 +80,7 @@ export const ENGINES: Record<Engine['kind'], Engine> = {
     text: SQLITE_TEXT,
     skipLocked: false,
     statementLimit: null,
+    inProcess: true,
     types: { timestamp: 'timestamp', boolean: 'boolean', longText: 'text', text: 'text', fullText: 'fts5' },
   },
   postgres: {
@@ -82,6 +88,7 @@ export const ENGINES: Record<Engine['kind'], Engine> = {
     text: POSTGRES_TEXT,
     skipLocked: true,
     statementLimit: null,
+    inProcess: false,
     types: { timestamp: 'timestamptz', boolean: 'boolean', longText: 'text', text: 'text', fullText: 'tsvector' },
   },
   mysql: {
@@ -89,6 +96,7 @@ export const ENGINES: Record<Engine['kind'], Engine> = {
     text: MYSQL_TEXT,
     skipLocked: true,
     statementLimit: sql<{ bytes: number | string }>`select @@max_allowed_packet as bytes`,
+    inProcess: false,
     types: { timestamp: 'datetime(3)', boolean: 'boolean', longText: sql`longtext`, text: 'text', fullText: 'innodb' },
   },
 };

@@ -54,8 +54,44 @@ function expansionsOf(spec: FilterSpec): Expansion[] {
   return expansions;
 }
 
+/**
+ * Condition trees already built, per resource, by client filter and rules: the same filter arrives again and
+ * again (a theme's lists, an app's queries), and parsing and compiling it was a tenth of a small read's time.
+ * Trees are never mutated, so one is shared. A filter or rule holding a relative date (`now-7d`) is built
+ * afresh each time: the date moves. Bounded, oldest first out.
+ */
+const builtConditions = new WeakMap<FilterSpec, Map<string, Cond | null>>();
+const BUILT_CONDITIONS_PER_SPEC = 500;
+const ruleFunctionIds = new WeakMap<object, number>();
+let nextRuleFunctionId = 1;
+
+function ruleFunctionId(fn: object | undefined): number {
+  if (!fn) return 0;
+  let id = ruleFunctionIds.get(fn);
+  if (id === undefined) {
+    id = nextRuleFunctionId++;
+    ruleFunctionIds.set(fn, id);
+  }
+  return id;
+}
+
+const RELATIVE_DATE = /now/i;
+
 /** The client's `filter` merged with the resource's rules, as a condition tree (null: no condition). */
 export function filterCondition(spec: FilterSpec, clientFilter: string | undefined, rules: FilterRules = {}): Cond | null {
+  const texts = [clientFilter ?? '', rules.extra ?? '', rules.enforced ?? '', rules.defaults ?? ''];
+  if (texts.some((text) => RELATIVE_DATE.test(text))) return buildCondition(spec, clientFilter, rules);
+  const key = `${texts.join('\u0000')}\u0000${rules.wrap ? 1 : 0}\u0000${ruleFunctionId(rules.reject)}\u0000${ruleFunctionId(rules.rewrite)}`;
+  let built = builtConditions.get(spec);
+  if (!built) builtConditions.set(spec, (built = new Map()));
+  if (built.has(key)) return built.get(key)!;
+  const cond = buildCondition(spec, clientFilter, rules);
+  if (built.size >= BUILT_CONDITIONS_PER_SPEC) built.delete(built.keys().next().value!);
+  built.set(key, cond);
+  return cond;
+}
+
+function buildCondition(spec: FilterSpec, clientFilter: string | undefined, rules: FilterRules): Cond | null {
   let custom: NqlNode | null = clientFilter ? parseNql(clientFilter, { wrap: rules.wrap }) : null;
   if (custom && rules.reject) custom = rejectKeys(custom, rules.reject);
   if (custom && rules.rewrite) custom = mapStatements(custom, rules.rewrite);

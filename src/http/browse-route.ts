@@ -12,6 +12,13 @@ type Query = Record<string, unknown>;
 /** Rows read, presented and written at a time when `limit=all` streams. */
 export const STREAM_PAGE_ROWS = 100;
 
+/**
+ * A `limit=all` answer up to this many characters (a few hundred tags or authors) is sent whole, like any
+ * other answer: with a Content-Length and an entity tag, and kept by the response cache. Past it the answer
+ * streams, so memory holds a page whatever the number of rows.
+ */
+export const WHOLE_LIMIT_ALL_CHARS = 128 * 1024;
+
 export interface BrowseRoute<Row> {
   /** The resource: path `/<docName>/`, envelope key and frame name (`posts`, `tags`, …). */
   docName: string;
@@ -48,14 +55,15 @@ export function browseRoute<Row>(app: FastifyInstance, route: BrowseRoute<Row>):
 }
 
 /**
- * `limit=all` as a stream of the very bytes `JSON.stringify` gives for the whole answer: rows are read
+ * `limit=all` as the very bytes `JSON.stringify` gives for the whole answer: sent whole when it is small
+ * (WHOLE_LIMIT_ALL_CHARS), else streamed: rows are read
  * STREAM_PAGE_ROWS at a time, each page presented, serialised and handed to the response, and the next
  * page is read only once the response has taken it (the stream is pulled by the socket's drain), so memory
  * holds a page whatever the number of rows. The first page is read and presented before the answer starts:
  * a bad filter, order or query fails with Ghost's error, not in the middle of a 200. A failure after that
  * can only cut the answer short (logged, and the client sees a truncated body).
  */
-async function streamAll<Row>(route: BrowseRoute<Row>, ctx: Ctx, params: BrowseParams, query: Query): Promise<Readable> {
+async function streamAll<Row>(route: BrowseRoute<Row>, ctx: Ctx, params: BrowseParams, query: Query): Promise<Readable | Buffer> {
   const pages = (await browseAllPages<Row>(ctx.db, ctx.engine, route.spec, route.api, params, STREAM_PAGE_ROWS))[Symbol.asyncIterator]();
   const serialise = async (rows: Row[]) =>
     projectList(await route.present(ctx, rows, params, query), params)
@@ -77,5 +85,21 @@ async function streamAll<Row>(route: BrowseRoute<Row>, ctx: Ctx, params: BrowseP
     }
     yield `],"meta":${JSON.stringify(paginationMeta(params.page, rowCount))}}`;
   }
-  return Readable.from(body(), { objectMode: false });
+  // The first pages are held until the answer is known to be small (then sent whole) or not (then streamed).
+  const parts = body();
+  const held: string[] = [];
+  let chars = 0;
+  for (;;) {
+    const next = await parts.next();
+    if (next.done) return Buffer.from(held.join(''));
+    held.push(next.value);
+    chars += next.value.length;
+    if (chars > WHOLE_LIMIT_ALL_CHARS) break;
+  }
+  async function* rest(): AsyncGenerator<string> {
+    yield held.join('');
+    held.length = 0;
+    for (let next = await parts.next(); !next.done; next = await parts.next()) yield next.value;
+  }
+  return Readable.from(rest(), { objectMode: false });
 }

@@ -4,7 +4,7 @@ import fresh from 'fresh';
 import type { Config } from '../config.js';
 import type { Db } from '../db/connect.js';
 import { databaseContentVersions, type ContentVersions } from '../events/content-version.js';
-import { contentVersionChannel, redisContentVersions, type VersionLog } from '../events/content-version-redis.js';
+import type { VersionLog } from '../events/content-version-redis.js';
 import { invalidateSettings, readSetting } from '../settings/settings.js';
 import { ResponseCache } from './response-cache.js';
 
@@ -116,6 +116,8 @@ function routeHeaders(reply: FastifyReply, slot: CacheSlot): Record<string, stri
 export async function contentCaching(config: Config, db: Db, log: VersionLog): Promise<{ cache: ResponseCache | null; versions: ContentVersions | null }> {
   const cache = config.responseCacheBytes > 0 ? new ResponseCache(config.responseCacheBytes) : null;
   if (config.redisUrl) {
+    // Loaded only in Redis mode: the client is ~2 MB of heap an instance without Redis never uses.
+    const { contentVersionChannel, redisContentVersions } = await import('../events/content-version-redis.js');
     const channel = contentVersionChannel((await readSetting(db, 'db_hash')) ?? '');
     return { cache, versions: redisContentVersions({ db, url: config.redisUrl, channel, log, onNewer: invalidateSettings }) };
   }

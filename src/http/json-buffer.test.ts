@@ -21,6 +21,9 @@ describe('jsonBuffer', () => {
       'text',
       null,
       { toJSON: () => ({ replaced: true }) },
+      // Long text members of list items are escaped once and remembered: the same bytes, the first time and after.
+      { posts: [{ first: undefined, html: `<p id="a">${'“q” \n\u2028 '.repeat(400)}</p>`, fn: () => 1, last: 'x'.repeat(2000) }] },
+      { posts: [{ first: undefined, html: `<p id="a">${'“q” \n\u2028 '.repeat(400)}</p>`, fn: () => 1, last: 'x'.repeat(2000) }] },
     ];
     for (const value of cases) expect(asText(jsonBuffer(value))).toBe(JSON.stringify(value));
   });

@@ -1,7 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Writable } from 'node:stream';
 import type { FastifyServerOptions, RawRequestDefaultExpression } from 'fastify';
-import pretty from 'pino-pretty';
+import { createRequire } from 'node:module';
+import type PinoPretty from 'pino-pretty';
+
+// pino-pretty (28 modules) is loaded only for the pretty format: a server logging JSON never needs it.
+const loadPretty = () => createRequire(import.meta.url)('pino-pretty') as typeof PinoPretty;
 
 export type LogFormat = 'json' | 'pretty';
 
@@ -30,7 +34,7 @@ export function loggerOptions({ level, format }: { level: string; format: LogFor
   };
   const common = { level, redact, timestamp: () => `,"time":"${new Date().toISOString()}"` };
   if (format === 'pretty') {
-    const stream = pretty({
+    const stream = loadPretty()({
       destination: destination ?? 1,
       colorize: !destination && process.stdout.isTTY,
       translateTime: 'SYS:yyyy-mm-dd HH:MM:ss.l',

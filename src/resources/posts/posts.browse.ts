@@ -64,6 +64,7 @@ function postsBrowse(type: 'post' | 'page'): BrowseSpec {
     columns: listColumns(POST_FIELDS),
     // Ghost's defaultColumnsToFetch, plus what URLs and Content gating need.
     alwaysRead: ['id', 'uuid', 'slug', 'status', 'type', 'visibility', 'published_at'],
+    wideColumns: ['html', 'plaintext', 'mobiledoc', 'lexical'],
     computed: { url: ['slug', 'uuid', 'status'], excerpt: ['custom_excerpt', 'plaintext'], reading_time: ['html', 'reading_time', 'feature_image'] },
     api: { admin: adminRules(type), content: contentRules(type) },
   };
