@@ -238,7 +238,7 @@ describe("POST /db/ with Ghost 6's archive zip", () => {
       const got = res.json().problems as Row[];
       const named = (what: string) => got.find((p) => String(p.message).startsWith(`Not imported: ${what} (`));
       for (const entry of ['routes.yaml', 'redirects.yaml', 'post-analytics.csv']) expect(named(`archive entry "${entry}"`), entry).toBeDefined();
-      expect(named('theme "themes/source.zip"')!.message).toMatch(/not allowed to override the default theme/);
+      expect(named('theme "themes/quire.zip"')!.message).toMatch(/not allowed to override the default theme/);
       expect(got.some((p) => p.message === 'Theme not imported, please upload in Settings - Design')).toBe(false);
 
       const themes = (await site.admin.get('/themes/')).json().themes as Row[];
