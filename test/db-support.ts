@@ -135,7 +135,7 @@ export function ghost6MembersCsv(): string {
 
 /**
  * Ghost 6's archive zip of the same site: `export.json` without the member tables (Ghost's plain export has
- * none), `members.csv`, its themes (`fieldtheme`, active, and `source`, a name reserved here), `routes.yaml`,
+ * none), `members.csv`, its themes (`fieldtheme`, active, and `quire`, the built-in theme's name, refused), `routes.yaml`,
  * `redirects.yaml` and `post-analytics.csv`.
  */
 export async function ghost6Archive(): Promise<Buffer> {
@@ -146,7 +146,7 @@ export async function ghost6Archive(): Promise<Buffer> {
     { name: 'export.json', data: JSON.stringify({ db: [{ meta: { version: '6.65.0' }, data }] }) },
     { name: 'members.csv', data: ghost6MembersCsv() },
     { name: 'themes/fieldtheme.zip', data: await themeZip('fieldtheme'), stored: true },
-    { name: 'themes/source.zip', data: await themeZip('source'), stored: true },
+    { name: 'themes/quire.zip', data: await themeZip('quire'), stored: true },
     { name: 'routes.yaml', data: 'routes:\ncollections:\n  /:\n    permalink: /{slug}/\n' },
     { name: 'redirects.yaml', data: '301:\n  /old/: /new/\n' },
     { name: 'post-analytics.csv', data: 'post_id,views\n' },

@@ -1077,13 +1077,15 @@ const ROWS: Row[] = [
 ];
 
 let themeWithSettings: Promise<void> | null = null;
-/** Once: a theme with a custom setting, uploaded and activated (the built-in theme may have none). */
+/** Once: a theme with a custom setting, uploaded and activated by the integration (the matrix signs staff out). */
 function activeThemeWithSettings(): Promise<void> {
   themeWithSettings ??= (async () => {
     const pkg = JSON.stringify({ name: 'matrix-settings', version: '1.0.0', config: { custom: { matrix_colour: { type: 'color', default: '#000000' } } } });
     const data = await themeZip('matrix-settings', { 'package.json': pkg });
-    expect((await t.admin.upload('/themes/upload/', { file: { name: 'matrix-settings.zip', type: 'application/zip', data } })).statusCode).toBe(200);
-    expect((await t.admin.put('/themes/matrix-settings/activate/')).statusCode).toBe(200);
+    expect(
+      (await t.admin.upload('/themes/upload/', { file: { name: 'matrix-settings.zip', type: 'application/zip', data } }, t.integration())).statusCode,
+    ).toBe(200);
+    expect((await t.admin.put('/themes/matrix-settings/activate/', undefined, t.integration())).statusCode).toBe(200);
   })();
   return themeWithSettings;
 }
