@@ -210,16 +210,18 @@ if (!onServerDatabase) {
         expect(copiesTo(readers)).toEqual(readers.map(() => 1));
         expect(sink.received.length - before).toBe(readers.length);
         // Each batch is one job, claimed by one instance: both took some.
-        const batchesDone = servers.map(
-          (s) =>
-            s
-              .output()
-              .split('\n')
-              .filter((l) => l.includes('"job":"newsletter-batch"') && l.includes('background job done')).length,
-        );
-        console.log(`two instances: batches sent by each: ${batchesDone.join(', ')}`);
-        expect(batchesDone.reduce((a, b) => a + b, 0)).toBe(Math.ceil(readers.length / 20));
-        expect(batchesDone.every((n) => n > 0)).toBe(true);
+        const batchesDone = () =>
+          servers.map(
+            (s) =>
+              s
+                .output()
+                .split('\n')
+                .filter((l) => l.includes('"job":"newsletter-batch"') && l.includes('background job done')).length,
+          );
+        // The last batch's line is logged just after its commit ends the email.
+        await waitFor(async () => batchesDone().reduce((a, b) => a + b, 0) === Math.ceil(readers.length / 20), 10_000, 'every batch logged');
+        console.log(`two instances: batches sent by each: ${batchesDone().join(', ')}`);
+        expect(batchesDone().every((n) => n > 0)).toBe(true);
       } finally {
         for (const server of servers) {
           if (server.child.exitCode === null) server.child.kill('SIGTERM');
