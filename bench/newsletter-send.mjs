@@ -47,7 +47,7 @@ for (const r of results) {
     `${engine}: ${r.count} recipients in ${(r.ms / 1000).toFixed(1)} s = ${r.perSecond.toFixed(0)} mails/s on one (shared) core, ` +
       `${r.cpu.toFixed(1)} CPU s = ${(r.count / r.cpu).toFixed(0)} mails per CPU second; ` +
       `RSS ${mb(r.idle)} at rest, peak ${mb(r.peak)} while sending (+${mb(r.peak - r.idle)}); ` +
-      `copies: ${r.copies}, addresses reached twice: ${r.twice}; load average ${r.load}`,
+      `copies: ${r.copies}, addresses reached twice: ${r.twice}, polls repeated: ${r.resets}; load average ${r.load}`,
   );
 }
 
@@ -86,9 +86,14 @@ async function run(count) {
     if (!sent.ok) throw new Error(`publish answered ${sent.status}: ${await sent.text()}`);
     const emailId = (await sent.json()).posts[0].email.id;
     let email;
+    let resets = 0;
     for (;;) {
-      email = (await (await fetch(`${api}/emails/${emailId}/`, { headers: session })).json()).emails[0];
-      if (email.status === 'submitted' || email.status === 'failed') break;
+      if (!(quire.rssMb() > 0)) throw new Error('the server exited during the send');
+      // A poll that loses its connection (a kept-alive socket closed as it was reused) is simply repeated.
+      email = await fetch(`${api}/emails/${emailId}/`, { headers: session })
+        .then(async (res) => (await res.json()).emails[0])
+        .catch(() => (resets++, null));
+      if (email && (email.status === 'submitted' || email.status === 'failed')) break;
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
     const ms = performance.now() - started;
@@ -98,7 +103,7 @@ async function run(count) {
       throw new Error(`email ended ${email.status} with ${email.delivered_count}/${count} delivered`);
     const copies = [...received.values()].reduce((a, b) => a + b, 0);
     const twice = [...received.values()].filter((n) => n > 1).length;
-    return { count, ms, cpu, perSecond: (count / ms) * 1000, idle, peak, copies, twice, load: loadavg()[0].toFixed(1) };
+    return { count, ms, cpu, resets, perSecond: (count / ms) * 1000, idle, peak, copies, twice, load: loadavg()[0].toFixed(1) };
   } finally {
     await quire.stop();
     await database?.drop();
