@@ -196,6 +196,23 @@ describe('newsletter sending', () => {
     expect(sink.received.slice(before).map((m) => m.to)).toEqual([subscribed[2]]);
   });
 
+  it('sends an e-mail-only post (it becomes sent) to the segment given', async () => {
+    const address = subscribed[5]!;
+    const before = sink.received.length;
+    const postId = await makePost(t, { title: 'Inbox only', lexical: lexicalOf('Only in your inbox.'), email_only: true });
+    const current = first(await t.admin.get(`/posts/${postId}/`), 'posts');
+    const segment = encodeURIComponent(`email:'${address}'`);
+    const res = await t.admin.put(`/posts/${postId}/?newsletter=default-newsletter&email_segment=${segment}`, {
+      posts: [{ updated_at: current.updated_at, status: 'published' }],
+    });
+    const post = first(res, 'posts');
+    expect(post).toMatchObject({ status: 'sent', email: { status: 'pending', email_count: 1 } });
+    expect(await settled(post.email.id)).toMatchObject({ status: 'submitted', delivered_count: 1 });
+    const copies = sink.received.slice(before);
+    expect(copies.map((m) => m.to)).toEqual([address]);
+    expect(copies[0]!.text).toContain('Only in your inbox.');
+  });
+
   it('records an open once through the pixel when email_track_opens is on', async () => {
     expect((await t.admin.put('/settings/', { settings: [{ key: 'email_track_opens', value: true }] })).statusCode).toBe(200);
     const address = subscribed[3]!;

@@ -79,54 +79,52 @@ const failureRow = (emailId: string, r: PendingRecipient, refusal: SendRefusal, 
 });
 
 /**
- * Records outcomes as they come, in small transactions: a flush takes everything waiting and the next starts
- * when it ends. What the server accepted but is not recorded yet is what a crash would send twice; this keeps
- * that to the copies in flight and the few accepted during one flush.
+ * Records outcomes as they come, in small transactions: a flush takes everything waiting, and the next starts
+ * when it ends. A copy's sender waits for its outcome to be written before it takes the next recipient, so the
+ * copies a crash can send twice (accepted by the server, not yet recorded) are at most one per sender.
  */
 class OutcomeRecorder {
   #delivered: { id: string; memberId: string }[] = [];
   #failures: EmailRecipientFailureRow[] = [];
+  #waiting: { resolve: () => void; reject: (err: unknown) => void }[] = [];
   #flushing: Promise<void> | null = null;
-  #error: unknown = null;
   constructor(
     private readonly ctx: Ctx,
     private readonly emailId: string,
   ) {}
 
-  delivered(r: PendingRecipient) {
+  delivered(r: PendingRecipient): Promise<void> {
     this.#delivered.push({ id: r.id, memberId: r.member_id });
-    this.#kick();
+    return this.#recorded();
   }
 
-  failed(row: EmailRecipientFailureRow) {
+  failed(row: EmailRecipientFailureRow): Promise<void> {
     this.#failures.push(row);
-    this.#kick();
+    return this.#recorded();
   }
 
-  #kick() {
+  #recorded(): Promise<void> {
+    const done = new Promise<void>((resolve, reject) => this.#waiting.push({ resolve, reject }));
     this.#flushing ??= this.#drain().finally(() => (this.#flushing = null));
+    return done;
   }
 
   async #drain(): Promise<void> {
-    while (this.#delivered.length || this.#failures.length) {
+    while (this.#waiting.length) {
       const delivered = this.#delivered.splice(0);
       const failures = this.#failures.splice(0);
+      const waiting = this.#waiting.splice(0);
       try {
         await this.ctx.write(async (w) => {
           const now = w.clock.now();
           if (delivered.length) await recordDelivered(w.db, this.emailId, delivered, now);
           for (const failure of failures) await recordFailure(w.db, failure);
         });
+        for (const waiter of waiting) waiter.resolve();
       } catch (err) {
-        this.#error ??= err;
+        for (const waiter of waiting) waiter.reject(err);
       }
     }
-  }
-
-  /** Waits for every outcome to be written; throws when one could not be (the batch is then taken over and resumed). */
-  async settle(): Promise<void> {
-    while (this.#flushing) await this.#flushing;
-    if (this.#error) throw this.#error;
   }
 }
 
@@ -141,22 +139,29 @@ async function sendAll(
 ): Promise<{ recipient: PendingRecipient; refusal: SendRefusal }[]> {
   const temporary: { recipient: PendingRecipient; refusal: SendRefusal }[] = [];
   let next = 0;
+  // An outcome that could not be written stops every sender: the batch ends failed (to be retried) instead.
+  let broken: unknown = null;
   const worker = async () => {
-    while (next < recipients.length) {
+    while (next < recipients.length && !broken) {
       const r = recipients[next++]!;
+      let refusal: SendRefusal | null = null;
       try {
         await sender.send(messageFor(s, r));
-        recorder.delivered(r);
       } catch (err) {
-        const refusal = err instanceof SendRefusal ? err : new SendRefusal(String(err), 0, null, 'temporary');
-        if (refusal.severity === 'permanent') recorder.failed(failureRow(emailId, r, refusal, now()));
+        refusal = err instanceof SendRefusal ? err : new SendRefusal(String(err), 0, null, 'temporary');
+      }
+      try {
+        if (!refusal) await recorder.delivered(r);
+        else if (refusal.severity === 'permanent') await recorder.failed(failureRow(emailId, r, refusal, now()));
         else temporary.push({ recipient: r, refusal });
+      } catch (err) {
+        broken ??= err;
       }
     }
   };
-  // Twice the pool's connections: each connection has the next copy ready when it finishes one.
+  // Twice the pool's connections: each connection has the next copy ready while the last one's outcome is written.
   await Promise.all(Array.from({ length: sender.concurrency * 2 }, worker));
-  await recorder.settle();
+  if (broken) throw broken;
   return temporary;
 }
 
@@ -209,11 +214,16 @@ export function newsletterBatchJob(base: CtxBase, config: Config, sender: BulkSe
     let pending = await unprocessedRecipients(ctx.db, batchId);
     const total = pending.length;
     for (let round = 0; ; round++) {
-      const refused = await sendAll(sender, sending, pending, recorder, emailId, now);
+      let refused: Awaited<ReturnType<typeof sendAll>>;
+      try {
+        refused = await sendAll(sender, sending, pending, recorder, emailId, now);
+      } catch (err) {
+        // The database refused an outcome: what is recorded stands, the rest is sent by a retry of the email.
+        return end('failed', new SendRefusal(`Sending stopped: ${(err as Error).message}`, 0, null, 'temporary'), { recipients: total, stopped: true });
+      }
       if (refused.length === 0) return end('submitted', null, { recipients: total, retries: round });
       if (round >= config.newsletter.retries) {
-        for (const { recipient, refusal } of refused) recorder.failed(failureRow(emailId, recipient, refusal, now()));
-        await recorder.settle();
+        await Promise.all(refused.map(({ recipient, refusal }) => recorder.failed(failureRow(emailId, recipient, refusal, now()))));
         return end('failed', refused[refused.length - 1]!.refusal, { recipients: total, refused: refused.length });
       }
       await job.progress({ recipients: total, retrying: refused.length, round: round + 1 });
