@@ -159,7 +159,7 @@ describe('newsletter sending', () => {
     const url = new URL(link);
     const path = `${url.pathname}${url.search}`;
     // The mail's own link in the body is the same personal link.
-    expect(mail.html).toContain(link.replace(/&/g, '&amp;'));
+    expect(mail.html.includes(link) || mail.html.includes(link.replace(/&/g, '&amp;'))).toBe(true);
 
     const forged = await t.app.inject({
       method: 'POST',
@@ -220,7 +220,7 @@ describe('newsletter sending', () => {
     const { emailId: id } = await publish('Winter issue', 'Snow.', '?newsletter=default-newsletter&email_segment=' + encodeURIComponent(`email:'${address}'`));
     await settled(id);
     const mail = sink.received.slice(before).find((m) => m.to === address)!;
-    const pixel = /<img src="([^"]+\/email\/open\/[^"]+)"/.exec(mail.html)![1]!.replace(/&amp;/g, '&');
+    const pixel = /<img [^>]*src="([^"]+\/email\/open\/[^"]+)"/.exec(mail.html)![1]!.replace(/&amp;/g, '&');
     const path = new URL(pixel).pathname;
     const forged = await t.app.inject({ method: 'GET', url: path.replace(/\/[0-9a-f]{32}\/$/, `/${'0'.repeat(32)}/`) });
     expect(forged.statusCode).toBe(200);
@@ -233,6 +233,35 @@ describe('newsletter sending', () => {
     expect((await emailOf(id)).opened_count).toBe(1);
     const member = (await t.admin.get(`/members/?filter=${encodeURIComponent(`email:'${address}'`)}`)).json().members[0];
     expect(member.email_opened_count).toBe(1);
+  });
+
+  it('sends links through click-tracking redirects (email_track_clicks, on by default) that record the click', async () => {
+    const address = subscribed[4]!;
+    const before = sink.received.length;
+    const text = (value: string) => ({ detail: 0, format: 0, mode: 'normal', style: '', text: value, type: 'text', version: 1 });
+    const block = { direction: 'ltr', format: '', indent: 0, version: 1 };
+    const link = { ...block, type: 'link', rel: null, target: null, title: null, url: 'https://example.com/field-guide', children: [text('the guide')] };
+    const lexical = JSON.stringify({ root: { ...block, type: 'root', children: [{ ...block, type: 'paragraph', children: [text('Read '), link] }] } });
+    const postId = await makePost(t, { title: 'Autumn issue', lexical });
+    const current = first(await t.admin.get(`/posts/${postId}/`), 'posts');
+    const segment = encodeURIComponent(`email:'${address}'`);
+    const res = await t.admin.put(`/posts/${postId}/?newsletter=default-newsletter&email_segment=${segment}`, {
+      posts: [{ updated_at: current.updated_at, status: 'published' }],
+    });
+    await settled(first(res, 'posts').email.id);
+    const mail = sink.received.slice(before).find((m) => m.to === address)!;
+    const member = (await t.admin.get(`/members/?filter=${encodeURIComponent(`email:'${address}'`)}`)).json().members[0];
+    const tracked = [...mail.html.matchAll(new RegExp(`href="http://127\\.0\\.0\\.1:2368(/r/[0-9a-f]{8}\\?m=${member.uuid})"`, 'g'))].map((m) => m[1]!);
+    expect(tracked.length, 'links with the member uuid').toBeGreaterThan(0);
+    expect(mail.html).not.toContain('href="https://example.com/field-guide');
+    const targets = await Promise.all(tracked.map(async (path) => (await t.app.inject({ method: 'GET', url: path })).headers.location as string));
+    expect(targets.filter((to) => to.startsWith('https://example.com/field-guide'))).toHaveLength(1);
+    const links = (await t.admin.get(`/links/?filter=${encodeURIComponent(`post_id:'${postId}'`)}`)).json().links as {
+      link: { to: string };
+      count: { clicks: number };
+    }[];
+    const guide = links.find((l) => l.link.to.startsWith('https://example.com/field-guide'));
+    expect(guide?.count.clicks).toBe(1);
   });
 });
 

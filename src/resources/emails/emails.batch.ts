@@ -8,7 +8,7 @@ import { objectId } from '../../db/ids.js';
 import type { JobHandler } from '../../jobs/jobs.js';
 import { SendRefusal, type BulkSender } from '../../mail/bulk-transport.js';
 import { readSettings } from '../../settings/settings.js';
-import { personaliseEmail, renderPostEmail, type RenderedEmail } from '../email-render/email-render.js';
+import { personaliseEmail, recordEmailLinks, renderPostEmail, type RenderedEmail } from '../email-render/email-render.js';
 import { openPixelUrl, unsubscribeUrl } from './emails.links.js';
 import type { BatchPayload } from './emails.prepare.js';
 import {
@@ -198,7 +198,12 @@ export function newsletterBatchJob(base: CtxBase, config: Config, sender: BulkSe
     if (!post || !newsletter) return end('failed', new SendRefusal('The post or its newsletter no longer exists.', 0, null, 'permanent'), { sent: 0 });
     await ctx.write((w) => updateBatch(w.db, batchId, { status: 'submitting', updated_at: w.clock.now() }));
 
-    const rendered = await renderPostEmail(ctx.db, post, newsletter, batch.member_segment);
+    let rendered: RenderedEmail = await renderPostEmail(ctx.db, post, newsletter, batch.member_segment, { siteUrl: ctx.site.url });
+    // Click tracking: this batch's links become /r/ redirects (as Ghost, one set per batch it renders).
+    if (email.track_clicks) {
+      const html = rendered.html;
+      rendered = { ...rendered, html: await ctx.write((w) => recordEmailLinks(w, emailId, html)) };
+    }
     const settings = await readSettings(ctx.db, ['members_email_auth_secret', 'members_support_address']);
     const replyTo = newsletter.sender_reply_to === 'support' ? settings.get('members_support_address') : newsletter.sender_reply_to;
     const sending: Sending = {

@@ -50,7 +50,7 @@ async function createBatches(
   newsletter: NewsletterRow,
   batchSize: number,
 ): Promise<{ ids: string[]; recipients: number }> {
-  const { segments } = await renderPostEmail(w.db, post, newsletter, null);
+  const { segments } = await renderPostEmail(w.db, post, newsletter, null, { siteUrl: w.site.url });
   const now = w.clock.now();
   const ids: string[] = [];
   let recipients = 0;
