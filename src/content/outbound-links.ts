@@ -22,13 +22,44 @@ function isSiteUrl(url: URL, site: URL): boolean {
   return url.host === site.host && url.pathname.startsWith(site.pathname);
 }
 
-function tagUrl(url: URL, ref: string): URL {
+/** `url` with `?ref=<ref>` added, as Ghost's OutboundLinkTagger adds it (not over a ref or utm source it has). */
+export function tagUrl(url: URL, ref: string): URL {
   const tagged = new URL(url);
   if (tagged.searchParams.has('ref') || tagged.searchParams.has('utm_source') || tagged.searchParams.has('source')) return tagged;
   if (!tagged.protocol.startsWith('http')) return tagged;
   if (BLOCKED_HOSTS.includes(tagged.hostname)) return tagged;
   tagged.searchParams.append('ref', ref);
   return tagged;
+}
+
+/**
+ * Ghost's LinkReplacer: each double-quoted lowercase `href` of an `<a>` tag, entities decoded, is offered to
+ * `replace`; what it returns (null: keep the link) is written in place, so the rest of the document keeps its bytes.
+ */
+export function replaceLinks(html: string, replace: (href: string) => string | null): string {
+  const { tokenize } = require('html5parser') as { tokenize: (html: string) => Token[] };
+  const { decode } = require('entities') as { decode: (value: string) => string };
+  const edits: { text: string; start: number; end: number }[] = [];
+  let inAnchor = false;
+  let inHref = false;
+  for (const token of tokenize(html)) {
+    if (token.type === OPEN_TAG && token.value === 'a') inAnchor = true;
+    if (!inAnchor) continue;
+    if (token.type === OPEN_TAG_END) inAnchor = inHref = false;
+    if (token.type === ATTR_NAME && token.value === 'href') inHref = true;
+    if (inHref && token.type === ATTR_VALUE_DOUBLE_QUOTED) {
+      inHref = false;
+      const text = replace(decode(token.value.substring(1, token.value.length - 1)));
+      if (text !== null) edits.push({ text, start: token.start + 1, end: token.end - 1 });
+    }
+  }
+  let out = html;
+  let offset = 0;
+  for (const { text, start, end } of edits) {
+    out = out.slice(0, start + offset) + text + out.slice(end + offset);
+    offset += text.length - (end - start);
+  }
+  return out;
 }
 
 /**
@@ -40,45 +71,18 @@ function tagUrl(url: URL, ref: string): URL {
  * hrefs are left alone. Any failure returns the html unchanged, as Ghost does.
  */
 export function tagOutboundLinks(html: string, siteUrl: string): string {
-  const { tokenize } = require('html5parser') as { tokenize: (html: string) => Token[] };
-  const { decode } = require('entities') as { decode: (value: string) => string };
   try {
     const site = new URL(siteUrl);
     const ref = site.hostname.replace(/^www\./, '');
-    const replacements: { url: string; start: number; end: number }[] = [];
-    let inAnchor = false;
-    let inHref = false;
-
-    for (const token of tokenize(html)) {
-      if (token.type === OPEN_TAG && token.value === 'a') inAnchor = true;
-      if (!inAnchor) continue;
-      if (token.type === OPEN_TAG_END) {
-        inAnchor = false;
-        inHref = false;
+    return replaceLinks(html, (href) => {
+      let url: URL;
+      try {
+        url = new URL(href);
+      } catch {
+        return null; // relative or invalid: left as written
       }
-      if (token.type === ATTR_NAME && token.value === 'href') inHref = true;
-      if (inHref && token.type === ATTR_VALUE_DOUBLE_QUOTED) {
-        let url: URL | null = null;
-        try {
-          url = new URL(decode(token.value.substring(1, token.value.length - 1)));
-        } catch {
-          // relative or invalid: left as written
-        }
-        if (url) {
-          const replaced = isSiteUrl(url, site) ? url : tagUrl(url, ref);
-          replacements.push({ url: replaced.toString(), start: token.start + 1, end: token.end - 1 });
-        }
-        inHref = false;
-      }
-    }
-
-    let out = html;
-    let offset = 0;
-    for (const { url, start, end } of replacements) {
-      out = out.slice(0, start + offset) + url + out.slice(end + offset);
-      offset += url.length - (end - start);
-    }
-    return out;
+      return (isSiteUrl(url, site) ? url : tagUrl(url, ref)).toString();
+    });
   } catch {
     return html;
   }

@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { replaceLinks } from '../../content/outbound-links.js';
 
 /**
  * The steps after the template, as Ghost's email renderer takes them on the whole document: links made
@@ -47,55 +48,24 @@ export function segmentsOf(html: string): string[] {
   return named.some((segment) => segment !== undefined && both.includes(segment)) ? both : [];
 }
 
-interface Token {
-  start: number;
-  end: number;
-  value: string;
-  type: number;
-}
-// html5parser's TokenKind values (2.0.2).
-const OPEN_TAG = 1;
-const OPEN_TAG_END = 2;
-const ATTR_NAME = 6;
-const ATTR_VALUE_DOUBLE_QUOTED = 8;
-
 /**
- * Each double-quoted `<a href>` through `replace` (relative ones resolved against `base` first), rewritten in
- * place so the rest of the document keeps its bytes (Ghost's LinkReplacer). Replacement tokens and the bare `#`
- * Ghost uses to keep e-mail addresses unlinked are left as written.
+ * Each `<a href>` through `replace` (relative ones resolved against `base` first), in place (Ghost's
+ * LinkReplacer). Replacement tokens and the bare `#` Ghost uses to keep e-mail addresses unlinked are left as
+ * written.
  */
-export function replaceLinks(html: string, base: string, replace: (url: URL) => string = (url) => url.href): string {
-  const { tokenize } = require('html5parser') as { tokenize: (html: string) => Token[] };
-  const { decode, encode } = require('entities') as { decode: (value: string) => string; encode: (value: string) => string };
-  const edits: { text: string; start: number; end: number }[] = [];
-  let inAnchor = false;
-  let inHref = false;
-  for (const token of tokenize(html)) {
-    if (token.type === OPEN_TAG && token.value === 'a') inAnchor = true;
-    if (!inAnchor) continue;
-    if (token.type === OPEN_TAG_END) inAnchor = inHref = false;
-    if (token.type === ATTR_NAME && token.value === 'href') inHref = true;
-    if (inHref && token.type === ATTR_VALUE_DOUBLE_QUOTED) {
-      inHref = false;
-      const href = decode(token.value.substring(1, token.value.length - 1));
-      if (href === '#' || (href.startsWith('%%{') && href.endsWith('}%%'))) continue;
-      let url: URL;
-      try {
-        url = new URL(href, base);
-      } catch {
-        continue;
-      }
-      const text = replace(url);
-      edits.push({ text: text.includes('"') || text.includes('<') ? encode(text) : text, start: token.start + 1, end: token.end - 1 });
+export function replaceEmailLinks(html: string, base: string, replace: (url: URL) => string = (url) => url.href): string {
+  const { encode } = require('entities') as { encode: (value: string) => string };
+  return replaceLinks(html, (href) => {
+    if (href === '#' || (href.startsWith('%%{') && href.endsWith('}%%'))) return null;
+    let url: URL;
+    try {
+      url = new URL(href, base);
+    } catch {
+      return null;
     }
-  }
-  let out = html;
-  let offset = 0;
-  for (const { text, start, end } of edits) {
-    out = out.slice(0, start + offset) + text + out.slice(end + offset);
-    offset += text.length - (end - start);
-  }
-  return out;
+    const text = replace(url);
+    return text.includes('"') || text.includes('<') ? encode(text) : text;
+  });
 }
 
 export function inlineAndFix(html: string, backgroundIsDark: boolean): string {

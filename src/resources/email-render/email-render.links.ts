@@ -6,20 +6,11 @@ import { toStorageUrl } from '../../content/ghost-url.js';
 import { readSettings } from '../../settings/settings.js';
 import { emailForLinks } from '../links/links.queries.js';
 import { insertRedirects, redirectSlugsTaken } from './email-render.queries.js';
-import { replaceLinks } from './email-render.html.js';
-
-/** Hosts that break with an extra `ref` parameter (Ghost's OutboundLinkTagger list). */
-const BLOCKED_REF_HOSTS = ['facebook.com', 'www.facebook.com', 'web.archive.org', 'archive.org', 'www.federalreserve.gov', 'www.chicagomag.com'];
+import { replaceEmailLinks } from './email-render.html.js';
+import { tagUrl } from '../../content/outbound-links.js';
 
 function isBadge(url: URL): boolean {
   return url.hostname === 'ghost.org' && url.pathname === '/' && url.searchParams.get('via') === 'pbg-newsletter';
-}
-
-function withRef(url: URL, ref: string): URL {
-  if (url.searchParams.has('ref') || url.searchParams.has('utm_source') || url.searchParams.has('source')) return url;
-  if (!url.protocol.startsWith('http') || BLOCKED_REF_HOSTS.includes(url.hostname)) return url;
-  url.searchParams.append('ref', ref);
-  return url;
 }
 
 const slugify = (name: string) =>
@@ -46,14 +37,14 @@ export async function recordEmailLinks(w: WriteCtx, emailId: string, html: strin
   const rows: RedirectRow[] = [];
   const newsletterRef = email?.newsletter_name ? slugify(email.newsletter_name) : null;
 
-  const rewritten = replaceLinks(html, siteUrl, (original) => {
+  const rewritten = replaceEmailLinks(html, siteUrl, (original) => {
     if (original.href.includes('%%{') || isBadge(original)) return original.href;
     let url = new URL(original.href);
     const ours = url.host === site.host && url.pathname.startsWith(site.pathname);
     if (tagging) {
       const ref =
         ours && newsletterRef ? (newsletterRef.endsWith('newsletter') ? newsletterRef : `${newsletterRef}-newsletter`) : site.hostname.replace(/^www\./, '');
-      url = withRef(url, ref);
+      url = tagUrl(url, ref);
     }
     if (ours && email?.post_id && !url.searchParams.has('attribution_id') && !url.searchParams.has('attribution_type')) {
       url.searchParams.append('attribution_id', email.post_id);

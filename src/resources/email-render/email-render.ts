@@ -7,7 +7,7 @@ import { lexicalFromStorage, mobiledocFromStorage, plaintextFromStorage } from '
 import { postUrl as urlOfPost } from '../../content/urls.js';
 import { readSettings } from '../../settings/settings.js';
 import { cardDesign, designClasses, resolveDesign } from './email-render.design.js';
-import { inlineAndFix, keepSegment, outlookEntities, replaceLinks, segmentsOf } from './email-render.html.js';
+import { inlineAndFix, keepSegment, outlookEntities, replaceEmailLinks, segmentsOf } from './email-render.html.js';
 import { authorNamesOfPost, emailMetaOfPost } from './email-render.queries.js';
 import { replaceTokens, type ReplacementMember } from './email-render.replacements.js';
 import { renderTemplate } from './email-render.template.js';
@@ -151,7 +151,7 @@ export async function renderPostEmail(
     year: String(new Date().getFullYear()),
   });
 
-  html = replaceLinks(html, postUrl);
+  html = replaceEmailLinks(html, postUrl);
   html = inlineAndFix(html, design.backgroundIsDark);
   // Member-independent tokens are settled now; created_at keeps the site's timezone for personaliseEmail.
   html = html.replace(/%%\{manage_account_url\}%%/g, `${siteUrl}#/portal/account`).replace(CREATED_AT_TOKEN, `%%{created_at@${timezone}}%%`);
