@@ -1,9 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../src/app.js';
-import { connect, type Connection } from '../src/db/connect.js';
 import { ghostError } from './support.js';
-import { useTestSite } from './test-site.js';
+import { useSecondInstance, useTestSite } from './test-site.js';
 import { WebhookReceiver } from './webhook-receiver.js';
 import { MEMBERS, MailCatcher, cookiesOf, linkIn, openLink } from './members-support.js';
 
@@ -24,16 +22,8 @@ afterAll(async () => {
 });
 const a = useTestSite({ settings: () => ({ MAIL_SMTP_URL: mail.url, WEBHOOK_ALLOW_PRIVATE: 'true', JOBS_POLL_MS: '50' }), jobs: true });
 
-let bConnection: Connection;
-let b: FastifyInstance;
-beforeAll(async () => {
-  bConnection = connect(a.config.databaseUrl, { poolSize: 2 });
-  b = await buildApp({ config: a.config, connection: bConnection });
-});
-afterAll(async () => {
-  await b.close();
-  await bConnection.close();
-});
+const second = useSecondInstance(a);
+const b = () => second.app;
 
 const send = (app: FastifyInstance, body: Record<string, unknown>, remoteAddress: string) =>
   app.inject({ method: 'POST', url: `${MEMBERS}/send-magic-link/`, remoteAddress, payload: body });
@@ -42,7 +32,7 @@ describe('two instances on one database', () => {
   it('signs in on B with a link mailed by A, and A knows the session', async () => {
     const before = mail.received.length;
     expect((await send(a.app, { email: 'roaming@example.com', emailType: 'signup' }, '10.5.0.1')).statusCode).toBe(201);
-    const opened = await openLink(b, linkIn(await mail.next('roaming@example.com', before)));
+    const opened = await openLink(b(), linkIn(await mail.next('roaming@example.com', before)));
     expect(opened.headers.location).toBe('/?action=signup&success=true');
     const cookie = cookiesOf(opened);
     const onA = await a.app.inject({ url: `${MEMBERS}/member/`, headers: { cookie } });
@@ -50,16 +40,16 @@ describe('two instances on one database', () => {
     expect(onA.json().email).toBe('roaming@example.com');
     // Signing out everywhere on A ends the session B made.
     expect((await a.app.inject({ method: 'DELETE', url: `${MEMBERS}/session/`, headers: { cookie }, payload: { all: true } })).statusCode).toBe(204);
-    expect((await b.inject({ url: `${MEMBERS}/member/`, headers: { cookie } })).statusCode).toBe(204);
+    expect((await second.app.inject({ url: `${MEMBERS}/member/`, headers: { cookie } })).statusCode).toBe(204);
   });
 
   it('counts the per-address limit across both instances', async () => {
     const ip = '10.5.0.2';
-    for (let i = 0; i < 5; i++) expect((await send(i % 2 ? b : a.app, { email: 'shared.limit@example.com', emailType: 'signup' }, ip)).statusCode).toBe(201);
+    for (let i = 0; i < 5; i++) expect((await send(i % 2 ? b() : a.app, { email: 'shared.limit@example.com', emailType: 'signup' }, ip)).statusCode).toBe(201);
     const refusedOnA = await send(a.app, { email: 'shared.limit@example.com', emailType: 'signup' }, ip);
     expect(refusedOnA.statusCode).toBe(429);
     expect(ghostError(refusedOnA).type).toBe('TooManyRequestsError');
-    expect((await send(b, { email: 'shared.limit@example.com', emailType: 'signup' }, ip)).statusCode).toBe(429);
+    expect((await send(b(), { email: 'shared.limit@example.com', emailType: 'signup' }, ip)).statusCode).toBe(429);
   });
 
   it('uses a link once within its window across instances, and counts every use', async () => {
@@ -67,7 +57,7 @@ describe('two instances on one database', () => {
     await send(a.app, { email: 'roaming@example.com', emailType: 'signin' }, '10.5.0.3');
     const link = linkIn(await mail.next('roaming@example.com', before));
     const token = new URL(link).searchParams.get('token')!;
-    const opens = [() => openLink(a.app, link), () => openLink(b, link), () => openLink(a.app, link)];
+    const opens = [() => openLink(a.app, link), () => openLink(b(), link), () => openLink(a.app, link)];
     // Two SQLite handles in one process would block each other's event loop while one waits for the file lock;
     // SQLite serves one instance (several instances run on a database server), so there the opens take turns.
     const opened =
@@ -87,8 +77,8 @@ describe('member.added', () => {
     });
     expect(hook.statusCode).toBe(201);
     const before = mail.received.length;
-    await send(b, { email: 'hooked@example.com', emailType: 'signup', name: 'Hooked Reader', labels: ['VIP'] }, '10.5.0.4');
-    await openLink(b, linkIn(await mail.next('hooked@example.com', before)));
+    await send(b(), { email: 'hooked@example.com', emailType: 'signup', name: 'Hooked Reader', labels: ['VIP'] }, '10.5.0.4');
+    await openLink(b(), linkIn(await mail.next('hooked@example.com', before)));
     for (let i = 0; i < 100 && !receiver.received.some((r) => r.path === '/added'); i++) await new Promise((resolve) => setTimeout(resolve, 100));
     const delivery = receiver.received.find((r) => r.path === '/added');
     expect(delivery).toBeDefined();
@@ -102,7 +92,9 @@ describe('member.added', () => {
     const before = mail.received.length;
     await send(a.app, { email: 'hooked@example.com', emailType: 'signin' }, '10.5.0.5');
     const cookie = cookiesOf(await openLink(a.app, linkIn(await mail.next('hooked@example.com', before))));
-    expect((await b.inject({ method: 'PUT', url: `${MEMBERS}/member/`, headers: { cookie }, payload: { name: 'Renamed Reader' } })).statusCode).toBe(200);
+    expect((await second.app.inject({ method: 'PUT', url: `${MEMBERS}/member/`, headers: { cookie }, payload: { name: 'Renamed Reader' } })).statusCode).toBe(
+      200,
+    );
     for (let i = 0; i < 100 && !receiver.received.some((r) => r.path === '/edited'); i++) await new Promise((resolve) => setTimeout(resolve, 100));
     const edited = receiver.received.find((r) => r.path === '/edited')!.json as { member: { current: { name: string }; previous: { name: string } } };
     expect(edited.member.current.name).toBe('Renamed Reader');

@@ -1,7 +1,9 @@
-import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import type { KyselyPlugin } from 'kysely';
 import { afterAll, beforeAll } from 'vitest';
 import type { RoleName } from '../src/auth/roles.js';
+import { buildApp } from '../src/app.js';
+import { connect, type Connection } from '../src/db/connect.js';
 import { systemClock, type Clock } from '../src/clock.js';
 import { makeIntegration } from './factories.js';
 import { multipartBody, type FilePart } from './uploads.js';
@@ -166,4 +168,27 @@ export async function withTestSite<T>(fn: (site: TestSite) => Promise<T>, option
   } finally {
     await site.close();
   }
+}
+
+/**
+ * A second instance of the service on the test site's database and storage (another process behind the load
+ * balancer, in this one), built in `beforeAll` and closed in `afterAll`.
+ */
+export function useSecondInstance(site: { readonly config: TestSite['config'] }): { readonly app: FastifyInstance } {
+  let connection: Connection | undefined;
+  let app: FastifyInstance | undefined;
+  beforeAll(async () => {
+    connection = connect(site.config.databaseUrl, { poolSize: 2 });
+    app = await buildApp({ config: site.config, connection });
+  });
+  afterAll(async () => {
+    await app?.close();
+    await connection?.close();
+  });
+  return {
+    get app() {
+      if (!app) throw new Error('the second instance is used before its beforeAll has run');
+      return app;
+    },
+  };
 }

@@ -1,26 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../app.js';
-import { connect, type Connection } from '../../db/connect.js';
+import { describe, expect, it } from 'vitest';
 import { expectGhostError } from '../../../test/support.js';
 import { makePost, makeStaff } from '../../../test/factories.js';
-import { useTestSite } from '../../../test/test-site.js';
+import { useSecondInstance, useTestSite } from '../../../test/test-site.js';
 
 const part = (text: string, name: string, type = 'application/octet-stream') => ({ redirects: { name, type, data: Buffer.from(text) } });
 
 describe('redirects: GET /redirects/download/ and POST /redirects/upload/', () => {
   const t = useTestSite();
 
-  let bConnection: Connection;
-  let b: FastifyInstance;
-  beforeAll(async () => {
-    bConnection = connect(t.config.databaseUrl, { poolSize: 2 });
-    b = await buildApp({ config: t.config, connection: bConnection });
-  });
-  afterAll(async () => {
-    await b.close();
-    await bConnection.close();
-  });
+  const second = useSecondInstance(t);
 
   it('downloads an empty JSON list before any upload', async () => {
     const res = await t.admin.get('/redirects/download/');
@@ -32,7 +20,7 @@ describe('redirects: GET /redirects/download/ and POST /redirects/upload/', () =
 
   it('applies an uploaded JSON file before the site routes, on every instance at once', async () => {
     await makePost(t, { title: 'Target', slug: 'target', status: 'published' });
-    expect((await b.inject({ url: '/moved/' })).statusCode).toBe(404);
+    expect((await second.app.inject({ url: '/moved/' })).statusCode).toBe(404);
     const rules = [
       { from: '/moved/', to: '/target/', permanent: true },
       { from: '^/year/(\\d{4})/(.+)$', to: '/$2' },
@@ -48,7 +36,7 @@ describe('redirects: GET /redirects/download/ and POST /redirects/upload/', () =
     // Ghost keeps the file as it parsed it: compact JSON.
     expect(download.body).toBe(JSON.stringify(rules));
 
-    for (const app of [t.app, b]) {
+    for (const app of [t.app, second.app]) {
       const moved = await app.inject({ url: '/moved?utm=1' });
       expect(moved.statusCode).toBe(301);
       expect(moved.headers.location).toBe('/target/?utm=1');
@@ -67,11 +55,11 @@ describe('redirects: GET /redirects/download/ and POST /redirects/upload/', () =
     const download = await t.admin.get('/redirects/download/');
     expect(download.headers['content-disposition']).toBe('Attachment; filename="redirects.yaml"');
     expect(download.body).toBe(yaml);
-    expect((await b.inject({ url: '/from-yaml/' })).headers.location).toBe('/target/');
-    expect((await b.inject({ url: '/temporary/?z=2' })).headers.location).toBe('https://example.com/x?z=2&y=1');
+    expect((await second.app.inject({ url: '/from-yaml/' })).headers.location).toBe('/target/');
+    expect((await second.app.inject({ url: '/temporary/?z=2' })).headers.location).toBe('https://example.com/x?z=2&y=1');
     // The JSON file's rules are gone.
-    expect((await b.inject({ url: '/moved/' })).statusCode).toBe(404);
-    expect((await b.inject({ url: '/target/' })).statusCode).toBe(200);
+    expect((await second.app.inject({ url: '/moved/' })).statusCode).toBe(404);
+    expect((await second.app.inject({ url: '/target/' })).statusCode).toBe(200);
   });
 
   it("refuses a bad file with Ghost's errors and keeps the file in effect", async () => {

@@ -1,10 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../app.js';
-import { connect, type Connection } from '../../db/connect.js';
+import { describe, expect, it } from 'vitest';
 import { expectGhostError } from '../../../test/support.js';
 import { makePost, makeStaff, makeTag } from '../../../test/factories.js';
-import { useTestSite } from '../../../test/test-site.js';
+import { useSecondInstance, useTestSite } from '../../../test/test-site.js';
 import { installTheme } from '../../../test/site/site-support.js';
 import { DEFAULT_ROUTES_YAML } from './route-settings.validate.js';
 
@@ -35,16 +32,7 @@ taxonomies:
 describe('routes.yaml: GET and POST /settings/routes/yaml/', () => {
   const t = useTestSite();
 
-  let bConnection: Connection;
-  let b: FastifyInstance;
-  beforeAll(async () => {
-    bConnection = connect(t.config.databaseUrl, { poolSize: 2 });
-    b = await buildApp({ config: t.config, connection: bConnection });
-  });
-  afterAll(async () => {
-    await b.close();
-    await bConnection.close();
-  });
+  const second = useSecondInstance(t);
 
   it("answers Ghost's default file before any upload", async () => {
     const res = await t.admin.get('/settings/routes/yaml/');
@@ -60,7 +48,7 @@ describe('routes.yaml: GET and POST /settings/routes/yaml/', () => {
     await makePost(t, { title: 'Big news', slug: 'big-news', status: 'published', tags: ['News'], published_at: '2025-03-04T10:00:00.000Z' });
     await makePost(t, { title: 'Plain', slug: 'plain', status: 'published', featured: true });
     // B renders once before the upload, so it holds the old routes until the content version moves.
-    expect((await b.inject({ url: '/big-news/' })).statusCode).toBe(200);
+    expect((await second.app.inject({ url: '/big-news/' })).statusCode).toBe(200);
 
     const res = await t.admin.upload('/settings/routes/yaml/', yamlPart(ROUTES));
     expect(res.statusCode).toBe(200);
@@ -68,7 +56,7 @@ describe('routes.yaml: GET and POST /settings/routes/yaml/', () => {
     expect(res.headers['x-cache-invalidate']).toBe('/*');
     expect((await t.admin.get('/settings/routes/yaml/')).body).toBe(ROUTES);
 
-    for (const app of [t.app, b]) {
+    for (const app of [t.app, second.app]) {
       const moved = await app.inject({ url: '/big-news/?x=1' });
       expect(moved.statusCode).toBe(301);
       expect(moved.headers.location).toBe('/news/2025/big-news/?x=1');
@@ -105,8 +93,8 @@ describe('routes.yaml: GET and POST /settings/routes/yaml/', () => {
 
     // Back to the defaults: the old paths answer again.
     expect((await t.admin.upload('/settings/routes/yaml/', yamlPart(DEFAULT_ROUTES_YAML))).statusCode).toBe(200);
-    expect((await b.inject({ url: '/big-news/' })).statusCode).toBe(200);
-    expect((await b.inject({ url: '/news/' })).statusCode).toBe(404);
+    expect((await second.app.inject({ url: '/big-news/' })).statusCode).toBe(200);
+    expect((await second.app.inject({ url: '/news/' })).statusCode).toBe(404);
   });
 
   it("refuses a bad file with Ghost's errors and keeps the routes in effect", async () => {
