@@ -29,10 +29,25 @@ const customLine = async (t: TestSite) => /<p class="custom">(.*?)<\/p>/.exec((a
 describe('custom theme settings', () => {
   const t = useTestSite();
 
-  it('lists nothing for a theme without custom settings', async () => {
+  it("lists the default theme's settings, and nothing for a theme without custom settings", async () => {
     const res = await t.admin.get('/custom_theme_settings/');
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ custom_theme_settings: [] });
+    expect((res.json().custom_theme_settings as Setting[]).map((s) => s.key)).toEqual([
+      'color_scheme',
+      'header_style',
+      'show_signup_on_home',
+      'feed_layout',
+      'show_post_signup',
+      'show_related_posts',
+    ]);
+    const { config: _config, ...plain } = JSON.parse(SETTINGS_DEMO['package.json']) as Record<string, unknown>;
+    const upload = await t.admin.upload(
+      '/themes/upload/',
+      zipPart('plain.zip', await zipOfFiles({ ...SETTINGS_DEMO, 'package.json': JSON.stringify({ ...plain, name: 'plain' }) })),
+    );
+    expect(upload.statusCode, upload.body).toBe(200);
+    expect((await t.admin.put('/themes/plain/activate/')).statusCode).toBe(200);
+    expect((await t.admin.get('/custom_theme_settings/')).json()).toEqual({ custom_theme_settings: [] });
   });
 
   it("lists Source's settings with their defaults, as Ghost does", async () => {
