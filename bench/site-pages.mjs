@@ -4,6 +4,8 @@
 // Each server is pinned to CPU 0 (`taskset -c 0`), one at a time; autocannon (16 connections) runs here.
 // Quire runs twice: RESPONSE_CACHE_MB=64 (cache on) and RESPONSE_CACHE_MB=0 (every page rendered).
 // Usage: npm run build && node bench/site-pages.mjs [seconds per page] [posts]
+// Before/after in one run: BENCH_BUILDS="before=dist-before/main.mjs,after=dist/main.mjs" measures each build
+// with the cache on, then each with it off (alternating, so a change in the machine's load falls on both).
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -41,8 +43,8 @@ async function measure(name, base, pid) {
 }
 
 /** Quire with Source: its files written where a theme upload puts them (`themes/source/`), then activated. */
-async function quire(cacheMb) {
-  const server = await startServer({ cpu: 0, env: { PORT: String(QUIRE_PORT), RESPONSE_CACHE_MB: String(cacheMb) } });
+async function quire(cacheMb, main = 'dist/main.mjs') {
+  const server = await startServer({ cpu: 0, main, env: { PORT: String(QUIRE_PORT), RESPONSE_CACHE_MB: String(cacheMb) } });
   try {
     const { adminKey } = await keysFor(server.base);
     const call = adminApi(server.base, adminKey);
@@ -53,7 +55,7 @@ async function quire(cacheMb) {
       writeFileSync(target, data);
     }
     await call('PUT', '/themes/source/activate/');
-    return await measure(`quire cache=${cacheMb}MB`, server.base, server.pid);
+    return await measure(`quire ${main} cache=${cacheMb}MB`, server.base, server.pid);
   } finally {
     await server.stop();
   }
@@ -71,20 +73,32 @@ async function ghost() {
   }
 }
 
-const cached = await quire(64);
-const uncached = await quire(0);
-const reference = ghostInstalled() ? await ghost() : null;
-const rows = PAGES.map((page, i) => {
-  const g = reference?.[i];
-  const ratio = (run) => (g ? `${fmt(run.reqPerSec / g.reqPerSec, 1)}×` : '—');
-  return [
-    page,
-    g ? `${fmt(g.reqPerSec)} / ${g.p99}` : '—',
-    `${fmt(cached[i].reqPerSec)} / ${cached[i].p99}`,
-    ratio(cached[i]),
-    `${fmt(uncached[i].reqPerSec)} / ${uncached[i].p99}`,
-    ratio(uncached[i]),
-  ];
+const builds = (process.env.BENCH_BUILDS ?? 'quire=dist/main.mjs').split(',').map((entry) => {
+  const [label, main] = entry.includes('=') ? entry.split('=') : [entry, entry];
+  return { label, main };
 });
-console.log(`Site pages with Source, ${posts} posts, 16 connections, ${seconds} s each, servers on one core (req/s / p99 ms)\n`);
-console.log(table(['page', 'Ghost 5.130.6', 'Quire, cache on', 'ratio', 'Quire, cache off', 'ratio'], rows));
+const reference = ghostInstalled() ? await ghost() : null;
+for (const build of builds) build.cached = await quire(64, build.main);
+for (const build of builds) build.uncached = await quire(0, build.main);
+const load = (await import('node:os'))
+  .loadavg()
+  .map((value) => value.toFixed(1))
+  .join(', ');
+console.log(`Site pages with Source, ${posts} posts, 16 connections, ${seconds} s each, servers on one core (req/s / p99 ms); load average ${load}\n`);
+for (const { label, cached, uncached } of builds) {
+  const rows = PAGES.map((page, i) => {
+    const g = reference?.[i];
+    const ratio = (run) => (g ? `${fmt(run.reqPerSec / g.reqPerSec, 1)}× / ${fmt(g.p99 / Math.max(run.p99, 1), 1)}×` : '—');
+    return [
+      page,
+      g ? `${fmt(g.reqPerSec)} / ${g.p99}` : '—',
+      `${fmt(cached[i].reqPerSec)} / ${cached[i].p99}`,
+      ratio(cached[i]),
+      `${fmt(uncached[i].reqPerSec)} / ${uncached[i].p99}`,
+      ratio(uncached[i]),
+    ];
+  });
+  console.log(`${label}:`);
+  console.log(table(['page', 'Ghost 5.130.6', 'Quire, cache on', 'rate / p99 ratio', 'Quire, cache off', 'rate / p99 ratio'], rows));
+  console.log('');
+}

@@ -1,8 +1,7 @@
 import Handlebars from 'handlebars';
 import { errors } from '../errors.js';
-import type { Ctx } from '../ctx.js';
 import type { CompiledTheme } from './engine.js';
-import { browse, readAuthor, readPost, readTag, type Entity } from './data.js';
+import type { Entity, SiteReads } from './data.js';
 import type { Match, SiteRoutes } from './routing.js';
 import { entriesTemplate, entryTemplate } from './templates.js';
 
@@ -28,10 +27,10 @@ const pagingContext = (page: number) => (page > 1 ? ['paged'] : []);
  * What a matched route shows, read through the Content API's queries: a list page (404 past its last page,
  * as Ghost), a tag or author page (404 for an unknown slug), or a post or page by slug.
  */
-export async function planPage(ctx: Ctx, theme: CompiledTheme, routes: SiteRoutes, match: Match, relativeUrl: string): Promise<PagePlan> {
+export async function planPage(reads: SiteReads, theme: CompiledTheme, routes: SiteRoutes, match: Match, relativeUrl: string): Promise<PagePlan> {
   const limit = String(theme.config.posts_per_page || 5);
   if (match.kind === 'collection') {
-    const { items, pagination } = await browse(ctx, 'posts', {
+    const { items, pagination } = await reads.browse('posts', {
       limit,
       page: String(match.page),
       include: 'authors,tags,tiers',
@@ -47,9 +46,9 @@ export async function planPage(ctx: Ctx, theme: CompiledTheme, routes: SiteRoute
     };
   }
   if (match.kind === 'taxonomy') {
-    const entity = match.taxonomy.name === 'tag' ? await readTag(ctx, { slug: match.slug }) : await readAuthor(ctx, { slug: match.slug });
+    const entity = match.taxonomy.name === 'tag' ? await reads.readTag({ slug: match.slug }) : await reads.readAuthor({ slug: match.slug });
     if (!entity) throw errors.notFound('Page not found');
-    const { items, pagination } = await browse(ctx, 'posts', {
+    const { items, pagination } = await reads.browse('posts', {
       limit,
       page: String(match.page),
       include: 'authors,tags,tiers',
@@ -63,9 +62,9 @@ export async function planPage(ctx: Ctx, theme: CompiledTheme, routes: SiteRoute
       context,
     };
   }
-  const post = await readPost(ctx, 'post', { slug: match.slug });
+  const post = await reads.readPost('post', { slug: match.slug });
   if (post) return { template: entryTemplate(theme, post, 'post'), data: { post: prepare(post) }, context: ['post'] };
-  const page = await readPost(ctx, 'page', { slug: match.slug });
+  const page = await reads.readPost('page', { slug: match.slug });
   if (page) {
     const prepared = prepare(page);
     return {

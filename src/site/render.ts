@@ -1,13 +1,9 @@
 import type { Ctx } from '../ctx.js';
-import { readAllSettings } from '../settings/settings.js';
-import { presentContentSettings } from '../resources/settings/settings.present.js';
-import { siteFacts } from '../resources/settings/settings.service.js';
-import { labsFlags } from '../settings/derived.js';
 import type { CompiledTheme } from './engine.js';
 import type { RenderEnv } from './helpers/env.js';
 import { DEFAULT_ERROR_TEMPLATE, renderDefaultErrorPage } from './default-error.js';
-import { frontendContentKey } from './frontend-key.js';
-import { browse } from './data.js';
+import type { SiteReads } from './data.js';
+import type { SiteGlobals } from './snapshot.js';
 
 /** What one page needs besides its data: the request's ctx, the theme, the path and the kind of page. */
 export interface PageRequest {
@@ -20,15 +16,26 @@ export interface PageRequest {
   /** Ghost's member data of the signed-in reader (`@member`), or null for a visitor. */
   member: Record<string, unknown> | null;
   log: RenderEnv['log'];
+  /** The settings as templates see them, read once per content version. */
+  globals: SiteGlobals;
+  /** Where `{{#get}}` and the adjacent-post helpers read. */
+  reads: SiteReads;
 }
 
-/** `@site` as Ghost's global template options build it: the public settings, the URL without its slash, sign-up and comments flags. */
-export function siteData(values: ReadonlyMap<string, string | null>, ctx: Ctx): Record<string, unknown> {
-  const settings = presentContentSettings(values as never, siteFacts(ctx)) as Record<string, unknown>;
-  const url = ctx.site.url.replace(/\/$/, '');
-  const signupUrl =
-    values.get('members_signup_access') === 'none' ? `https://feedly.com/i/subscription/feed/${encodeURIComponent(`${ctx.site.url}rss/`)}` : '#/portal';
-  return { ...settings, url, signup_url: signupUrl, comments_enabled: settings.comments_enabled !== 'off', comments_access: settings.comments_enabled };
+/** What a theme's templates see of it in `@` data, made once per loaded theme. */
+interface ThemeData {
+  config: { posts_per_page: number; image_sizes: CompiledTheme['config']['image_sizes'] };
+  custom: Record<string, unknown>;
+}
+const themeData = new WeakMap<CompiledTheme, ThemeData>();
+
+function dataOf(theme: CompiledTheme): ThemeData {
+  let found = themeData.get(theme);
+  if (!found) {
+    found = { config: { posts_per_page: theme.config.posts_per_page, image_sizes: theme.config.image_sizes }, custom: customData(theme) };
+    themeData.set(theme, found);
+  }
+  return found;
 }
 
 /** The theme's `@custom` values: each setting's default from `package.json` `config.custom` (the theme-admin work stores edits). */
@@ -39,13 +46,31 @@ export function customData(theme: CompiledTheme): Record<string, unknown> {
 }
 
 /**
+ * Ghost's `@` data of one render. An instance of a class rather than a plain object on purpose: express-hbs
+ * deep-merges (lodash `merge`) the plain template options into a copy for every template of the layout chain,
+ * which copied all of `@site` twice a page; an instance is passed by reference (nothing in a render changes it).
+ */
+class TemplateData {
+  constructor(
+    readonly site: Record<string, unknown>,
+    readonly labs: Record<string, unknown>,
+    readonly config: ThemeData['config'],
+    readonly custom: Record<string, unknown>,
+    readonly member: Record<string, unknown> | null,
+    readonly page: Record<string, unknown>,
+  ) {}
+}
+
+/**
  * Renders `template` with `data` as its root context, and Ghost's `@` data: `@site`, `@config`
  * (`posts_per_page`, `image_sizes`), `@custom`, `@labs`, `@member` and `@page`.
  */
 export async function renderPage(request: PageRequest, template: string, data: Record<string, unknown>, page: Record<string, unknown> = {}): Promise<string> {
-  const { ctx, theme } = request;
-  const values = (await readAllSettings(ctx.db)) as ReadonlyMap<string, string | null>;
-  const site = siteData(values, ctx);
+  const { ctx, theme, globals, reads } = request;
+  const { site, values } = globals;
+  if (template === DEFAULT_ERROR_TEMPLATE) {
+    return renderDefaultErrorPage({ ...data, basePath: new URL(ctx.site.url).pathname, assetHash: theme.assetHash, siteUrl: site.url });
+  }
   const env: RenderEnv = {
     ctx,
     theme,
@@ -55,28 +80,19 @@ export async function renderPage(request: PageRequest, template: string, data: R
     context: request.context,
     relativeUrl: request.relativeUrl,
     log: request.log,
-    browse: (resource, query) => browse(ctx, resource, query),
+    browse: (resource, query) => reads.browse(resource, query),
   };
+  const { config, custom } = dataOf(theme);
   const locals = {
     ...data,
     context: request.context,
     relativeUrl: request.relativeUrl,
     secure: ctx.site.url.startsWith('https:'),
     _render: env,
-    _contentKey: await frontendContentKey(ctx),
+    _contentKey: globals.contentKey,
     _templateOptions: {
-      data: {
-        site,
-        labs: labsFlags(values as never),
-        config: { posts_per_page: theme.config.posts_per_page, image_sizes: theme.config.image_sizes },
-        custom: customData(theme),
-        member: request.member ?? null,
-        page: { show_title_and_feature_image: true, ...page },
-      },
+      data: new TemplateData(site, globals.labs, config, custom, request.member ?? null, { show_title_and_feature_image: true, ...page }),
     },
   };
-  if (template === DEFAULT_ERROR_TEMPLATE) {
-    return renderDefaultErrorPage({ ...data, basePath: new URL(ctx.site.url).pathname, assetHash: theme.assetHash, siteUrl: site.url });
-  }
   return theme.render(template, locals);
 }

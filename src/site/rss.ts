@@ -1,8 +1,7 @@
 import { createRequire } from 'node:module';
 import type { Ctx } from '../ctx.js';
 import { errors } from '../errors.js';
-import { readAllSettings } from '../settings/settings.js';
-import { browse, readAuthor, readTag, type Entity } from './data.js';
+import type { Entity, SiteReads } from './data.js';
 import type { Match, SiteRoutes } from './routing.js';
 
 const require = createRequire(import.meta.url);
@@ -43,20 +42,24 @@ function item(post: Entity): string {
 }
 
 /** `/rss/`, `/tag/{slug}/rss/`, `/author/{slug}/rss/`: the newest 15 posts as Ghost's feed (the `rss` package's layout). */
-export async function feedFor(ctx: Ctx, routes: SiteRoutes, match: Match): Promise<string> {
-  const settings = await readAllSettings(ctx.db);
+export async function feedFor(
+  ctx: Ctx,
+  { reads, settings, keep }: { reads: SiteReads; settings: ReadonlyMap<string, string | null>; keep: <T>(key: string, make: () => T) => T },
+  routes: SiteRoutes,
+  match: Match,
+): Promise<string> {
   const siteTitle = settings.get('title') ?? '';
   let title = siteTitle;
   let filter = routes.collection.filter;
   let path = 'rss/';
   if (match.kind === 'taxonomy') {
-    const entity = match.taxonomy.name === 'tag' ? await readTag(ctx, { slug: match.slug }) : await readAuthor(ctx, { slug: match.slug });
+    const entity = match.taxonomy.name === 'tag' ? await reads.readTag({ slug: match.slug }) : await reads.readAuthor({ slug: match.slug });
     if (!entity) throw errors.notFound('Page not found');
     title = `${String(entity.name)} - ${siteTitle}`;
     filter = match.taxonomy.filter(String(entity.slug));
     path = `${match.taxonomy.path}/${String(entity.slug)}/rss/`;
   }
-  const { items } = await browse(ctx, 'posts', { include: 'authors,tags,tiers', ...(filter ? { filter } : {}) });
+  const { items } = await reads.browse('posts', { include: 'authors,tags,tiers', ...(filter ? { filter } : {}) });
   const site = ctx.site.url;
   const channel = [
     `<title>${cdata(title)}</title>`,
@@ -67,7 +70,8 @@ export async function feedFor(ctx: Ctx, routes: SiteRoutes, match: Match): Promi
     `<lastBuildDate>${new Date().toUTCString()}</lastBuildDate>`,
     `<atom:link href="${xmlAttr(site + path)}" rel="self" type="application/rss+xml"/>`,
     '<ttl>60</ttl>',
-    ...items.map(item),
+    // A post's entry depends only on the post: made once per content version.
+    ...items.map((post) => keep(`rss-item\n${String(post.id)}`, () => item(post))),
   ];
   return (
     '<?xml version="1.0" encoding="UTF-8"?><rss xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:content="http://purl.org/rss/1.0/modules/content/" ' +

@@ -13,6 +13,8 @@ import { errorTemplate } from './templates.js';
 import { hasMemberCookie, type SiteMember, type SiteMemberResolver } from './member.js';
 import { serveSiteFile } from './files.js';
 import { feedFor } from './rss.js';
+import { directReads } from './data.js';
+import { Snapshots } from './snapshot.js';
 
 export interface SiteDeps {
   base: CtxBase;
@@ -54,18 +56,30 @@ const REDIRECT_CACHE = 'public, max-age=31536000';
 export function createSite({ base, versions, cache, routes = DEFAULT_ROUTES, member: resolveMember }: SiteDeps): Site {
   const themes = new ThemeStore();
   const sitePath = new URL(base.site.url).pathname;
+  const snapshots = new Snapshots(() => requestCtx(base, null));
 
-  async function render(request: FastifyRequest, ctx: Ctx, version: number, relativeUrl: string, member: SiteMember | null): Promise<Answer> {
-    const theme = await themes.active(ctx, version);
-    const pageRequest = { ctx, theme, relativeUrl, member: member?.data ?? null, log: request.log };
+  async function render(
+    request: FastifyRequest,
+    ctx: Ctx,
+    version: number,
+    relativeUrl: string,
+    member: SiteMember | null,
+    personal: boolean,
+  ): Promise<Answer> {
+    const snapshot = snapshots.at(version);
+    const [theme, globals] = await Promise.all([themes.active(ctx, version), snapshot.globals()]);
+    // A request with a member cookie reads for itself (a member's reads carry their access): never the ones kept for visitors.
+    const reads = personal ? directReads(ctx) : snapshot.reads;
+    const pageRequest = { ctx, theme, relativeUrl, member: member?.data ?? null, log: request.log, globals, reads };
     try {
       const match = matchRoute(routes, relativeUrl);
       if (!match) throw new GhostError('NotFoundError', { message: 'Page not found' });
       if ((match.kind === 'collection' || match.kind === 'taxonomy') && match.rss) {
-        const feed = await feedFor(ctx, routes, match);
+        const keep = personal ? <T>(_: string, make: () => T) => make() : <T>(key: string, make: () => T) => snapshot.keep(key, make);
+        const feed = await feedFor(ctx, { reads, settings: globals.values, keep }, routes, match);
         return { status: 200, type: 'application/rss+xml; charset=utf-8', body: Buffer.from(feed), cacheControl: PAGE_CACHE };
       }
-      const plan = await planPage(ctx, theme, routes, match, relativeUrl);
+      const plan = await planPage(reads, theme, routes, match, relativeUrl);
       // Whatever fails while the theme renders is the theme's fault or ours, never the visitor's: a 500.
       const html = await renderPage({ ...pageRequest, context: plan.context }, plan.template, plan.data, plan.page).catch((err: unknown) => {
         throw new TemplateError(err);
@@ -106,23 +120,27 @@ export function createSite({ base, versions, cache, routes = DEFAULT_ROUTES, mem
         return reply.redirect(`${sitePath.slice(0, -1)}${redirect}`, 301);
       }
       const personal = hasMemberCookie(request.cookies ?? {});
-      // A signed-in member's pages are rendered with their access (gated content, `@member`), never shared.
-      const member = personal && resolveMember ? await resolveMember(requestCtx(base, null), request) : null;
-      const ctx: Ctx = member ? { ...requestCtx(base, null), member: member.access } : requestCtx(base, null);
-      const version = await versions.current();
-      if (await serveSiteFile(request, reply, { ctx, relativeUrl, theme: () => themes.active(ctx, version) })) return reply;
       const key = `site\n${relativeUrl}`;
+      let version: number | undefined;
       if (cache && !personal) {
+        // A kept page first, before anything else is looked at: only pages are kept (never a site file), and
+        // only while the content version they were rendered at is the latest.
+        version = await versions.current();
         const kept = cache.get(key);
         if (kept?.version === version) return send(request, reply, kept.body, kept.etag, kept.headers as Record<string, string>, 200);
       }
-      const answer = await render(request, ctx, version, relativeUrl, member);
+      // A signed-in member's pages are rendered with their access (gated content, `@member`), never shared.
+      const member = personal && resolveMember ? await resolveMember(requestCtx(base, null), request) : null;
+      const ctx: Ctx = member ? { ...requestCtx(base, null), member: member.access } : requestCtx(base, null);
+      const at = version ?? (await versions.current());
+      if (await serveSiteFile(request, reply, { ctx, relativeUrl, theme: () => themes.active(ctx, at) })) return reply;
+      const answer = await render(request, ctx, at, relativeUrl, member, personal);
       const etag = entityTag(answer.body);
       const headers = {
         'content-type': answer.type,
         'cache-control': personal ? 'private, no-cache, no-store, must-revalidate, max-age=0' : answer.cacheControl,
       };
-      if (cache && !personal && answer.status === 200) cache.set(key, { version, body: answer.body, etag, headers });
+      if (cache && !personal && answer.status === 200) cache.set(key, { version: at, body: answer.body, etag, headers });
       return send(request, reply, answer.body, etag, headers, answer.status);
     },
 
