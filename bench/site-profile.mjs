@@ -30,7 +30,7 @@ const server = await startServer({
   cpu: 0,
   main: process.env.BENCH_MAIN ?? 'dist/main.mjs',
   nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`],
-  env: { PORT: process.env.BENCH_QUIRE_PORT ?? '3490', RESPONSE_CACHE_MB: process.env.RESPONSE_CACHE_MB ?? '0' },
+  env: { PORT: process.env.BENCH_QUIRE_PORT ?? '42790', RESPONSE_CACHE_MB: process.env.RESPONSE_CACHE_MB ?? '0' },
 });
 const windows = [];
 try {

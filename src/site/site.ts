@@ -56,7 +56,9 @@ const REDIRECT_CACHE = 'public, max-age=31536000';
 export function createSite({ base, versions, cache, routes = DEFAULT_ROUTES, member: resolveMember }: SiteDeps): Site {
   const themes = new ThemeStore();
   const sitePath = new URL(base.site.url).pathname;
-  const snapshots = new Snapshots(() => requestCtx(base, null));
+  // The site only reads: one visitor ctx serves every request without a member.
+  const visitorCtx = requestCtx(base, null);
+  const snapshots = new Snapshots(() => visitorCtx);
 
   async function render(
     request: FastifyRequest,
@@ -131,7 +133,7 @@ export function createSite({ base, versions, cache, routes = DEFAULT_ROUTES, mem
       }
       // A signed-in member's pages are rendered with their access (gated content, `@member`), never shared.
       const member = personal && resolveMember ? await resolveMember(requestCtx(base, null), request) : null;
-      const ctx: Ctx = member ? { ...requestCtx(base, null), member: member.access } : requestCtx(base, null);
+      const ctx: Ctx = member ? { ...requestCtx(base, null), member: member.access } : visitorCtx;
       const at = version ?? (await versions.current());
       if (await serveSiteFile(request, reply, { ctx, relativeUrl, theme: () => themes.active(ctx, at) })) return reply;
       const answer = await render(request, ctx, at, relativeUrl, member, personal);

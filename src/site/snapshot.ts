@@ -33,9 +33,18 @@ function costOf(value: unknown): number {
   return cost;
 }
 
-/** Each render gets its own shallow copies, so a helper that sets a field on its context (as Ghost's `content` does) changes no other page. */
-const copyPage = (page: Page): Page => ({ items: page.items.map((item) => ({ ...item })), pagination: page.pagination });
-const copyEntity = (entity: Entity | undefined) => entity && { ...entity };
+/**
+ * Kept data is shared by every render of its version, so it is frozen (objects and arrays, all the way down):
+ * templates only read their context, and a helper that wrote to it would fail in the tests rather than change
+ * another reader's page.
+ */
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value)) deepFreeze(inner);
+  }
+  return value;
+}
 
 /**
  * What the pages rendered at one content version share. Every write that changes what the site shows (posts,
@@ -56,10 +65,10 @@ export class VersionSnapshot {
   ) {
     this.reads = {
       browse: (resource: SiteResource, query: Record<string, unknown>) =>
-        this.#read(['browse', resource, query], () => directReads(ctx).browse(resource, query)).then(copyPage),
-      readPost: (type: PostType, key: EntityKey) => this.#read(['post', type, key], () => directReads(ctx).readPost(type, key)).then(copyEntity),
-      readTag: (key: EntityKey) => this.#read(['tag', key], () => directReads(ctx).readTag(key)).then(copyEntity),
-      readAuthor: (key: EntityKey) => this.#read(['author', key], () => directReads(ctx).readAuthor(key)).then(copyEntity),
+        this.#read(['browse', resource, query], () => directReads(ctx).browse(resource, query)),
+      readPost: (type: PostType, key: EntityKey) => this.#read(['post', type, key], () => directReads(ctx).readPost(type, key)),
+      readTag: (key: EntityKey) => this.#read(['tag', key], () => directReads(ctx).readTag(key)),
+      readAuthor: (key: EntityKey) => this.#read(['author', key], () => directReads(ctx).readAuthor(key)),
     };
   }
 
@@ -89,7 +98,7 @@ export class VersionSnapshot {
     }
     const found = this.#kept.get(key);
     if (found) return found.value as Promise<T>;
-    const value = load();
+    const value = load().then(deepFreeze);
     const entry = this.#store(key, value, ENTITY_COST);
     value.then(
       (result) => {
