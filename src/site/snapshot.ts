@@ -39,7 +39,8 @@ function costOf(value: unknown): number {
  * another reader's page.
  */
 function deepFreeze<T>(value: T): T {
-  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+  const plain = Array.isArray(value) || (value && typeof value === 'object' && [Object.prototype, null].includes(Object.getPrototypeOf(value)));
+  if (plain && !Object.isFrozen(value)) {
     Object.freeze(value);
     for (const inner of Object.values(value)) deepFreeze(inner);
   }
