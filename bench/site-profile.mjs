@@ -78,6 +78,30 @@ const total = [...self.values()].reduce((a, b) => a + b, 0);
 const byFunction = new Map();
 const byFile = new Map();
 const inclusive = new Map();
+const byArea = new Map();
+// Areas of a render, by the first frame (from the leaf up) that names one.
+const AREAS = [
+  ['dates (moment)', (f) => f.url.includes('moment')],
+  ['excerpt cuts (downsize)', (f) => /downsize|xregexp/.test(f.url)],
+  ['template options deep copy (lodash)', (f) => f.url.includes('lodash')],
+  ['SQL: running queries', (f) => f.url.includes('better-sqlite3') || (f.url.includes('dist/') && ['all', 'convertRow', 'toDate$1'].includes(f.functionName))],
+  [
+    'SQL: building queries (kysely, nql)',
+    (f) => /kysely|nql/.test(f.url) || /^(visit|compile|cloneWith|createSelectQueryBuilder|parseStringReference)/.test(f.functionName),
+  ],
+  ['presenting posts', (f) => /present|contentPosts|loadRecords|OfPosts|applyOrder|zonedIso/.test(f.functionName)],
+  ['etag hash', (f) => f.url.includes('crypto')],
+  ['templates (handlebars, express-hbs, helpers)', (f) => /handlebars|express-hbs/.test(f.url) || (f.url === '' && f.functionName === '(anonymous)')],
+  ['HTTP (node, fastify)', (f) => f.url.startsWith('node:')],
+];
+const areaOf = (id) => {
+  for (let node = id; node !== undefined; node = parentOf.get(node)) {
+    const frame = byId.get(node).callFrame;
+    for (const [name, test] of AREAS) if (test(frame)) return name;
+  }
+  const leaf = byId.get(id).callFrame;
+  return leaf.url ? 'other (site code, fastify)' : leaf.functionName;
+};
 const shortUrl = (url) =>
   url
     .replace(/^file:\/\//, '')
@@ -89,6 +113,8 @@ for (const [id, micros] of self) {
   const fn = `${callFrame.functionName || '(anonymous)'} ${where}:${callFrame.lineNumber + 1}`;
   byFunction.set(fn, (byFunction.get(fn) ?? 0) + micros);
   byFile.set(where, (byFile.get(where) ?? 0) + micros);
+  const area = areaOf(id);
+  byArea.set(area, (byArea.get(area) ?? 0) + micros);
   // Inclusive time: each function on the sample's (synchronous) stack once.
   const seen = new Set();
   for (let node = id; node !== undefined; node = parentOf.get(node)) {
@@ -107,6 +133,7 @@ const top = (map, n) =>
     .map(([name, micros]) => `${((100 * micros) / total).toFixed(1).padStart(5)}%  ${name}`)
     .join('\n');
 console.log(`\nprofile: ${path.join(profileDir, file)} (${(total / 1e6).toFixed(1)} s sampled)`);
+console.log(`\nby area:\n${top(byArea, 20)}`);
 console.log(`\nself time by file:\n${top(byFile, 25)}`);
 console.log(`\nself time by function:\n${top(byFunction, 45)}`);
 console.log(`\ntotal (synchronous stack) time by function:\n${top(inclusive, 45)}`);
