@@ -81,7 +81,7 @@ const inclusive = new Map();
 const byArea = new Map();
 // Areas of a render, by the first frame (from the leaf up) that names one.
 const AREAS = [
-  ['dates (moment)', (f) => f.url.includes('moment')],
+  ['dates (moment)', (f) => f.url.includes('moment') || (f.url.includes('dist/') && f.functionName === 'date')],
   ['excerpt cuts (downsize)', (f) => /downsize|xregexp/.test(f.url)],
   ['template options deep copy (lodash)', (f) => f.url.includes('lodash')],
   ['SQL: running queries', (f) => f.url.includes('better-sqlite3') || (f.url.includes('dist/') && ['all', 'convertRow', 'toDate$1'].includes(f.functionName))],
@@ -91,14 +91,15 @@ const AREAS = [
   ],
   ['presenting posts', (f) => /present|contentPosts|loadRecords|OfPosts|applyOrder|zonedIso/.test(f.functionName)],
   ['etag hash', (f) => f.url.includes('crypto')],
-  ['templates (handlebars, express-hbs, helpers)', (f) => /handlebars|express-hbs/.test(f.url) || (f.url === '' && f.functionName === '(anonymous)')],
-  ['HTTP (node, fastify)', (f) => f.url.startsWith('node:')],
+  ['templates (handlebars, express-hbs, helpers)', (f) => /handlebars|express-hbs/.test(f.url)],
 ];
 const areaOf = (id) => {
   for (let node = id; node !== undefined; node = parentOf.get(node)) {
     const frame = byId.get(node).callFrame;
     for (const [name, test] of AREAS) if (test(frame)) return name;
   }
+  // Nothing of a render on the stack: the HTTP server's own work (node's http, fastify's hooks and reply).
+  for (let node = id; node !== undefined; node = parentOf.get(node)) if (byId.get(node).callFrame.url.startsWith('node:')) return 'HTTP server, fastify and other site code';
   const leaf = byId.get(id).callFrame;
   return leaf.url ? 'other (site code, fastify)' : leaf.functionName;
 };
