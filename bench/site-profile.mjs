@@ -99,7 +99,8 @@ const areaOf = (id) => {
     for (const [name, test] of AREAS) if (test(frame)) return name;
   }
   // Nothing of a render on the stack: the HTTP server's own work (node's http, fastify's hooks and reply).
-  for (let node = id; node !== undefined; node = parentOf.get(node)) if (byId.get(node).callFrame.url.startsWith('node:')) return 'HTTP server, fastify and other site code';
+  for (let node = id; node !== undefined; node = parentOf.get(node))
+    if (byId.get(node).callFrame.url.startsWith('node:')) return 'HTTP server, fastify and other site code';
   const leaf = byId.get(id).callFrame;
   return leaf.url ? 'other (site code, fastify)' : leaf.functionName;
 };
