@@ -30,6 +30,12 @@ describe('custom theme settings', () => {
   const t = useTestSite();
 
   it('lists nothing for a theme without custom settings', async () => {
+    // A fresh site's default theme has settings of its own: a theme without any is made active first.
+    const { custom: _custom, ...config } = (JSON.parse(SETTINGS_DEMO['package.json']) as { config: Record<string, unknown> }).config;
+    const plain = { ...SETTINGS_DEMO, 'package.json': JSON.stringify({ ...JSON.parse(SETTINGS_DEMO['package.json']), name: 'plain-demo', config }) };
+    const upload = await t.admin.upload('/themes/upload/', zipPart('plain-demo.zip', await zipOfFiles(plain)));
+    expect(upload.statusCode, upload.body).toBe(200);
+    expect((await t.admin.put('/themes/plain-demo/activate/')).statusCode).toBe(200);
     const res = await t.admin.get('/custom_theme_settings/');
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ custom_theme_settings: [] });
