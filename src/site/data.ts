@@ -103,3 +103,23 @@ export async function readAuthor(ctx: Ctx, key: { slug: string } | { id: string 
   const row = await findPublicAuthor(ctx.db, key);
   return row && (await presentAuthors(ctx, [row], ['count.posts']))[0];
 }
+
+export type EntityKey = { slug: string } | { id: string };
+
+/** The reads a page makes (its route's data, `{{#get}}`, the adjacent posts, the feed): the database's answers, or kept ones. */
+export interface SiteReads {
+  browse(resource: SiteResource, query: Record<string, unknown>): Promise<Page>;
+  readPost(type: PostType, key: EntityKey): Promise<Entity | undefined>;
+  readTag(key: EntityKey): Promise<Entity | undefined>;
+  readAuthor(key: EntityKey): Promise<Entity | undefined>;
+}
+
+/** Every read asks the database (a signed-in member's pages: their access decides what the posts hold). */
+export function directReads(ctx: Ctx): SiteReads {
+  return {
+    browse: (resource, query) => browse(ctx, resource, query),
+    readPost: (type, key) => readPost(ctx, type, key),
+    readTag: (key) => readTag(ctx, key),
+    readAuthor: (key) => readAuthor(ctx, key),
+  };
+}

@@ -2,7 +2,7 @@ import Handlebars from 'handlebars';
 import { errors } from '../errors.js';
 import type { Ctx } from '../ctx.js';
 import type { CompiledTheme } from './engine.js';
-import { browse, readAuthor, readPost, readTag, type Entity } from './data.js';
+import type { Entity, SiteReads } from './data.js';
 import type { DataSpec } from '../resources/route-settings/route-settings.validate.js';
 import type { Permalinks } from './permalinks.js';
 import { readPreview } from './preview.js';
@@ -49,22 +49,22 @@ const pagingContext = (page: number) => (page > 1 ? ['paged'] : []);
 const placed = (posts: Entity[], links: Permalinks) => posts.map((post) => prepare({ ...post, url: links.postUrl(post) }));
 
 /** A route's `data`: each named query read (one resource) or browsed (a list with its pagination), as Ghost's fetch-data. */
-async function routeData(ctx: Ctx, spec: DataSpec | null, links: Permalinks): Promise<Record<string, unknown>> {
+async function routeData(reads: SiteReads, spec: DataSpec | null, links: Permalinks): Promise<Record<string, unknown>> {
   const out: Record<string, unknown> = {};
   for (const [name, query] of Object.entries(spec?.query ?? {})) {
     const options = query.options;
     if (query.type === 'read') {
       const slug = String(options.slug ?? '');
       let entity: Entity | undefined;
-      if (query.resource === 'tags') entity = await readTag(ctx, { slug });
-      else if (query.resource === 'authors') entity = await readAuthor(ctx, { slug });
-      else entity = await readPost(ctx, query.resource === 'posts' ? 'post' : 'page', { slug });
+      if (query.resource === 'tags') entity = await reads.readTag({ slug });
+      else if (query.resource === 'authors') entity = await reads.readAuthor({ slug });
+      else entity = await reads.readPost(query.resource === 'posts' ? 'post' : 'page', { slug });
       if (!entity) throw errors.notFound('Resource could not be found.');
       out[name] = query.resource === 'posts' ? placed([entity], links)[0] : prepare(entity);
       continue;
     }
     const withRelations = query.resource === 'posts' || query.resource === 'pages' ? { include: 'authors,tags,tiers' } : {};
-    const { items, pagination } = await browse(ctx, query.resource, { ...options, ...withRelations });
+    const { items, pagination } = await reads.browse(query.resource, { ...options, ...withRelations });
     const shown = query.resource === 'posts' ? placed(items, links) : items.map(prepare);
     out[name] = Object.assign(shown, { [query.resource]: shown, pagination });
   }
@@ -90,8 +90,8 @@ interface ListOptions {
 }
 
 /** A collection's or channel's list page (404 past its last page, as Ghost). */
-async function listPage(ctx: Ctx, theme: CompiledTheme, list: ListOptions, page: number, links: Permalinks): Promise<PagePlan> {
-  const { items, pagination } = await browse(ctx, 'posts', {
+async function listPage(reads: SiteReads, theme: CompiledTheme, list: ListOptions, page: number, links: Permalinks): Promise<PagePlan> {
+  const { items, pagination } = await reads.browse('posts', {
     limit: String(list.limit ?? (theme.config.posts_per_page || 5)),
     page: String(page),
     include: 'authors,tags,tiers',
@@ -101,7 +101,7 @@ async function listPage(ctx: Ctx, theme: CompiledTheme, list: ListOptions, page:
   if (page > pagination.pages) throw errors.notFound('Page not found.');
   const { collection } = list;
   const posts = collection ? items.filter((post) => links.owns(collection, post)) : items;
-  const data = { ...(await routeData(ctx, list.data, links)), posts: placed(posts, links), pagination };
+  const data = { ...(await routeData(reads, list.data, links)), posts: placed(posts, links), pagination };
   return {
     template: entriesTemplate(theme, { name: list.name, templates: list.templates, frontPage: list.frontPage ? 'home' : null }),
     data,
@@ -110,12 +110,15 @@ async function listPage(ctx: Ctx, theme: CompiledTheme, list: ListOptions, page:
 }
 
 /**
- * What a matched route shows, read through the Content API's queries. Throws NotFound when the route has
- * nothing at that path (the caller then offers the path to the next matching route), MovedTo when a post's
- * permalink belongs to another collection.
+ * What a matched route shows, read through the Content API's queries (`reads`: the content version's kept
+ * reads, or the database's for a page read for itself). Throws NotFound when the route has nothing at that
+ * path (the caller then offers the path to the next matching route), MovedTo when a post's permalink belongs
+ * to another collection. A preview reads its draft from the database through `ctx`, never from `reads`:
+ * what is kept per version is published content only.
  */
 export async function planPage(
   ctx: Ctx,
+  reads: SiteReads,
   theme: CompiledTheme,
   match: Match,
   relativeUrl: string,
@@ -125,11 +128,11 @@ export async function planPage(
   if (match.kind === 'preview') return previewPage(ctx, theme, match, links, query);
   if (match.kind === 'collection') {
     const { collection } = match;
-    return listPage(ctx, theme, { ...collection, collection, frontPage: relativeUrl === '/' }, match.page, links);
+    return listPage(reads, theme, { ...collection, collection, frontPage: relativeUrl === '/' }, match.page, links);
   }
   if (match.kind === 'channel') {
     const { route, name } = match.entry;
-    return listPage(ctx, theme, { ...route, name, frontPage: false }, match.page, links);
+    return listPage(reads, theme, { ...route, name, frontPage: false }, match.page, links);
   }
   if (match.kind === 'static') {
     const { route, name } = match.entry;
@@ -137,7 +140,7 @@ export async function planPage(
     if (!template) {
       throw errors.incorrectUsage(`Missing template ${route.templates.map((x) => `${x}.hbs`).join(', ')} for route "${relativeUrl}".`);
     }
-    const data = await routeData(ctx, route.data, links);
+    const data = await routeData(reads, route.data, links);
     // Ghost shows a page named in `data` as the route's post too.
     if (data.page && !data.post) data.post = data.page;
     return {
@@ -148,9 +151,9 @@ export async function planPage(
     };
   }
   if (match.kind === 'taxonomy') {
-    const entity = match.taxonomy.name === 'tag' ? await readTag(ctx, { slug: match.slug }) : await readAuthor(ctx, { slug: match.slug });
+    const entity = match.taxonomy.name === 'tag' ? await reads.readTag({ slug: match.slug }) : await reads.readAuthor({ slug: match.slug });
     if (!entity) throw errors.notFound('Page not found');
-    const { items, pagination } = await browse(ctx, 'posts', {
+    const { items, pagination } = await reads.browse('posts', {
       limit: String(theme.config.posts_per_page || 5),
       page: String(match.page),
       include: 'authors,tags,tiers',
@@ -165,7 +168,7 @@ export async function planPage(
   }
   if (match.kind === 'entry') {
     const key = match.params.slug !== undefined ? { slug: match.params.slug } : match.params.id !== undefined ? { id: match.params.id } : null;
-    const post = key && (await readPost(ctx, 'post', key));
+    const post = key && (await reads.readPost('post', key));
     if (!post) throw errors.notFound('Page not found');
     const path = links.postPath(post);
     // Ghost's entry controller: a post found under another collection's permalink moves to its own URL.
@@ -176,7 +179,7 @@ export async function planPage(
     const [shown] = placed([post], links);
     return { template: entryTemplate(theme, post, 'post'), data: { post: shown }, context: ['post'] };
   }
-  const page = await readPost(ctx, 'page', { slug: match.slug });
+  const page = await reads.readPost('page', { slug: match.slug });
   if (!page) throw errors.notFound('Page not found');
   const prepared = prepare(page);
   return {

@@ -1,13 +1,9 @@
 import type { Ctx } from '../ctx.js';
-import { readAllSettings } from '../settings/settings.js';
-import { presentContentSettings } from '../resources/settings/settings.present.js';
-import { siteFacts } from '../resources/settings/settings.service.js';
-import { labsFlags } from '../settings/derived.js';
 import type { CompiledTheme } from './engine.js';
 import type { RenderEnv } from './helpers/env.js';
 import { DEFAULT_ERROR_TEMPLATE, renderDefaultErrorPage } from './default-error.js';
-import { frontendContentKey } from './frontend-key.js';
-import { browse } from './data.js';
+import type { SiteReads } from './data.js';
+import type { SiteGlobals } from './snapshot.js';
 import { customValues } from './custom.js';
 
 /** What one page needs besides its data: the request's ctx, the theme, the path and the kind of page. */
@@ -25,15 +21,39 @@ export interface PageRequest {
   version?: number;
   /** A post's URL under the routes in effect (its collection's permalink); the Content API's own URL without it. */
   postUrl?: (post: Record<string, unknown>) => string;
+  /** The settings as templates see them, read once per content version. */
+  globals: SiteGlobals;
+  /** Where `{{#get}}` and the adjacent-post helpers read: the version's kept reads, or the database for a page read for itself. */
+  reads: SiteReads;
 }
 
-/** `@site` as Ghost's global template options build it: the public settings, the URL without its slash, sign-up and comments flags. */
-export function siteData(values: ReadonlyMap<string, string | null>, ctx: Ctx): Record<string, unknown> {
-  const settings = presentContentSettings(values as never, siteFacts(ctx)) as Record<string, unknown>;
-  const url = ctx.site.url.replace(/\/$/, '');
-  const signupUrl =
-    values.get('members_signup_access') === 'none' ? `https://feedly.com/i/subscription/feed/${encodeURIComponent(`${ctx.site.url}rss/`)}` : '#/portal';
-  return { ...settings, url, signup_url: signupUrl, comments_enabled: settings.comments_enabled !== 'off', comments_access: settings.comments_enabled };
+/** `@config` as a theme's templates see it, made once per loaded theme (`@custom` is stored: `custom.ts` reads it per content version). */
+type ThemeConfig = { posts_per_page: number; image_sizes: CompiledTheme['config']['image_sizes'] };
+const themeConfigs = new WeakMap<CompiledTheme, ThemeConfig>();
+
+function configOf(theme: CompiledTheme): ThemeConfig {
+  let found = themeConfigs.get(theme);
+  if (!found) {
+    found = { posts_per_page: theme.config.posts_per_page, image_sizes: theme.config.image_sizes };
+    themeConfigs.set(theme, found);
+  }
+  return found;
+}
+
+/**
+ * Ghost's `@` data of one render. An instance of a class rather than a plain object on purpose: express-hbs
+ * deep-merges (lodash `merge`) the plain template options into a copy for every template of the layout chain,
+ * which copied all of `@site` twice a page; an instance is passed by reference (nothing in a render changes it).
+ */
+class TemplateData {
+  constructor(
+    readonly site: Record<string, unknown>,
+    readonly labs: Record<string, unknown>,
+    readonly config: ThemeConfig,
+    readonly custom: Record<string, unknown>,
+    readonly member: Record<string, unknown> | null,
+    readonly page: Record<string, unknown>,
+  ) {}
 }
 
 /**
@@ -41,9 +61,11 @@ export function siteData(values: ReadonlyMap<string, string | null>, ctx: Ctx): 
  * (`posts_per_page`, `image_sizes`), `@custom`, `@labs`, `@member` and `@page`.
  */
 export async function renderPage(request: PageRequest, template: string, data: Record<string, unknown>, page: Record<string, unknown> = {}): Promise<string> {
-  const { ctx, theme } = request;
-  const values = (await readAllSettings(ctx.db)) as ReadonlyMap<string, string | null>;
-  const site = siteData(values, ctx);
+  const { ctx, theme, globals, reads } = request;
+  const { site, values } = globals;
+  if (template === DEFAULT_ERROR_TEMPLATE) {
+    return renderDefaultErrorPage({ ...data, basePath: new URL(ctx.site.url).pathname, assetHash: theme.assetHash, siteUrl: site.url });
+  }
   const env: RenderEnv = {
     ctx,
     theme,
@@ -54,31 +76,24 @@ export async function renderPage(request: PageRequest, template: string, data: R
     relativeUrl: request.relativeUrl,
     log: request.log,
     browse: async (resource, query) => {
-      const found = await browse(ctx, resource, query);
+      const found = await reads.browse(resource, query);
       const { postUrl } = request;
+      // Kept posts are shared (frozen): each gets its permalink on a copy.
       return resource === 'posts' && postUrl ? { ...found, items: found.items.map((post) => ({ ...post, url: postUrl(post) })) } : found;
     },
   };
+  // Stored values: they change when the Design screen saves, which moves the content version.
+  const custom = await customValues(ctx, theme, request.version);
   const locals = {
     ...data,
     context: request.context,
     relativeUrl: request.relativeUrl,
     secure: ctx.site.url.startsWith('https:'),
     _render: env,
-    _contentKey: await frontendContentKey(ctx),
+    _contentKey: globals.contentKey,
     _templateOptions: {
-      data: {
-        site,
-        labs: labsFlags(values as never),
-        config: { posts_per_page: theme.config.posts_per_page, image_sizes: theme.config.image_sizes },
-        custom: await customValues(ctx, theme, request.version),
-        member: request.member ?? null,
-        page: { show_title_and_feature_image: true, ...page },
-      },
+      data: new TemplateData(site, globals.labs, configOf(theme), custom, request.member ?? null, { show_title_and_feature_image: true, ...page }),
     },
   };
-  if (template === DEFAULT_ERROR_TEMPLATE) {
-    return renderDefaultErrorPage({ ...data, basePath: new URL(ctx.site.url).pathname, assetHash: theme.assetHash, siteUrl: site.url });
-  }
   return theme.render(template, locals);
 }

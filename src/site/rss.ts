@@ -1,8 +1,7 @@
 import { createRequire } from 'node:module';
 import type { Ctx } from '../ctx.js';
 import { errors } from '../errors.js';
-import { readAllSettings } from '../settings/settings.js';
-import { browse, readAuthor, readTag, type Entity } from './data.js';
+import type { Entity, SiteReads } from './data.js';
 import type { Permalinks } from './permalinks.js';
 import { taxonomyPath, type Match } from './routing.js';
 
@@ -43,19 +42,25 @@ function item(post: Entity): string {
   return `<item>${parts.join('')}</item>`;
 }
 
+/** Where a feed reads: the version's kept reads and settings, and a keeper of entries (or a maker, for a feed read for itself). */
+export interface FeedSources {
+  reads: SiteReads;
+  settings: ReadonlyMap<string, string | null>;
+  keep: <T>(key: string, make: () => T) => T;
+}
+
 /**
  * A list's feed (`/rss/`, `/tag/{slug}/rss/`, `/author/{slug}/rss/`, a collection's or a channel's `rss/`):
  * its newest 15 posts as Ghost's feed (the `rss` package's layout), each linked at its permalink.
  */
-export async function feedFor(ctx: Ctx, match: Match, links: Permalinks): Promise<string> {
-  const settings = await readAllSettings(ctx.db);
+export async function feedFor(ctx: Ctx, { reads, settings, keep }: FeedSources, match: Match, links: Permalinks): Promise<string> {
   const siteTitle = settings.get('title') ?? '';
   let title = siteTitle;
   let filter: string | null = null;
   let order: string | null = null;
   let path = 'rss/';
   if (match.kind === 'taxonomy') {
-    const entity = match.taxonomy.name === 'tag' ? await readTag(ctx, { slug: match.slug }) : await readAuthor(ctx, { slug: match.slug });
+    const entity = match.taxonomy.name === 'tag' ? await reads.readTag({ slug: match.slug }) : await reads.readAuthor({ slug: match.slug });
     if (!entity) throw errors.notFound('Page not found');
     title = `${String(entity.name)} - ${siteTitle}`;
     filter = match.taxonomy.filter(String(entity.slug));
@@ -66,8 +71,9 @@ export async function feedFor(ctx: Ctx, match: Match, links: Permalinks): Promis
     order = list.order;
     path = `${list.path.slice(1)}rss/`;
   }
-  const { items: found } = await browse(ctx, 'posts', { include: 'authors,tags,tiers', ...(filter ? { filter } : {}), ...(order ? { order } : {}) });
-  const items = found.map((post) => ({ ...post, url: links.postUrl(post) }));
+  const { items: found } = await reads.browse('posts', { include: 'authors,tags,tiers', ...(filter ? { filter } : {}), ...(order ? { order } : {}) });
+  // Kept posts are shared (frozen): each gets its permalink on a copy.
+  const items: Entity[] = found.map((post) => ({ ...post, url: links.postUrl(post) }));
   const site = ctx.site.url;
   const channel = [
     `<title>${cdata(title)}</title>`,
@@ -78,7 +84,8 @@ export async function feedFor(ctx: Ctx, match: Match, links: Permalinks): Promis
     `<lastBuildDate>${new Date().toUTCString()}</lastBuildDate>`,
     `<atom:link href="${xmlAttr(site + path)}" rel="self" type="application/rss+xml"/>`,
     '<ttl>60</ttl>',
-    ...items.map(item),
+    // A post's entry depends only on the post and its permalink: made once per content version.
+    ...items.map((post) => keep(`rss-item\n${String(post.id)}\n${String(post.url)}`, () => item(post))),
   ];
   return (
     '<?xml version="1.0" encoding="UTF-8"?><rss xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:content="http://purl.org/rss/1.0/modules/content/" ' +

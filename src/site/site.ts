@@ -11,11 +11,13 @@ import { dataOwnerPath, matchRoutes, siteRedirect, type SiteRoutes } from './rou
 import { MovedTo, planPage, type PagePlan } from './pages.js';
 import { SiteConfigStore, type SiteConfig } from './site-config.js';
 import { findRedirect } from '../resources/redirects/redirects.parse.js';
-import { renderPage, siteData } from './render.js';
+import { renderPage } from './render.js';
 import { errorTemplate } from './templates.js';
 import { hasMemberCookie, type SiteMember, type SiteMemberResolver } from './member.js';
 import { serveSiteFile } from './files.js';
-import { feedFor } from './rss.js';
+import { feedFor, type FeedSources } from './rss.js';
+import { directReads } from './data.js';
+import { Snapshots, type SiteGlobals } from './snapshot.js';
 import { readAllSettings } from '../settings/settings.js';
 import {
   OPEN_WHEN_PRIVATE,
@@ -82,6 +84,10 @@ export function createSite({ base, versions, cache, routes, member: resolveMembe
   const themes = new ThemeStore();
   const configs = new SiteConfigStore(routes);
   const sitePath = new URL(base.site.url).pathname;
+  // The site only reads: one visitor ctx serves every request without a member.
+  const visitorCtx = requestCtx(base, null);
+  // Published content and settings read once per content version, shared by the renders of that version.
+  const snapshots = new Snapshots(() => visitorCtx);
 
   async function render(
     request: FastifyRequest,
@@ -90,10 +96,19 @@ export function createSite({ base, versions, cache, routes, member: resolveMembe
     relativeUrl: string,
     member: SiteMember | null,
     config: SiteConfig,
+    personal: boolean,
   ): Promise<Answer> {
-    const theme = await themes.active(ctx, version);
-    const links = await config.permalinks(ctx);
-    const pageRequest = { ctx, theme, relativeUrl, member: member?.data ?? null, log: request.log, version, postUrl: links.postUrl };
+    const snapshot = snapshots.at(version);
+    const [theme, links, globals] = await Promise.all([themes.active(ctx, version), config.permalinks(ctx), snapshot.globals()]);
+    // A personal page (a member's, a private site's, a draft preview) reads for itself: a member's reads carry
+    // their access, and a preview's draft is no part of the published content kept for this version.
+    const reads = personal ? directReads(ctx) : snapshot.reads;
+    const sources: FeedSources = {
+      reads,
+      settings: globals.values,
+      keep: personal ? (_key, make) => make() : (key, make) => snapshot.keep(key, make),
+    };
+    const pageRequest = { ctx, theme, relativeUrl, member: member?.data ?? null, log: request.log, version, postUrl: links.postUrl, globals, reads };
     try {
       // Each route the path matches is tried in Ghost's order; one with nothing there passes it on (Ghost's `next()`).
       let plan: PagePlan | null = null;
@@ -104,10 +119,10 @@ export function createSite({ base, versions, cache, routes, member: resolveMembe
         if (owner) return { status: 301, type: 'text/plain', body: Buffer.alloc(0), cacheControl: REDIRECT_CACHE, location: owner };
         try {
           if ((match.kind === 'collection' || match.kind === 'channel' || match.kind === 'taxonomy') && match.rss) {
-            const feed = await feedFor(ctx, match, links);
+            const feed = await feedFor(ctx, sources, match, links);
             return { status: 200, type: 'application/rss+xml; charset=utf-8', body: Buffer.from(feed), cacheControl: PAGE_CACHE };
           }
-          plan = await planPage(ctx, theme, match, relativeUrl, links, request.query as Record<string, unknown>);
+          plan = await planPage(ctx, reads, theme, match, relativeUrl, links, request.query as Record<string, unknown>);
           break;
         } catch (err) {
           if (err instanceof MovedTo) {
@@ -166,19 +181,20 @@ export function createSite({ base, versions, cache, routes, member: resolveMembe
       let relativeUrl = `/${rawPath.slice(sitePath.length)}`;
       let refuseFeed = false;
       const version = await versions.current();
-      const config = await configs.at(requestCtx(base, null), version);
+      // The routes, redirects and settings of this version: each read once per version, then kept.
+      const [config, globals] = await Promise.all([configs.at(visitorCtx, version), snapshots.at(version).globals()]);
       // The uploaded redirects come first, before the site's own (Ghost's custom redirects middleware).
       const custom = findRedirect(config.redirects, relativeUrl + search, sitePath);
       if (custom) return reply.header('Cache-Control', custom.cacheControl).redirect(custom.location, custom.status);
       // A private site answers only the password form and its open files until the visitor has given the password.
-      const secret = privateState((await readAllSettings(base.db)) as ReadonlyMap<string, string | null>);
+      const secret = privateState(globals.values);
       if (secret) {
         reply.header('X-Robots-Tag', 'noindex');
         const verified = hasPrivateSession(request.cookies ?? {}, secret);
         const feed = privateFeedPath(relativeUrl, secret);
         if (relativeUrl === '/private/') {
           if (verified) return reply.header('Cache-Control', NO_STORE).redirect(base.site.url, 302);
-          return sendPrivatePage(request, reply, null, version);
+          return sendPrivatePage(request, reply, null, version, globals);
         }
         if (relativeUrl === '/robots.txt') return reply.header('Cache-Control', 'public, max-age=3600').type('text/plain').send(PRIVATE_ROBOTS);
         if (feed) relativeUrl = feed;
@@ -196,16 +212,18 @@ export function createSite({ base, versions, cache, routes, member: resolveMembe
       // A private site's pages are never kept or served from the shared cache: each visitor proved the password.
       // Previews show drafts (and take `member_status`): never kept either.
       const personal = hasMemberCookie(request.cookies ?? {}) || secret !== null || relativeUrl.startsWith('/p/');
-      // A signed-in member's pages are rendered with their access (gated content, `@member`), never shared.
-      const member = personal && resolveMember ? await resolveMember(requestCtx(base, null), request) : null;
-      const ctx: Ctx = member ? { ...requestCtx(base, null), member: member.access } : requestCtx(base, null);
-      if (await serveSiteFile(request, reply, { ctx, relativeUrl, theme: () => themes.active(ctx, version) })) return reply;
       const key = `site\n${relativeUrl}`;
       if (cache && !personal) {
+        // A kept page before the member, site files and rendering are looked at: only pages are kept (never a
+        // site file), and only while the content version they were rendered at is the latest.
         const kept = cache.get(key);
         if (kept?.version === version) return send(request, reply, kept.body, kept.etag, kept.headers as Record<string, string>, 200);
       }
-      const answer = await render(request, ctx, version, relativeUrl, member, refuseFeed ? { ...config, routes: NO_ROUTES } : config);
+      // A signed-in member's pages are rendered with their access (gated content, `@member`), never shared.
+      const member = personal && resolveMember ? await resolveMember(requestCtx(base, null), request) : null;
+      const ctx: Ctx = member ? { ...requestCtx(base, null), member: member.access } : visitorCtx;
+      if (await serveSiteFile(request, reply, { ctx, relativeUrl, theme: () => themes.active(ctx, version) })) return reply;
+      const answer = await render(request, ctx, version, relativeUrl, member, refuseFeed ? { ...config, routes: NO_ROUTES } : config, personal);
       // Ghost's private router comes after every other: on a public site, `/private/` not taken by a page goes home.
       if (!secret && relativeUrl === '/private/' && answer.status === 404) return reply.header('Cache-Control', NO_STORE).redirect(base.site.url, 302);
       if (answer.location) {
@@ -240,23 +258,33 @@ export function createSite({ base, versions, cache, routes, member: resolveMembe
         reply.header('Set-Cookie', privateSessionCookie(secret.password, base.clock.now()));
         return reply.redirect(`${sitePath.slice(0, -1)}${forward}`, 302);
       }
-      return sendPrivatePage(request, reply, { message: 'Incorrect password.' }, version);
+      return sendPrivatePage(request, reply, { message: 'Incorrect password.' }, version, await snapshots.at(version).globals());
     },
 
     close: () => themes.close(),
   };
 
   /** The password form: the theme's `private.hbs`, else the site's own page. */
-  async function sendPrivatePage(request: FastifyRequest, reply: FastifyReply, error: { message: string } | null, version: number) {
-    const ctx = requestCtx(base, null);
+  async function sendPrivatePage(request: FastifyRequest, reply: FastifyReply, error: { message: string } | null, version: number, globals: SiteGlobals) {
+    const ctx = visitorCtx;
     const theme = await themes.active(ctx, version);
     let html: string;
     if (theme.hasTemplate('private')) {
-      const pageRequest = { ctx, theme, relativeUrl: '/private/', member: null, log: request.log, context: ['private'] };
+      // A private site's pages read for themselves (never the data kept for the public site's visitors).
+      const pageRequest = {
+        ctx,
+        theme,
+        relativeUrl: '/private/',
+        member: null,
+        log: request.log,
+        context: ['private'],
+        version,
+        globals,
+        reads: directReads(ctx),
+      };
       html = await renderPage(pageRequest, 'private', error ? { error } : {});
     } else {
-      const values = (await readAllSettings(ctx.db)) as ReadonlyMap<string, string | null>;
-      html = renderDefaultPrivatePage({ site: siteData(values, ctx), error, basePath: sitePath, assetHash: theme.assetHash });
+      html = renderDefaultPrivatePage({ site: globals.site, error, basePath: sitePath, assetHash: theme.assetHash });
     }
     return reply.code(200).header('Cache-Control', NO_STORE).type('text/html; charset=utf-8').send(html);
   }

@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { SafeString, type Options } from './env.js';
+import { boundedMemo } from './memo.js';
 
 const require = createRequire(import.meta.url);
 const downsize = require('downsize') as (text: string, options: { words?: number; characters?: number }) => string;
@@ -7,11 +8,16 @@ const downsize = require('downsize') as (text: string, options: { words?: number
 /** lodash's `escape`, which Ghost applies to excerpts (Handlebars' escaping differs on `=` and backticks). */
 const htmlEscape = (text: string) => text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
+/** Cuts of short texts (excerpts, descriptions) are kept: the same posts' excerpts are cut on every list page. */
+const cuts = boundedMemo<string>(4000);
+const MEMO_TEXT = 4096;
+
 /** Ghost's excerpt truncation (`meta/generate-excerpt`): 50 words unless told otherwise. */
 export function truncate(text: string, options: { words?: number; characters?: number }): string {
   const opts = { ...options };
   if (!opts.words && !opts.characters) opts.words = 50;
-  return downsize(text, opts);
+  if (text.length > MEMO_TEXT) return downsize(text, opts);
+  return cuts(`${opts.words ?? ''}|${opts.characters ?? ''}|${text}`, () => downsize(text, opts));
 }
 
 /** `{{excerpt words="30"}}`: the custom excerpt (whole) or the generated one, escaped and truncated. */
