@@ -41,6 +41,26 @@ interface Sending {
 
 const STATUSES = new Set(['free', 'paid', 'comped']);
 
+/**
+ * The post rendered for one email and segment, kept for that email's next batches on this instance: rendering
+ * (template, inlined styles) costs far more than a batch's personalising, and the sent post does not change.
+ */
+const renderedEmails = new Map<string, Promise<RenderedEmail>>();
+const RENDERED_KEPT = 8;
+
+function renderedFor(emailId: string, segment: string | null, render: () => Promise<RenderedEmail>): Promise<RenderedEmail> {
+  const key = `${emailId}\u0000${segment ?? ''}`;
+  let found = renderedEmails.get(key);
+  if (!found) {
+    found = render();
+    renderedEmails.set(key, found);
+    // A failed render is not kept; the oldest email's copy goes when more are kept than a few sends need.
+    found.catch(() => renderedEmails.delete(key));
+    if (renderedEmails.size > RENDERED_KEPT) renderedEmails.delete(renderedEmails.keys().next().value!);
+  }
+  return found;
+}
+
 function messageFor(s: Sending, r: PendingRecipient) {
   const unsubscribe = unsubscribeUrl(s.siteUrl, r.member_uuid, s.validationKey, s.newsletterUuid);
   const personal = personaliseEmail(s.rendered, {
@@ -198,7 +218,9 @@ export function newsletterBatchJob(base: CtxBase, config: Config, sender: BulkSe
     if (!post || !newsletter) return end('failed', new SendRefusal('The post or its newsletter no longer exists.', 0, null, 'permanent'), { sent: 0 });
     await ctx.write((w) => updateBatch(w.db, batchId, { status: 'submitting', updated_at: w.clock.now() }));
 
-    let rendered: RenderedEmail = await renderPostEmail(ctx.db, post, newsletter, batch.member_segment, { siteUrl: ctx.site.url });
+    let rendered = await renderedFor(emailId, batch.member_segment, () =>
+      renderPostEmail(ctx.db, post, newsletter, batch.member_segment, { siteUrl: ctx.site.url }),
+    );
     // Click tracking: this batch's links become /r/ redirects (as Ghost, one set per batch it renders).
     if (email.track_clicks) {
       const html = rendered.html;
