@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'vitest';
-import { chromium, type BrowserContext } from 'playwright-core';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
 
 /**
  * Chromium for the browser tests. It comes from the system's packages (`apt-get install chromium`), not from
@@ -39,4 +39,23 @@ export async function launchChromium(): Promise<{ browser: BrowserContext; close
       rmSync(profile, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * What a reader's page went through: console errors, page errors, failed requests and answers that were not a
+ * success (`problems`), and every URL answered (`answered`).
+ */
+export function watchPage(page: Page): { problems: string[]; answered: string[] } {
+  const problems: string[] = [];
+  const answered: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(`console: ${message.text()}`);
+  });
+  page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
+  page.on('requestfailed', (request) => problems.push(`failed: ${request.url()} ${request.failure()?.errorText ?? ''}`));
+  page.on('response', (response) => {
+    answered.push(response.url());
+    if (!response.ok()) problems.push(`${response.status()}: ${response.url()}`);
+  });
+  return { problems, answered };
 }

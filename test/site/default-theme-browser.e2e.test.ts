@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import sharp from 'sharp';
-import { launchChromium, skipWithoutChromium } from '../browser.js';
+import { launchChromium, skipWithoutChromium, watchPage } from '../browser.js';
 import { lexicalOf, makePost, makeTag } from '../factories.js';
 import { freePort } from '../support.js';
 import { useTestSite } from '../test-site.js';
@@ -71,17 +71,7 @@ if (!skipWithoutChromium('the default theme in a browser')) {
       });
 
       const page = await browser.newPage();
-      const problems: string[] = [];
-      const answered: string[] = [];
-      page.on('console', (message) => {
-        if (message.type() === 'error') problems.push(`console: ${message.text()}`);
-      });
-      page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
-      page.on('requestfailed', (request) => problems.push(`failed: ${request.url()} ${request.failure()?.errorText ?? ''}`));
-      page.on('response', (response) => {
-        answered.push(response.url());
-        if (!response.ok()) problems.push(`${response.status()}: ${response.url()}`);
-      });
+      const { problems, answered } = watchPage(page);
       for (const url of [`${origin}/`, `${origin}/seen/`]) {
         const res = await page.goto(url, { waitUntil: 'networkidle' });
         expect(res?.status(), url).toBe(200);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext } from 'playwright-core';
-import { launchChromium, skipWithoutChromium } from '../browser.js';
+import { launchChromium, skipWithoutChromium, watchPage } from '../browser.js';
 import { makePost, makeTag } from '../factories.js';
 import { freePort } from '../support.js';
 import { useTestSite } from '../test-site.js';
@@ -36,17 +36,7 @@ if (!skipWithoutChromium('the site in a browser')) {
       await makeTag(t, { name: 'News', slug: 'news' });
       await makePost(t, { title: 'Seen in a browser', slug: 'seen', status: 'published', tags: ['News'], custom_excerpt: 'A post.' });
       const page = await browser.newPage();
-      const problems: string[] = [];
-      const answered: string[] = [];
-      page.on('console', (message) => {
-        if (message.type() === 'error') problems.push(`console: ${message.text()}`);
-      });
-      page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
-      page.on('requestfailed', (request) => problems.push(`failed: ${request.url()} ${request.failure()?.errorText ?? ''}`));
-      page.on('response', (response) => {
-        answered.push(response.url());
-        if (!response.ok()) problems.push(`${response.status()}: ${response.url()}`);
-      });
+      const { problems, answered } = watchPage(page);
       for (const url of [`${origin}/`, `${origin}/seen/`]) {
         const res = await page.goto(url, { waitUntil: 'networkidle' });
         expect(res?.status(), url).toBe(200);
