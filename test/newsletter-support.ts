@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
+import { decodePart } from './staff-support.js';
 
 /** One newsletter copy as the SMTP server received it. */
 export interface Delivered {
@@ -9,17 +10,6 @@ export interface Delivered {
   headers: Map<string, string>;
   text: string;
   html: string;
-}
-
-function decode(body: string, encoding: string | undefined): string {
-  if (/base64/i.test(encoding ?? '')) return Buffer.from(body.replace(/\s/g, ''), 'base64').toString('utf8');
-  if (/quoted-printable/i.test(encoding ?? '')) {
-    return Buffer.from(
-      body.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/gi, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16))),
-      'latin1',
-    ).toString('utf8');
-  }
-  return body;
 }
 
 function headersOf(head: string): Map<string, string> {
@@ -47,8 +37,8 @@ export function parseDelivered(to: string, raw: string): Delivered {
     const { head: partHead, body: partBody } = split(part);
     const partHeaders = headersOf(partHead);
     const type = partHeaders.get('content-type') ?? '';
-    if (/text\/plain/i.test(type)) text = decode(partBody, partHeaders.get('content-transfer-encoding'));
-    if (/text\/html/i.test(type)) html = decode(partBody, partHeaders.get('content-transfer-encoding'));
+    if (/text\/plain/i.test(type)) text = decodePart(partBody, partHeaders.get('content-transfer-encoding'));
+    if (/text\/html/i.test(type)) html = decodePart(partBody, partHeaders.get('content-transfer-encoding'));
   }
   const subject = headers.get('subject') ?? '';
   return { to, subject, headers, text, html };

@@ -90,7 +90,8 @@ export interface ReceivedMail {
   text: string;
 }
 
-function decodePart(body: string, encoding: string | undefined): string {
+/** A MIME part's body as text, from base64 or quoted-printable. */
+export function decodePart(body: string, encoding: string | undefined): string {
   if (/base64/i.test(encoding ?? '')) return Buffer.from(body.replace(/\s/g, ''), 'base64').toString('utf8');
   if (/quoted-printable/i.test(encoding ?? '')) {
     return Buffer.from(
