@@ -59,9 +59,11 @@ describe('the event loop stays free', () => {
     expect(post.plaintext.length).toBeGreaterThan((megabytes / 2) * 1024 * 1024);
     const slowest = Math.max(...timings);
     console.log(`GET /site/ during a ${saveMs.toFixed(0)} ms save: ${timings.length} reads, slowest ${slowest.toFixed(0)} ms`);
-    // The target is 100 ms (bench/large-post.mjs measures it). A shared, busy test machine stretches every
-    // figure alike, so the bound is relative too: a render on the event loop makes some read wait for most
-    // of the save; off it, the slowest read is a small fraction of the save.
-    expect(slowest).toBeLessThan(Math.max(1000, saveMs / 5));
+    // The target is 100 ms (bench/large-post.mjs measures it; 150-190 ms here in this test on a quiet machine).
+    // A shared, busy test machine stretches every figure, the loop's pauses (the synchronous SQLite write of
+    // the ~80 MB row and revision, parsing and serialising the bodies, garbage collection) more than the
+    // save: CI once saw a 2.8 s read during a 13.9 s save. So the bound is relative: a render on the event
+    // loop makes some read wait for most of the save; off it, the slowest read stays well under a third.
+    expect(slowest).toBeLessThan(Math.max(1000, saveMs / 3));
   }, 600_000);
 });
