@@ -1,7 +1,10 @@
 // Cost of Ghost's content pipeline as Quire runs it: cold (first call in a fresh process, module loading and
-// jsdom start-up included) and warm (median over many calls). Build first: `npm run build`, then
-// `node bench/content-render.mjs`. Uses the Ghost-captured inputs in test/fixtures/content/.
+// jsdom start-up included) and warm (median over many calls): `node bench/content-render.mjs`. Uses the
+// Ghost-captured inputs in test/fixtures/content/.
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { build } from 'rolldown';
+import { external, resolve } from '../rolldown.config.mjs';
 
 const load = (f) => JSON.parse(readFileSync(new URL(`../test/fixtures/content/${f}`, import.meta.url), 'utf8'));
 const lexical = load('lexical.json');
@@ -25,10 +28,20 @@ async function median(fn, n = 200) {
   return times[Math.floor(n / 2)];
 }
 
+// The three modules measured, bundled from the sources as `npm run build` bundles the server (inside the
+// project, so that the libraries left outside the bundle resolve from its node_modules).
+const bundleDir = new URL('../node_modules/.cache/quire-bench/content-render/', import.meta.url).pathname;
+const modules = ['render', 'text', 'ghost-url'];
+await build({
+  input: Object.fromEntries(modules.map((name) => [name, new URL(`../src/content/${name}.ts`, import.meta.url).pathname])),
+  platform: 'node',
+  external,
+  resolve,
+  logLevel: 'warn',
+  output: { dir: bundleDir, format: 'esm' },
+});
 const importStart = performance.now();
-const render = await import('../dist/src/content/render.js');
-const text = await import('../dist/src/content/text.js');
-const url = await import('../dist/src/content/ghost-url.js');
+const [render, text, url] = await Promise.all(modules.map((name) => import(path.join(bundleDir, `${name}.js`))));
 const importMs = performance.now() - importStart;
 
 const cold = {

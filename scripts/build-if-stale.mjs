@@ -9,8 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
-// The bundles are written last by a build, and only after tsc succeeded (which, with noEmitOnError, writes
-// nothing on failure), so the older one's time is the time of the last good build.
+// A failed build writes no bundle, so the older one's time is the time of the last good build.
 const bundles = ['main.mjs', 'cli.mjs', 'worker.mjs'].map((name) => path.join(root, 'dist', name));
 
 function newestInput() {

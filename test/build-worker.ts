@@ -1,10 +1,11 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'rolldown';
+import { external, resolve } from '../rolldown.config.mjs';
 
 /**
  * Vitest runs the TypeScript sources, but worker threads load plain JavaScript: before the tests, the
- * worker entry is bundled from the sources (as `npm run build` does from tsc's output) to the file that
+ * worker entry is bundled from the sources (as `npm run build` does) to the file that
  * vitest.config.ts names in QUIRE_WORKER_FILE, so the tests run the same pool and the same task code.
  */
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
@@ -14,9 +15,8 @@ export default async function buildWorker() {
   await build({
     input: path.join(root, 'src', 'worker.ts'),
     platform: 'node',
-    // The same libraries stay outside as in rolldown.config.mjs.
-    external: [/^node:/, 'gscan', 'better-sqlite3', 'pg', 'mysql2', 'nodemailer', /^@tryghost\//, 'sharp', 'jsdom', /^@aws-sdk\//, 'piscina', 'pino-pretty'],
-    resolve: { extensionAlias: { '.js': ['.ts', '.js'] } },
+    external,
+    resolve,
     logLevel: 'warn',
     output: { file: TEST_WORKER_FILE, format: 'esm', codeSplitting: false },
   });
