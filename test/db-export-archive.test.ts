@@ -153,11 +153,18 @@ describe('quire export --file F.zip', () => {
     });
   });
 
-  it('leaves out routes.yaml and the redirects file when the site has none uploaded', async () => {
+  it('leaves out routes.yaml and the redirects file when the site has none uploaded; keeps a JSON redirects file as JSON', async () => {
     await withTestSite(async (fresh) => {
       const file = path.join(folder, 'plain.zip');
       await runExport(fresh.config, file);
       expect((await contentsOf(file)).names).toEqual(['export.json']);
+      const rules = [{ from: '^/old/(.*)$', to: '/new/$1', permanent: false }];
+      const part = { redirects: { name: 'redirects.json', type: 'application/json', data: Buffer.from(JSON.stringify(rules, null, 2)) } };
+      expect((await fresh.admin.upload('/redirects/upload/', part)).statusCode).toBe(200);
+      await runExport(fresh.config, file);
+      const files = await unzip(await readFile(file));
+      expect([...files.keys()].sort()).toEqual(['export.json', 'redirects.json']);
+      expect(files.get('redirects.json')!.toString('utf8')).toBe((await fresh.admin.get('/redirects/download/')).body);
       await rm(file);
     });
   });
