@@ -1,5 +1,5 @@
 import { createWriteStream } from 'node:fs';
-import { rename, stat } from 'node:fs/promises';
+import { rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -11,6 +11,7 @@ import { jobCtx, type Ctx } from './ctx.js';
 import { ctxBaseFromConfig } from './ctx-base.js';
 import { stopWorkerPool } from './workers/pool.js';
 import { exportResponse } from './resources/db/db.export.js';
+import { exportArchive } from './resources/db/db.export-archive.js';
 import { readImportFile } from './resources/db/db.file.js';
 import { importGhostExport } from './resources/db/db.import.js';
 
@@ -30,14 +31,23 @@ async function withCtx<T>(config: Config, work: (ctx: Ctx, connection: Connectio
 }
 
 /**
- * `quire export --file F`: the site as `GET /db/` answers it, with members, written table by table (flat
- * memory) to a temporary name beside F and renamed when complete, so F is never half-written.
+ * `quire export --file F`: the site as `GET /db/` answers it, with members; or, when F ends in `.zip`, Ghost 6's
+ * archive of it (the export, routes.yaml, the redirects file and the uploaded themes; `db.export-archive.ts`),
+ * which a fresh Quire imports whole. Written as it is read (flat memory) to a temporary name beside F and renamed
+ * when complete, so F is never half-written; a failed write removes the temporary file.
  */
 export async function runExport(config: Config, file: string): Promise<string[]> {
   return withCtx(config, async (ctx) => {
+    const body =
+      path.extname(file).toLowerCase() === '.zip' ? exportArchive(ctx, MEMBER_TABLES) : Readable.from(exportResponse(ctx.db, ctx.clock, MEMBER_TABLES));
     const partial = `${file}.partial`;
-    await pipeline(Readable.from(exportResponse(ctx.db, ctx.clock, MEMBER_TABLES)), createWriteStream(partial, { mode: 0o600 }));
-    await rename(partial, file);
+    try {
+      await pipeline(body, createWriteStream(partial, { mode: 0o600 }));
+      await rename(partial, file);
+    } catch (err) {
+      await rm(partial, { force: true });
+      throw err;
+    }
     return [`exported to ${file} (${(await stat(file)).size} bytes)`];
   });
 }

@@ -37,14 +37,16 @@ when missing); an --email other than the owner's is refused.
   },
   export: {
     usage: 'quire export --file FILE',
-    summary: 'write the site, members included, as a Ghost JSON export',
-    help: 'Writes what GET /ghost/api/admin/db/ answers, with members, to FILE (written beside it, then renamed).',
+    summary: 'write the site, members included, as a Ghost JSON export (.json) or archive (.zip)',
+    help:
+      'Writes what GET /ghost/api/admin/db/ answers, with members, to FILE (written beside it, then renamed). A FILE\n' +
+      "ending in .zip gets Ghost 6's archive: export.json, routes.yaml, the redirects file and the uploaded themes.",
     options: fileOption,
     required: ['file'],
   },
   import: {
     usage: 'quire import --file FILE',
-    summary: 'import a Ghost export (.json, or .zip with images)',
+    summary: 'import a Ghost export (.json, or .zip: an archive, or images)',
     help: 'Imports FILE as POST /ghost/api/admin/db/ does, in one transaction, and prints what was imported and skipped.',
     options: fileOption,
     required: ['file'],

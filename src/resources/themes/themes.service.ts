@@ -228,18 +228,19 @@ export async function downloadTheme(ctx: Ctx, name: string): Promise<Readable> {
   if (!theme) throw errors.badRequest('Please select a valid theme.');
   const zip = new yazl.ZipFile();
   const out = new PassThrough();
+  const fail = (err: Error) => out.destroy(err);
+  zip.on('error', fail);
   zip.outputStream.pipe(out);
-  void (async () => {
-    try {
-      for (const file of theme.files) {
-        if (name === DEFAULT_THEME_NAME) zip.addBuffer(Buffer.from(DEFAULT_THEME_FILES.get(file) ?? ''), file);
-        else zip.addReadStream(await ctx.storage.read(`${folderOf(name)}/${file}`), file);
-      }
-      zip.end();
-    } catch (err) {
-      out.destroy(err as Error);
+  for (const file of theme.files) {
+    if (name === DEFAULT_THEME_NAME) zip.addBuffer(Buffer.from(DEFAULT_THEME_FILES.get(file) ?? ''), file);
+    // Each file is opened when its turn comes (one open file at a time); yazl does not watch the stream's errors.
+    else {
+      zip.addReadStreamLazy(file, (done) => {
+        ctx.storage.read(`${folderOf(name)}/${file}`).then((stream) => done(null, stream.once('error', fail)), fail);
+      });
     }
-  })();
+  }
+  zip.end();
   return out;
 }
 
