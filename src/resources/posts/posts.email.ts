@@ -1,5 +1,4 @@
 import { sql } from 'kysely';
-import validator from 'validator';
 import type { ReadDb } from '../../db/read-db.js';
 import type { Engine } from '../../db/engine.js';
 import type { EmailRow, NewsletterRow, PostMetaRow, PostRow } from '../../db/schema.js';
@@ -12,6 +11,7 @@ import { MEMBERS_FILTER, MEMBERS_FILTER_RULES } from '../members/members.browse.
 import { recipientFilter } from '../emails/emails.recipients.js';
 import { queueEmailSend } from '../emails/emails.prepare.js';
 import { presentEmailRow } from '../emails/emails.present.js';
+import { newsletterFrom } from '../email-render/email-render.sender.js';
 
 /** `?email_segment=`: Ghost runs it as a members filter; one that does not compile is refused with its reason. */
 export function checkEmailSegment(engine: Engine, segment: string): void {
@@ -28,25 +28,6 @@ export async function activeNewsletterBySlug(db: ReadDb, slug: string): Promise<
   const newsletter = await db.selectFrom('newsletters').selectAll().where('slug', '=', slug).where('status', '=', 'active').executeTakeFirst();
   if (!newsletter) throw errors.badRequest("The newsletter parameter doesn't match any active newsletter.");
   return newsletter;
-}
-
-/**
- * Ghost's `from` for a self-hosted site: the newsletter's sender (or the site's) name with its sender address
- * (or the default address); an address that is not a valid e-mail (a site on an IP address) falls back to the
- * default address alone, without a name.
- */
-function fromAddress(newsletter: NewsletterRow, siteTitle: string, defaultAddress: string): string {
-  const address = newsletter.sender_email || defaultAddress;
-  if (!validator.isEmail(address)) return defaultAddress;
-  // Ghost escapes quotes in the site title, then again when it writes the name (so a title's are doubled).
-  const name = newsletter.sender_name || siteTitle.replace(/"/g, '\\"');
-  if (!name) return address;
-  // It also drops check-mark characters Gmail rejects in sender names.
-  const cleaned = name
-    .replace(/"/g, '\\"')
-    .replace(/[\u2705\u2713\u2714\u2611\u{1F5F8}]/gu, '')
-    .trim();
-  return `"${cleaned}" <${address}>`;
 }
 
 async function recipientCount(w: WriteCtx, newsletter: NewsletterRow, segment: string): Promise<number> {
@@ -80,7 +61,7 @@ export async function recordPostEmail(w: WriteCtx, post: PostRow, meta: Partial<
     opened_count: 0,
     failed_count: 0,
     subject: meta?.email_subject || post.title,
-    from: fromAddress(newsletter, settings.get('title') ?? '', w.mailer.fromAddress),
+    from: newsletterFrom(newsletter, settings.get('title') ?? '', w.mailer.fromAddress).from,
     reply_to: null,
     html: null,
     plaintext: null,
