@@ -2,7 +2,7 @@ import type { UserRow } from '../../db/schema.js';
 import type { Ctx } from '../../ctx.js';
 import { actorOf, type Actor } from '../../auth/actor.js';
 import { errors } from '../../errors.js';
-import { passwordMatches } from '../../auth/passwords.js';
+import { assertOwnPassword } from '../../auth/passwords.js';
 import {
   beginSetup,
   findAuthenticator,
@@ -60,27 +60,15 @@ export async function confirmSetup(ctx: Ctx, token: unknown) {
   return { enabled: true, recovery_codes: codes };
 }
 
-async function assertPassword(user: UserRow, password: unknown): Promise<void> {
-  if (typeof password !== 'string' || !password) throw errors.validation('Password is required for this operation');
-  if (!(await passwordMatches(password, user.password))) {
-    throw errors.validation({
-      message: 'Your password is incorrect.',
-      context: 'Your password is incorrect.',
-      help: 'Visit and save your profile after logging in to check for problems.',
-      code: 'PASSWORD_INCORRECT',
-    });
-  }
-}
-
 export async function disable(ctx: Ctx, password: unknown): Promise<void> {
   const user = sessionUser(actorOf(ctx));
-  await assertPassword(user, password);
+  await assertOwnPassword(password, user.password);
   await ctx.write((w) => removeAuthenticator(w.db, user.id));
 }
 
 export async function newRecoveryCodes(ctx: Ctx, password: unknown) {
   const user = sessionUser(actorOf(ctx));
-  await assertPassword(user, password);
+  await assertOwnPassword(password, user.password);
   if (!(await findAuthenticator(ctx.db, user.id))?.enabled) throw errors.validation('No authenticator app is enabled.');
   return { enabled: true, recovery_codes: await ctx.write((w) => replaceRecoveryCodes(w.db, user.id, w.clock.now())) };
 }

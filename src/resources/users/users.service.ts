@@ -5,7 +5,7 @@ import { actorOf, type Actor } from '../../auth/actor.js';
 import { errors } from '../../errors.js';
 import { generateSlug } from '../../content/slugs.js';
 import { mayEditUser, type RoleTable } from '../../auth/staff-rules.js';
-import { assertPasswordPolicy, hashPassword, passwordMatches } from '../../auth/passwords.js';
+import { assertOwnPassword, assertPasswordPolicy, hashPassword } from '../../auth/passwords.js';
 import { deleteUserSessions } from '../../auth/sessions.js';
 import { readSetting } from '../../settings/settings.js';
 import { emailTaken, findOwner, findUserById, loadRoles, roleOfUser } from './users.queries.js';
@@ -137,17 +137,7 @@ export async function changePassword(ctx: Ctx, data: PasswordInput): Promise<voi
   if (!mayEditUser(actor, { id: target.id, role: targetRole }, {}, roles, owner?.id ?? '')) {
     throw errors.noPermission('You do not have permission to edit user');
   }
-  if (actor.user?.id === target.id) {
-    if (typeof data.oldPassword !== 'string' || !data.oldPassword) throw errors.validation('Password is required for this operation');
-    if (!(await passwordMatches(data.oldPassword, target.password))) {
-      throw errors.validation({
-        message: 'Your password is incorrect.',
-        context: 'Your password is incorrect.',
-        help: 'Visit and save your profile after logging in to check for problems.',
-        code: 'PASSWORD_INCORRECT',
-      });
-    }
-  }
+  if (actor.user?.id === target.id) await assertOwnPassword(data.oldPassword, target.password);
   const password = String(data.newPassword);
   assertPasswordPolicy(password, { email: target.email, siteTitle: (await readSetting(db, 'title')) ?? undefined, siteUrl: ctx.site.url });
   const hash = await hashPassword(password);
