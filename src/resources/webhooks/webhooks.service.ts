@@ -5,6 +5,7 @@ import { actorOf } from '../../auth/actor.js';
 import { errors } from '../../errors.js';
 import { objectId } from '../../db/ids.js';
 import { assertPublicTarget, PrivateAddressError } from '../../jobs/addresses.js';
+import { pendingDelivery } from '../../jobs/webhook-fanout.js';
 import { findDelivery, findWebhook, integrationExists, sameWebhookExists } from './webhooks.queries.js';
 import type { WebhookInput } from './webhooks.schemas.js';
 
@@ -134,23 +135,7 @@ export async function redeliver(ctx: Ctx, webhookId: string, deliveryId: string)
     const original = await findDelivery(db, webhookId, deliveryId);
     if (!original) throw errors.notFound('Delivery not found.');
     const at = new Date(clock.epochMs());
-    const row: WebhookDeliveryRow = {
-      ...original,
-      id: objectId(),
-      event_at: at,
-      status: 'pending',
-      attempts: 0,
-      available_at: at,
-      lease_owner: null,
-      lease_expires_at: null,
-      response_status: null,
-      error: null,
-      latency_ms: null,
-      response_excerpt: null,
-      created_at: at,
-      updated_at: at,
-      delivered_at: null,
-    };
+    const row = pendingDelivery(original.webhook_id, { id: original.outbox_id, event: original.event, created_at: at }, at);
     await db.insertInto('webhook_deliveries').values(row).execute();
     return row;
   });
