@@ -7,6 +7,9 @@ import { POST_FIELDS, SOURCE_COLUMNS } from './posts.fields.js';
 import { objectId } from '../../db/ids.js';
 import { nextMeta } from './posts.model.js';
 import type { PostChanges } from './posts.input.js';
+import { columnsOf } from '../../browse/fields.js';
+import { TAG_FIELDS } from '../tags/tags.fields.js';
+import { USER_FIELDS } from '../users/users.fields.js';
 
 /** A filter compiled to SQL over `posts` (the filter language plugs in here). */
 export type PostWhere = (eb: ExpressionBuilder<Database, 'posts'>) => Expression<SqlBool>;
@@ -25,6 +28,8 @@ export type PostKey = { id: string } | { slug: string } | { uuid: string };
 /** A read by key takes the whole row (the Content API without the source formats). */
 const ALL_COLUMNS = Object.keys(POST_FIELDS) as (keyof PostRow)[];
 const CONTENT_COLUMNS = ALL_COLUMNS.filter((column) => !SOURCE_COLUMNS.includes(column));
+const TAG_COLUMNS = columnsOf(TAG_FIELDS);
+const USER_COLUMNS = columnsOf(USER_FIELDS);
 
 export interface PostQuery {
   type: PostType;
@@ -62,7 +67,7 @@ export async function findPost(db: ReadDb, key: PostKey, query: PostQuery): Prom
 
 /** Any post or page by id, whatever its type (edit/delete look up before checking the type). */
 export async function findAnyPost(db: ReadDb, id: string): Promise<PostRow | undefined> {
-  return db.selectFrom('posts').selectAll().where('id', '=', id).executeTakeFirst();
+  return db.selectFrom('posts').select(ALL_COLUMNS).where('id', '=', id).executeTakeFirst();
 }
 
 export async function postIdsMatching(db: ReadDb, query: PostQuery): Promise<string[]> {
@@ -87,7 +92,7 @@ export async function tagsOfPosts(db: ReadDb, postIds: readonly string[]): Promi
   const rows = await db
     .selectFrom('posts_tags')
     .innerJoin('tags', 'tags.id', 'posts_tags.tag_id')
-    .selectAll('tags')
+    .select(TAG_COLUMNS.map((column) => `tags.${column}` as const))
     .select(['posts_tags.post_id as _post_id'])
     .where('posts_tags.post_id', 'in', postIds)
     .orderBy('posts_tags.sort_order', 'asc')
@@ -104,7 +109,7 @@ export async function authorsOfPosts(db: ReadDb, postIds: readonly string[]): Pr
   const rows = await db
     .selectFrom('posts_authors')
     .innerJoin('users', 'users.id', 'posts_authors.author_id')
-    .selectAll('users')
+    .select(USER_COLUMNS.map((column) => `users.${column}` as const))
     .select(['posts_authors.post_id as _post_id'])
     .where('posts_authors.post_id', 'in', postIds)
     .orderBy('posts_authors.sort_order', 'asc')

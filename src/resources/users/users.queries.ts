@@ -136,7 +136,7 @@ export async function roleOfUser(db: ReadDb, userId: string): Promise<RoleRow | 
 export async function findOwner(db: ReadDb): Promise<UserRow | undefined> {
   return db
     .selectFrom('users')
-    .selectAll('users')
+    .select(USER_COLUMNS.map((column) => `users.${column}` as const))
     .innerJoin('roles_users', 'roles_users.user_id', 'users.id')
     .innerJoin('roles', 'roles.id', 'roles_users.role_id')
     .where('roles.name', '=', 'Owner')
