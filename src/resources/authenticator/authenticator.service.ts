@@ -5,6 +5,7 @@ import { errors } from '../../errors.js';
 import { assertOwnPassword } from '../../auth/passwords.js';
 import {
   beginSetup,
+  enableAuthenticator,
   findAuthenticator,
   otpauthUri,
   removeAuthenticator,
@@ -54,7 +55,7 @@ export async function confirmSetup(ctx: Ctx, token: unknown) {
     throw errors.validation({ message: 'The code is not valid.', property: 'token' });
   const codes = await ctx.write(async (w) => {
     const at = w.clock.now();
-    await w.db.updateTable('staff_authenticators').set({ enabled: true, updated_at: at }).where('user_id', '=', user.id).execute();
+    await enableAuthenticator(w.db, user.id, at);
     return replaceRecoveryCodes(w.db, user.id, at);
   });
   return { enabled: true, recovery_codes: codes };

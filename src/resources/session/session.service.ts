@@ -2,7 +2,7 @@ import type { Ctx } from '../../ctx.js';
 import type { UserRow } from '../../db/schema.js';
 import { errors } from '../../errors.js';
 import { assertPasswordMatches } from '../../auth/passwords.js';
-import { findUserByEmail } from '../users/users.queries.js';
+import { findUserByEmail, markUserLoggedIn } from '../users/users.queries.js';
 import type { Credentials } from './session.schemas.js';
 
 /**
@@ -19,6 +19,6 @@ export async function checkCredentials(ctx: Ctx, credentials: Credentials): Prom
   await assertPasswordMatches(password, user.password);
   const at = ctx.clock.now();
   // A documented exception (see `Ctx.autocommitDb`): one idempotent UPDATE, which Ghost audits and announces not.
-  await ctx.autocommitDb.updateTable('users').set({ last_seen: at, status: 'active' }).where('id', '=', user.id).execute();
+  await markUserLoggedIn(ctx.autocommitDb, user.id, at);
   return { user: { ...user, last_seen: at, status: 'active' }, firstLogin: user.last_seen === null };
 }

@@ -1,5 +1,6 @@
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { Api } from '../../browse/browse.js';
+import type { Db } from '../../db/connect.js';
 import type { ReadDb } from '../../db/read-db.js';
 import type { Database, PermissionRow, RoleRow, UserRow } from '../../db/schema.js';
 import { OWNER_USER_ID, type RoleName } from '../../auth/roles.js';
@@ -11,6 +12,16 @@ const USER_COLUMNS = columnsOf(USER_FIELDS);
 
 export function findUserById(db: ReadDb, id: string): Promise<UserRow | undefined> {
   return db.selectFrom('users').select(USER_COLUMNS).where('id', '=', id).executeTakeFirst();
+}
+
+/** Users by id, in no particular order. */
+export function usersByIds(db: ReadDb, ids: readonly string[]): Promise<UserRow[]> {
+  return ids.length ? db.selectFrom('users').select(USER_COLUMNS).where('id', 'in', ids).execute() : Promise.resolve([]);
+}
+
+/** A login: the user is active again and seen now. */
+export async function markUserLoggedIn(db: Db, id: string, at: Date): Promise<void> {
+  await db.updateTable('users').set({ last_seen: at, status: 'active' }).where('id', '=', id).execute();
 }
 
 /** E-mail lookups are case-insensitive, as Ghost's login is. */
