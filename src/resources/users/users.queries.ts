@@ -19,6 +19,10 @@ export function usersByIds(db: ReadDb, ids: readonly string[]): Promise<UserRow[
   return ids.length ? db.selectFrom('users').select(USER_COLUMNS).where('id', 'in', ids).execute() : Promise.resolve([]);
 }
 
+export function findRole(db: ReadDb, id: string): Promise<RoleRow | undefined> {
+  return db.selectFrom('roles').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
 /** A login: the user is active again and seen now. */
 export async function markUserLoggedIn(db: Db, id: string, at: Date): Promise<void> {
   await db.updateTable('users').set({ last_seen: at, status: 'active' }).where('id', '=', id).execute();
