@@ -66,7 +66,6 @@ const SQL_OUTSIDE_QUERIES = [
   'src/resources/posts/posts.bulk.ts',
   'src/resources/posts/posts.copy.ts',
   'src/resources/posts/posts.relations.ts',
-  'src/resources/posts/posts.revisions.ts',
   'src/resources/posts/posts.tiers.ts',
   'src/resources/search/search.routes.ts',
   'src/resources/setup/setup.service.ts',

@@ -119,6 +119,36 @@ export async function authorsOfPosts(db: ReadDb, postIds: readonly string[]): Pr
   return byPost;
 }
 
+export function latestRevision(db: ReadDb, postId: string): Promise<PostRevisionRow | undefined> {
+  return db.selectFrom('post_revisions').selectAll().where('post_id', '=', postId).orderBy('created_at_ts', 'desc').orderBy('id', 'desc').executeTakeFirst();
+}
+
+export async function insertRevision(db: Db, row: PostRevisionRow): Promise<void> {
+  await db.insertInto('post_revisions').values(row).execute();
+}
+
+/** Keeps a post's newest `keep` revisions. */
+export async function trimRevisions(db: Db, postId: string, keep: number): Promise<void> {
+  const stale = await db
+    .selectFrom('post_revisions')
+    .select('id')
+    .where('post_id', '=', postId)
+    .orderBy('created_at_ts', 'desc')
+    .orderBy('id', 'desc')
+    .offset(keep)
+    .limit(1000)
+    .execute();
+  if (stale.length > 0)
+    await db
+      .deleteFrom('post_revisions')
+      .where(
+        'id',
+        'in',
+        stale.map((row) => row.id),
+      )
+      .execute();
+}
+
 /** Revisions of several posts, oldest first. */
 export async function revisionsOfPosts(db: ReadDb, postIds: readonly string[]): Promise<Map<string, PostRevisionRow[]>> {
   const byPost = new Map<string, PostRevisionRow[]>(postIds.map((id) => [id, []]));
