@@ -64,7 +64,6 @@ const SQL_OUTSIDE_QUERIES = [
   'src/resources/members/members.service.ts',
   'src/resources/notifications/notifications.service.ts',
   'src/resources/posts/posts.bulk.ts',
-  'src/resources/posts/posts.copy.ts',
   'src/resources/posts/posts.relations.ts',
   'src/resources/posts/posts.tiers.ts',
   'src/resources/search/search.routes.ts',

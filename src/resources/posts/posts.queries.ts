@@ -238,6 +238,19 @@ export async function updatePost(db: Db, id: string, values: Partial<PostRow>): 
   await db.updateTable('posts').set(values).where('id', '=', id).execute();
 }
 
+export async function insertPostMeta(db: Db, row: PostMetaRow): Promise<void> {
+  await db.insertInto('posts_meta').values(row).execute();
+}
+
+/** Links a new post to these tiers, in this order. */
+export async function insertPostTiers(db: Db, postId: string, tierIds: readonly string[]): Promise<void> {
+  if (tierIds.length === 0) return;
+  await db
+    .insertInto('posts_products')
+    .values(tierIds.map((product_id, sort_order) => ({ id: objectId(), post_id: postId, product_id, sort_order })))
+    .execute();
+}
+
 /** Writes the post's meta row when a value changed; returns whether it did. */
 export async function writeMeta(db: Db, postId: string, existing: PostMetaRow | null, changes: PostChanges['meta']): Promise<boolean> {
   const { values, changed, hasData } = nextMeta(existing, changes);
