@@ -23,6 +23,21 @@ export function findRole(db: ReadDb, id: string): Promise<RoleRow | undefined> {
   return db.selectFrom('roles').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+export async function updateUser(db: Db, id: string, changes: Partial<UserRow>): Promise<void> {
+  await db.updateTable('users').set(changes).where('id', '=', id).execute();
+}
+
+/**
+ * The owner's details given at setup; on the first run only while the owner is still inactive (of two setups
+ * racing, one wins). Returns whether the row was written.
+ */
+export async function completeOwner(db: Db, ownerId: string, changes: Partial<UserRow>, firstRun: boolean): Promise<boolean> {
+  let update = db.updateTable('users').set(changes).where('id', '=', ownerId);
+  if (firstRun) update = update.where('status', '=', 'inactive');
+  const { numUpdatedRows } = await update.executeTakeFirst();
+  return numUpdatedRows > 0n;
+}
+
 /** A login: the user is active again and seen now. */
 export async function markUserLoggedIn(db: Db, id: string, at: Date): Promise<void> {
   await db.updateTable('users').set({ last_seen: at, status: 'active' }).where('id', '=', id).execute();
