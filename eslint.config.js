@@ -65,7 +65,6 @@ const SQL_OUTSIDE_QUERIES = [
   'src/resources/posts/posts.bulk.ts',
   'src/resources/posts/posts.relations.ts',
   'src/resources/posts/posts.tiers.ts',
-  'src/resources/search/search.routes.ts',
   'src/resources/users/users.destroy.ts',
   'src/resources/users/users.service.ts',
   'src/resources/users/users.tokens.ts',
