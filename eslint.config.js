@@ -66,7 +66,6 @@ const SQL_OUTSIDE_QUERIES = [
   'src/resources/posts/posts.relations.ts',
   'src/resources/posts/posts.tiers.ts',
   'src/resources/users/users.destroy.ts',
-  'src/resources/users/users.service.ts',
   'src/resources/users/users.tokens.ts',
 ];
 

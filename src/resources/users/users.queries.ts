@@ -27,6 +27,21 @@ export async function updateUser(db: Db, id: string, changes: Partial<UserRow>):
   await db.updateTable('users').set(changes).where('id', '=', id).execute();
 }
 
+export async function setUserRole(db: Db, userId: string, roleId: string): Promise<void> {
+  await db.updateTable('roles_users').set({ role_id: roleId }).where('user_id', '=', userId).execute();
+}
+
+/** Moves a user from one role to another only while they still hold the first (a compare-and-set); whether it did. */
+export async function swapUserRole(db: Db, userId: string, fromRoleId: string, toRoleId: string): Promise<boolean> {
+  const { numUpdatedRows } = await db
+    .updateTable('roles_users')
+    .set({ role_id: toRoleId })
+    .where('user_id', '=', userId)
+    .where('role_id', '=', fromRoleId)
+    .executeTakeFirst();
+  return numUpdatedRows > 0n;
+}
+
 /**
  * The owner's details given at setup; on the first run only while the owner is still inactive (of two setups
  * racing, one wins). Returns whether the row was written.
