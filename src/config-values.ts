@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { S3Config } from './config-types.js';
+import type { JobsConfig, MailConfig, NewsletterConfig, S3Config } from './config-types.js';
 
 /** The settings' source: the environment, over the optional config file. */
 export type Source = Record<string, string | undefined>;
@@ -106,4 +106,46 @@ export function parseBoolean(name: string, raw: string): boolean {
   if (/^(true|1|yes|on)$/i.test(raw)) return true;
   if (/^(false|0|no|off)$/i.test(raw)) return false;
   throw new ConfigError(`${name}: must be true or false (got "${raw}")`);
+}
+
+/** An SMTP server's URL, or null when the setting is empty. */
+function parseSmtpUrl(name: string, raw: string | undefined): string | null {
+  const url = raw?.trim() || null;
+  if (url && !/^smtps?:\/\//.test(url)) throw new ConfigError(`${name}: must start with smtp:// or smtps:// (got "${url}")`);
+  return url;
+}
+
+export function parseMail(source: Source): MailConfig {
+  const smtpUrl = parseSmtpUrl('MAIL_SMTP_URL', source.MAIL_SMTP_URL);
+  const from = source.MAIL_FROM?.trim() || null;
+  if (from && !/@/.test(from)) throw new ConfigError(`MAIL_FROM: must hold an e-mail address (got "${from}")`);
+  return Object.freeze({ from, smtpUrl });
+}
+
+export function parseJobs(source: Source): JobsConfig {
+  const webhookTimeoutMs = parseCount('WEBHOOK_TIMEOUT_MS', (source.WEBHOOK_TIMEOUT_MS ?? '2000').trim(), 100, 120_000);
+  // By default a lease outlives the slowest webhook request by far.
+  const leaseMs = parseCount('JOBS_LEASE_MS', (source.JOBS_LEASE_MS ?? String(Math.max(30_000, webhookTimeoutMs * 3))).trim(), 1000, 3_600_000);
+  if (leaseMs <= webhookTimeoutMs) throw new ConfigError(`JOBS_LEASE_MS: must be longer than WEBHOOK_TIMEOUT_MS (${webhookTimeoutMs})`);
+  return Object.freeze({
+    enabled: parseBoolean('JOBS_ENABLED', source.JOBS_ENABLED ?? 'true'),
+    pollMs: parseCount('JOBS_POLL_MS', (source.JOBS_POLL_MS ?? '1000').trim(), 10, 600_000),
+    webhookTimeoutMs,
+    webhookMaxAttempts: parseCount('WEBHOOK_MAX_ATTEMPTS', (source.WEBHOOK_MAX_ATTEMPTS ?? '10').trim(), 1, 100),
+    webhookRetryBaseMs: parseCount('WEBHOOK_RETRY_BASE_MS', (source.WEBHOOK_RETRY_BASE_MS ?? '5000').trim(), 1, 3_600_000),
+    webhookAllowPrivate: parseBoolean('WEBHOOK_ALLOW_PRIVATE', source.WEBHOOK_ALLOW_PRIVATE ?? 'false'),
+    historyDays: parseCount('WEBHOOK_HISTORY_DAYS', (source.WEBHOOK_HISTORY_DAYS ?? '30').trim(), 1, 3650),
+    leaseMs,
+  });
+}
+
+export function parseNewsletter(source: Source): NewsletterConfig {
+  return Object.freeze({
+    smtpUrl: parseSmtpUrl('NEWSLETTER_SMTP_URL', source.NEWSLETTER_SMTP_URL),
+    ratePerSecond: parseCount('NEWSLETTER_RATE', (source.NEWSLETTER_RATE ?? '0').trim(), 0, 100_000),
+    connections: parseCount('NEWSLETTER_CONNECTIONS', (source.NEWSLETTER_CONNECTIONS ?? '5').trim(), 1, 100),
+    batchSize: parseCount('NEWSLETTER_BATCH_SIZE', (source.NEWSLETTER_BATCH_SIZE ?? '500').trim(), 1, 10_000),
+    retries: parseCount('NEWSLETTER_RETRIES', (source.NEWSLETTER_RETRIES ?? '5').trim(), 0, 20),
+    retryBaseMs: parseCount('NEWSLETTER_RETRY_MS', (source.NEWSLETTER_RETRY_MS ?? '2000').trim(), 1, 3_600_000),
+  });
 }

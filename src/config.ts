@@ -12,6 +12,9 @@ import {
   parseTrustProxy,
   parseSecretsKey,
   parseBoolean,
+  parseMail,
+  parseJobs,
+  parseNewsletter,
   type Source,
 } from './config-values.js';
 import type { AdminAppConfig, DbTimeouts, JobsConfig, MailConfig, MembersConfig, NewsletterConfig, S3Config } from './config-types.js';
@@ -199,10 +202,7 @@ export function parseConfig(source: Source, cwd = process.cwd()): Config {
   const contentDir = path.resolve(cwd, source.CONTENT_DIR ?? './content');
   const databaseUrl = parseDatabaseUrl(source.DATABASE_URL, contentDir);
   const staffDeviceVerification = parseBoolean('STAFF_DEVICE_VERIFICATION', source.STAFF_DEVICE_VERIFICATION ?? 'true');
-  const smtpUrl = source.MAIL_SMTP_URL?.trim() || null;
-  if (smtpUrl && !/^smtps?:\/\//.test(smtpUrl)) throw new ConfigError(`MAIL_SMTP_URL: must start with smtp:// or smtps:// (got "${smtpUrl}")`);
-  const from = source.MAIL_FROM?.trim() || null;
-  if (from && !/@/.test(from)) throw new ConfigError(`MAIL_FROM: must hold an e-mail address (got "${from}")`);
+  const mail = parseMail(source);
   const logLevel = source.LOG_LEVEL ?? 'info';
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
     throw new ConfigError(`LOG_LEVEL: must be one of fatal, error, warn, info, debug, trace, silent (got "${logLevel}")`);
@@ -229,32 +229,8 @@ export function parseConfig(source: Source, cwd = process.cwd()): Config {
     0,
     Number.MAX_SAFE_INTEGER,
   );
-  const webhookTimeoutMs = parseCount('WEBHOOK_TIMEOUT_MS', (source.WEBHOOK_TIMEOUT_MS ?? '2000').trim(), 100, 120_000);
-  // By default a lease outlives the slowest webhook request by far.
-  const leaseMs = parseCount('JOBS_LEASE_MS', (source.JOBS_LEASE_MS ?? String(Math.max(30_000, webhookTimeoutMs * 3))).trim(), 1000, 3_600_000);
-  if (leaseMs <= webhookTimeoutMs) throw new ConfigError(`JOBS_LEASE_MS: must be longer than WEBHOOK_TIMEOUT_MS (${webhookTimeoutMs})`);
-  const jobs = Object.freeze({
-    enabled: parseBoolean('JOBS_ENABLED', source.JOBS_ENABLED ?? 'true'),
-    pollMs: parseCount('JOBS_POLL_MS', (source.JOBS_POLL_MS ?? '1000').trim(), 10, 600_000),
-    webhookTimeoutMs,
-    webhookMaxAttempts: parseCount('WEBHOOK_MAX_ATTEMPTS', (source.WEBHOOK_MAX_ATTEMPTS ?? '10').trim(), 1, 100),
-    webhookRetryBaseMs: parseCount('WEBHOOK_RETRY_BASE_MS', (source.WEBHOOK_RETRY_BASE_MS ?? '5000').trim(), 1, 3_600_000),
-    webhookAllowPrivate: parseBoolean('WEBHOOK_ALLOW_PRIVATE', source.WEBHOOK_ALLOW_PRIVATE ?? 'false'),
-    historyDays: parseCount('WEBHOOK_HISTORY_DAYS', (source.WEBHOOK_HISTORY_DAYS ?? '30').trim(), 1, 3650),
-    leaseMs,
-  });
-  const newsletterSmtpUrl = source.NEWSLETTER_SMTP_URL?.trim() || null;
-  if (newsletterSmtpUrl && !/^smtps?:\/\//.test(newsletterSmtpUrl)) {
-    throw new ConfigError(`NEWSLETTER_SMTP_URL: must start with smtp:// or smtps:// (got "${newsletterSmtpUrl}")`);
-  }
-  const newsletter = Object.freeze({
-    smtpUrl: newsletterSmtpUrl,
-    ratePerSecond: parseCount('NEWSLETTER_RATE', (source.NEWSLETTER_RATE ?? '0').trim(), 0, 100_000),
-    connections: parseCount('NEWSLETTER_CONNECTIONS', (source.NEWSLETTER_CONNECTIONS ?? '5').trim(), 1, 100),
-    batchSize: parseCount('NEWSLETTER_BATCH_SIZE', (source.NEWSLETTER_BATCH_SIZE ?? '500').trim(), 1, 10_000),
-    retries: parseCount('NEWSLETTER_RETRIES', (source.NEWSLETTER_RETRIES ?? '5').trim(), 0, 20),
-    retryBaseMs: parseCount('NEWSLETTER_RETRY_MS', (source.NEWSLETTER_RETRY_MS ?? '2000').trim(), 1, 3_600_000),
-  });
+  const jobs = parseJobs(source);
+  const newsletter = parseNewsletter(source);
   // 16 MB holds the common answers of a site (a browse page of 15 long posts is ~150 KB) within the 100 MB goal.
   const responseCacheBytes = parseCount('RESPONSE_CACHE_MB', (source.RESPONSE_CACHE_MB ?? '16').trim(), 0, 65_536) * 1024 * 1024;
   const redisUrl = source.REDIS_URL?.trim() || null;
@@ -280,7 +256,7 @@ export function parseConfig(source: Source, cwd = process.cwd()): Config {
     databaseUrl,
     contentDir,
     staffDeviceVerification,
-    mail: Object.freeze({ from, smtpUrl }),
+    mail,
     newsletter,
     logLevel,
     logFormat,

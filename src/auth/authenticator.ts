@@ -85,6 +85,11 @@ export async function replaceRecoveryCodes(trx: Db, userId: string, at: Date): P
   return codes;
 }
 
+/** Turns the user's authenticator app on once its first code is confirmed. Run inside a write. */
+export async function enableAuthenticator(trx: Db, userId: string, at: Date): Promise<void> {
+  await trx.updateTable('staff_authenticators').set({ enabled: true, updated_at: at }).where('user_id', '=', userId).execute();
+}
+
 /** Spends one unused recovery code of the user; every stored hash is compared in constant time. */
 export async function useRecoveryCode(db: Db, userId: string, code: unknown, at: Date): Promise<boolean> {
   if (typeof code !== 'string' || normaliseRecovery(code).length !== 10) return false;

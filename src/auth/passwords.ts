@@ -9,6 +9,24 @@ export async function passwordMatches(plain: string, hash: string): Promise<bool
   return runInWorker<boolean>('bcryptCompare', { plain, hash }, { lane: 'auth' });
 }
 
+/** Ghost's answer to a wrong password, at login and wherever a staff user confirms a change with theirs. */
+export async function assertPasswordMatches(plain: string, hash: string): Promise<void> {
+  if (!(await passwordMatches(plain, hash))) {
+    throw errors.validation({
+      message: 'Your password is incorrect.',
+      context: 'Your password is incorrect.',
+      help: 'Visit and save your profile after logging in to check for problems.',
+      code: 'PASSWORD_INCORRECT',
+    });
+  }
+}
+
+/** A change to one's own account confirmed with one's password (a new password, the authenticator app's changes). */
+export async function assertOwnPassword(plain: unknown, hash: string): Promise<void> {
+  if (typeof plain !== 'string' || !plain) throw errors.validation('Password is required for this operation');
+  await assertPasswordMatches(plain, hash);
+}
+
 /** Changing or resetting a password: the new one typed twice alike. */
 export function assertSamePasswords(data: { newPassword: unknown; ne2Password: unknown }): void {
   if (data.newPassword !== data.ne2Password) throw errors.validation('Your new passwords do not match');

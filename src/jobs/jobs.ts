@@ -1,7 +1,9 @@
+import type { Readable } from 'node:stream';
 import type { Db } from '../db/connect.js';
 import type { ReadDb } from '../db/read-db.js';
 import type { JobRow } from '../db/schema-jobs.js';
 import { objectId } from '../db/ids.js';
+import type { Storage } from '../storage/storage.js';
 import { figuresOf, type JobLog } from './job-log.js';
 
 /** Claims of one job before it is given up: a job whose every run kills its instance must not loop for ever. */
@@ -70,6 +72,20 @@ export async function enqueueJob(db: Db, job: NewJob): Promise<string> {
     })
     .execute();
   return id;
+}
+
+/**
+ * Adds a job whose input is a file waiting in private storage (which every instance of a deployment shares).
+ * The file is written before the row, so a job never names a missing file, and removed when the row is not added.
+ */
+export async function enqueueFileJob(db: Db, storage: Storage, file: { key: string; data: Buffer | string | Readable }, job: NewJob): Promise<string> {
+  await storage.write(file.key, file.data, { private: true });
+  try {
+    return await enqueueJob(db, job);
+  } catch (err) {
+    await storage.delete(file.key).catch(() => undefined);
+    throw err;
+  }
 }
 
 export function findJob(db: ReadDb, id: string): Promise<JobRow | undefined> {

@@ -2,6 +2,7 @@ import { sql, type SqlBool } from 'kysely';
 import type { Db } from '../db/connect.js';
 import type { Engine } from '../db/engine.js';
 import { objectId } from '../db/ids.js';
+import type { WebhookDeliveryRow } from '../db/schema.js';
 
 /**
  * Turns one claimed outbox row into one pending delivery per webhook listening to its event, in one
@@ -29,7 +30,7 @@ export async function fanOut(db: Db, engine: Engine, owner: string, outboxId: st
     if (hooks.length === 0) return 0;
     await trx
       .insertInto('webhook_deliveries')
-      .values(hooks.map((hook) => newDelivery(hook.id, { id: outboxId, ...row }, now)))
+      .values(hooks.map((hook) => pendingDelivery(hook.id, { id: outboxId, ...row }, now)))
       .execute();
     return hooks.length;
   });
@@ -62,20 +63,24 @@ export async function fanOutAll(db: Db, engine: Engine, owner: string, outboxIds
       .execute();
     const deliveries = rows.flatMap((row) =>
       // Matched exactly (case-sensitive), as Ghost's database match does.
-      hooks.filter((hook) => hook.event === row.event).map((hook) => newDelivery(hook.id, row, now)),
+      hooks.filter((hook) => hook.event === row.event).map((hook) => pendingDelivery(hook.id, row, now)),
     );
     if (deliveries.length > 0) await trx.insertInto('webhook_deliveries').values(deliveries).execute();
   });
 }
 
-function newDelivery(webhookId: string, row: { id: string; event: string; created_at: Date }, now: Date) {
+/**
+ * A delivery of an outbox event to one webhook, waiting for its first attempt (the fan-out's, and a
+ * redelivery's, which queues the event again as of now).
+ */
+export function pendingDelivery(webhookId: string, outbox: { id: string; event: string; created_at: Date }, now: Date): WebhookDeliveryRow {
   return {
     id: objectId(),
     webhook_id: webhookId,
-    outbox_id: row.id,
-    event: row.event,
-    event_at: row.created_at,
-    status: 'pending' as const,
+    outbox_id: outbox.id,
+    event: outbox.event,
+    event_at: outbox.created_at,
+    status: 'pending',
     attempts: 0,
     available_at: now,
     lease_owner: null,

@@ -9,7 +9,7 @@ import { currentCount, hit, LIMITERS } from '../../auth/brute.js';
 import { deleteUserSessions } from '../../auth/sessions.js';
 import { currentEmailCode } from '../../auth/device-verification.js';
 import { readSettings } from '../../settings/settings.js';
-import { findUserByEmail } from '../users/users.queries.js';
+import { findUserByEmail, updateUser } from '../users/users.queries.js';
 import type { ResetInput } from './authentication.schemas.js';
 
 const RESET_LIFETIME_MS = 24 * 60 * 60 * 1000;
@@ -81,7 +81,7 @@ export async function completeReset(ctx: Ctx, data: ResetInput): Promise<{ user:
   assertPasswordPolicy(password, { email: user.email, siteTitle: settings.get('title') ?? undefined, siteUrl: ctx.site.url });
   const hash = await hashPassword(password);
   await ctx.write(async ({ db: trx, clock }) => {
-    await trx.updateTable('users').set({ password: hash, status: 'active', updated_at: clock.now() }).where('id', '=', user.id).execute();
+    await updateUser(trx, user.id, { password: hash, status: 'active', updated_at: clock.now() });
     await deleteUserSessions(trx, user.id);
   });
   return { user, emailVerificationToken: await currentEmailCode(ctx.autocommitDb, user.id, ctx.clock.now()) };

@@ -2,9 +2,10 @@ import type { UserRow } from '../../db/schema.js';
 import type { Ctx } from '../../ctx.js';
 import { actorOf, type Actor } from '../../auth/actor.js';
 import { errors } from '../../errors.js';
-import { passwordMatches } from '../../auth/passwords.js';
+import { assertOwnPassword } from '../../auth/passwords.js';
 import {
   beginSetup,
+  enableAuthenticator,
   findAuthenticator,
   otpauthUri,
   removeAuthenticator,
@@ -54,33 +55,21 @@ export async function confirmSetup(ctx: Ctx, token: unknown) {
     throw errors.validation({ message: 'The code is not valid.', property: 'token' });
   const codes = await ctx.write(async (w) => {
     const at = w.clock.now();
-    await w.db.updateTable('staff_authenticators').set({ enabled: true, updated_at: at }).where('user_id', '=', user.id).execute();
+    await enableAuthenticator(w.db, user.id, at);
     return replaceRecoveryCodes(w.db, user.id, at);
   });
   return { enabled: true, recovery_codes: codes };
 }
 
-async function assertPassword(user: UserRow, password: unknown): Promise<void> {
-  if (typeof password !== 'string' || !password) throw errors.validation('Password is required for this operation');
-  if (!(await passwordMatches(password, user.password))) {
-    throw errors.validation({
-      message: 'Your password is incorrect.',
-      context: 'Your password is incorrect.',
-      help: 'Visit and save your profile after logging in to check for problems.',
-      code: 'PASSWORD_INCORRECT',
-    });
-  }
-}
-
 export async function disable(ctx: Ctx, password: unknown): Promise<void> {
   const user = sessionUser(actorOf(ctx));
-  await assertPassword(user, password);
+  await assertOwnPassword(password, user.password);
   await ctx.write((w) => removeAuthenticator(w.db, user.id));
 }
 
 export async function newRecoveryCodes(ctx: Ctx, password: unknown) {
   const user = sessionUser(actorOf(ctx));
-  await assertPassword(user, password);
+  await assertOwnPassword(password, user.password);
   if (!(await findAuthenticator(ctx.db, user.id))?.enabled) throw errors.validation('No authenticator app is enabled.');
   return { enabled: true, recovery_codes: await ctx.write((w) => replaceRecoveryCodes(w.db, user.id, w.clock.now())) };
 }

@@ -3,7 +3,7 @@ import type { Ctx, CtxBase } from '../../ctx.js';
 import { jobCtx } from '../../ctx.js';
 import { objectId } from '../../db/ids.js';
 import { extensionOf, type UploadedFile } from '../../http/upload.js';
-import { enqueueJob, LostLeaseError, type JobHandler } from '../../jobs/jobs.js';
+import { enqueueFileJob, LostLeaseError, type JobHandler } from '../../jobs/jobs.js';
 import { readStoredImportFile } from './db.file.js';
 import { importGhostExport } from './db.import.js';
 
@@ -22,18 +22,12 @@ interface ImportPayload {
  */
 export async function queueImport(ctx: Ctx, upload: UploadedFile): Promise<string> {
   const file = `data/imports/db-${objectId()}${extensionOf(upload.name)}`;
-  await ctx.storage.write(file, createReadStream(upload.path), { private: true });
-  try {
-    return await enqueueJob(ctx.autocommitDb, {
-      kind: DB_IMPORT_JOB,
-      payload: { file } satisfies ImportPayload,
-      createdBy: ctx.actor?.user?.id ?? null,
-      now: ctx.clock.now(),
-    });
-  } catch (err) {
-    await ctx.storage.delete(file).catch(() => undefined);
-    throw err;
-  }
+  return enqueueFileJob(
+    ctx.autocommitDb,
+    ctx.storage,
+    { key: file, data: createReadStream(upload.path) },
+    { kind: DB_IMPORT_JOB, payload: { file } satisfies ImportPayload, createdBy: ctx.actor?.user?.id ?? null, now: ctx.clock.now() },
+  );
 }
 
 /**

@@ -4,7 +4,8 @@ import type { NewsletterRow, PostRow } from '../../db/schema.js';
 import { errors } from '../../errors.js';
 import { readSettings } from '../../settings/settings.js';
 import { personaliseEmail, renderPostEmail, type RecipientContext } from '../email-render/email-render.js';
-import { defaultNewsletter, memberByEmail, newsletterById, newsletterBySlug, postById } from '../email-render/email-render.queries.js';
+import { defaultNewsletter, memberByEmail, newsletterBySlug, postById } from '../email-render/email-render.queries.js';
+import { findNewsletter } from '../newsletters/newsletters.queries.js';
 import { newsletterSender } from '../email-render/email-render.sender.js';
 
 export interface PreviewInput {
@@ -22,7 +23,7 @@ async function postAndNewsletter(ctx: Ctx, input: PreviewInput): Promise<{ post:
     newsletter = await newsletterBySlug(ctx.db, input.newsletter);
     if (!newsletter) throw errors.notFound('Resource could not be found.');
   } else {
-    newsletter = (post.newsletter_id && (await newsletterById(ctx.db, post.newsletter_id))) || (await defaultNewsletter(ctx.db));
+    newsletter = (post.newsletter_id && (await findNewsletter(ctx.db, post.newsletter_id))) || (await defaultNewsletter(ctx.db));
   }
   // Ghost always has a newsletter; a site whose every newsletter was archived previews with none and fails.
   if (!newsletter) throw errors.notFound('Resource could not be found.');

@@ -1,6 +1,10 @@
 import type { ReadDb } from '../../db/read-db.js';
 import type { Db } from '../../db/connect.js';
 import type { MemberRow, NewsletterRow, PostRow, RedirectRow } from '../../db/schema.js';
+import { columnsOf } from '../../browse/fields.js';
+import { NEWSLETTER_FIELDS } from '../newsletters/newsletters.fields.js';
+
+const NEWSLETTER_COLUMNS = columnsOf(NEWSLETTER_FIELDS);
 
 /** The byline's names, in the post's author order. */
 export async function authorNamesOfPost(db: ReadDb, postId: string): Promise<string[]> {
@@ -29,17 +33,21 @@ export async function postById(db: ReadDb, id: string): Promise<PostRow | null> 
   return (await db.selectFrom('posts').selectAll().where('id', '=', id).executeTakeFirst()) ?? null;
 }
 
-export async function newsletterById(db: ReadDb, id: string): Promise<NewsletterRow | null> {
-  return (await db.selectFrom('newsletters').selectAll().where('id', '=', id).executeTakeFirst()) ?? null;
-}
-
 export async function newsletterBySlug(db: ReadDb, slug: string): Promise<NewsletterRow | null> {
-  return (await db.selectFrom('newsletters').selectAll().where('slug', '=', slug).executeTakeFirst()) ?? null;
+  return (await db.selectFrom('newsletters').select(NEWSLETTER_COLUMNS).where('slug', '=', slug).executeTakeFirst()) ?? null;
 }
 
 /** Ghost's default newsletter: the first active one in sort order. */
 export async function defaultNewsletter(db: ReadDb): Promise<NewsletterRow | null> {
-  return (await db.selectFrom('newsletters').selectAll().where('status', '=', 'active').orderBy('sort_order').orderBy('created_at').executeTakeFirst()) ?? null;
+  return (
+    (await db
+      .selectFrom('newsletters')
+      .select(NEWSLETTER_COLUMNS)
+      .where('status', '=', 'active')
+      .orderBy('sort_order')
+      .orderBy('created_at')
+      .executeTakeFirst()) ?? null
+  );
 }
 
 export async function memberByEmail(db: ReadDb, email: string): Promise<Pick<MemberRow, 'uuid' | 'email' | 'name' | 'status' | 'created_at'> | null> {

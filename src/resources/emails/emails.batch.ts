@@ -14,7 +14,6 @@ import type { BatchPayload } from './emails.prepare.js';
 import {
   findBatch,
   findEmail,
-  findNewsletterOfEmail,
   findPostOfEmail,
   finishEmailIfDone,
   recordDelivered,
@@ -23,6 +22,7 @@ import {
   updateBatch,
   type PendingRecipient,
 } from './emails.queries.js';
+import { findNewsletter } from '../newsletters/newsletters.queries.js';
 
 /** Ghost's error on an email whose batches failed. */
 export const SEND_FAILED = 'An unexpected error occurred, please retry sending your newsletter.';
@@ -200,7 +200,7 @@ export function newsletterBatchJob(base: CtxBase, config: Config, sender: BulkSe
     const email = await findEmail(ctx.db, emailId);
     if (!batch || !email || batch.status === 'submitted') return { skipped: true };
     const post = await findPostOfEmail(ctx.db, email.post_id);
-    const newsletter = email.newsletter_id ? await findNewsletterOfEmail(ctx.db, email.newsletter_id) : undefined;
+    const newsletter = email.newsletter_id ? await findNewsletter(ctx.db, email.newsletter_id) : undefined;
     const end = async (status: 'submitted' | 'failed', error: SendRefusal | null, result: object) => {
       await ctx.write(async (w) => {
         await updateBatch(w.db, batchId, {

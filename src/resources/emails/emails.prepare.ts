@@ -9,7 +9,6 @@ import { recipientFilter } from './emails.recipients.js';
 import {
   batchesOfEmail,
   findEmail,
-  findNewsletterOfEmail,
   findPostOfEmail,
   insertBatch,
   insertRecipients,
@@ -17,6 +16,7 @@ import {
   reopenFailedBatches,
   updateEmail,
 } from './emails.queries.js';
+import { findNewsletter } from '../newsletters/newsletters.queries.js';
 
 /** The job that turns a pending email into batches of recipients (queued by the publish, and by a retry). */
 export const NEWSLETTER_PREPARE_JOB = 'newsletter-prepare';
@@ -118,7 +118,7 @@ export function newsletterPrepareJob(base: CtxBase, config: Config): JobHandler 
     const email = await findEmail(ctx.db, emailId);
     if (!email || email.status === 'submitted' || email.status === 'failed') return { skipped: email?.status ?? 'missing' };
     const post = await findPostOfEmail(ctx.db, email.post_id);
-    const newsletter = email.newsletter_id ? await findNewsletterOfEmail(ctx.db, email.newsletter_id) : undefined;
+    const newsletter = email.newsletter_id ? await findNewsletter(ctx.db, email.newsletter_id) : undefined;
     return ctx.write(async (w) => {
       const now = w.clock.now();
       let batchIds: string[];

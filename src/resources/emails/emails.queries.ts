@@ -2,21 +2,34 @@ import { sql, type ExpressionBuilder } from 'kysely';
 import type { Db } from '../../db/connect.js';
 import type { ReadDb } from '../../db/read-db.js';
 import type { Engine } from '../../db/engine.js';
-import type { Database, EmailBatchRow, EmailRecipientFailureRow, EmailRecipientRow, EmailRow, MemberRow, NewsletterRow, PostRow } from '../../db/schema.js';
+import type { Database, EmailBatchRow, EmailRecipientFailureRow, EmailRecipientRow, EmailRow, MemberRow, PostRow } from '../../db/schema.js';
 import { chunksOf, insertInChunks } from '../../db/chunks.js';
 import { filterWhere } from '../../filter/filter.js';
 import { MEMBERS_FILTER, MEMBERS_FILTER_RULES } from '../members/members.browse.js';
+import { columnsOf } from '../../browse/fields.js';
+import { EMAIL_BATCH_FIELDS, EMAIL_FIELDS } from './emails.fields.js';
+
+const EMAIL_COLUMNS = columnsOf(EMAIL_FIELDS);
+const EMAIL_BATCH_COLUMNS = columnsOf(EMAIL_BATCH_FIELDS);
 
 export function findEmail(db: ReadDb, id: string): Promise<EmailRow | undefined> {
-  return db.selectFrom('emails').selectAll().where('id', '=', id).executeTakeFirst();
+  return db.selectFrom('emails').select(EMAIL_COLUMNS).where('id', '=', id).executeTakeFirst();
 }
 
 export function findPostOfEmail(db: ReadDb, postId: string): Promise<PostRow | undefined> {
   return db.selectFrom('posts').selectAll().where('id', '=', postId).executeTakeFirst();
 }
 
-export function findNewsletterOfEmail(db: ReadDb, id: string): Promise<NewsletterRow | undefined> {
-  return db.selectFrom('newsletters').selectAll().where('id', '=', id).executeTakeFirst();
+export async function insertEmail(db: Db, row: EmailRow): Promise<void> {
+  await db.insertInto('emails').values(row).execute();
+}
+
+export async function postHasEmail(db: ReadDb, postId: string): Promise<boolean> {
+  return (await db.selectFrom('emails').select('id').where('post_id', '=', postId).executeTakeFirst()) !== undefined;
+}
+
+export function emailsOfPosts(db: ReadDb, postIds: readonly string[]): Promise<EmailRow[]> {
+  return postIds.length ? db.selectFrom('emails').select(EMAIL_COLUMNS).where('post_id', 'in', postIds).execute() : Promise.resolve([]);
 }
 
 export type RecipientMember = Pick<MemberRow, 'id' | 'uuid' | 'email' | 'name'>;
@@ -49,11 +62,11 @@ export async function insertRecipients(db: Db, rows: readonly EmailRecipientRow[
 }
 
 export function batchesOfEmail(db: ReadDb, emailId: string): Promise<EmailBatchRow[]> {
-  return db.selectFrom('email_batches').selectAll().where('email_id', '=', emailId).orderBy('id').execute();
+  return db.selectFrom('email_batches').select(EMAIL_BATCH_COLUMNS).where('email_id', '=', emailId).orderBy('id').execute();
 }
 
 export function findBatch(db: ReadDb, id: string): Promise<EmailBatchRow | undefined> {
-  return db.selectFrom('email_batches').selectAll().where('id', '=', id).executeTakeFirst();
+  return db.selectFrom('email_batches').select(EMAIL_BATCH_COLUMNS).where('id', '=', id).executeTakeFirst();
 }
 
 export async function updateEmail(db: Db, id: string, values: Partial<EmailRow>): Promise<void> {

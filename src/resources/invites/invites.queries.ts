@@ -1,3 +1,4 @@
+import type { Db } from '../../db/connect.js';
 import type { ReadDb } from '../../db/read-db.js';
 import type { InviteRow } from '../../db/schema.js';
 
@@ -19,4 +20,19 @@ export async function hasSentInvite(db: ReadDb, email: string): Promise<boolean>
     .where((eb) => eb(eb.fn('lower', ['email']), '=', email.toLowerCase()))
     .executeTakeFirst();
   return row !== undefined;
+}
+
+/** The invitation to an address, replacing an earlier one to it (addresses compared without case). */
+export async function replaceInvite(db: Db, invite: InviteRow): Promise<void> {
+  await db
+    .deleteFrom('invites')
+    .where((eb) => eb(eb.fn('lower', ['email']), '=', invite.email.toLowerCase()))
+    .execute();
+  await db.insertInto('invites').values(invite).execute();
+}
+
+/** Whether there was such an invitation to delete. */
+export async function deleteInvite(db: Db, id: string): Promise<boolean> {
+  const { numDeletedRows } = await db.deleteFrom('invites').where('id', '=', id).executeTakeFirst();
+  return numDeletedRows > 0n;
 }

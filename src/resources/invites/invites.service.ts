@@ -7,7 +7,8 @@ import { canInviteRole } from '../../auth/staff-rules.js';
 import { inviteToken, tokenHash, urlSafe } from '../../auth/tokens.js';
 import { invitation } from '../../mail/templates.js';
 import { readSettings } from '../../settings/settings.js';
-import { emailTaken } from '../users/users.queries.js';
+import { emailTaken, findRole } from '../users/users.queries.js';
+import { deleteInvite, replaceInvite } from './invites.queries.js';
 import { checkColumns } from '../../db/column-rules.js';
 import { INVITE_RULES } from './invites.rules.js';
 import type { InviteInput } from './invites.schemas.js';
@@ -28,7 +29,7 @@ export async function addInvite(ctx: Ctx, input: InviteInput): Promise<InviteRow
   const actor = actorOf(ctx);
   const email = String(input.email);
   if (await emailTaken(db, email)) throw errors.validation('User is already registered.');
-  const role = typeof input.role_id === 'string' ? await db.selectFrom('roles').selectAll().where('id', '=', input.role_id).executeTakeFirst() : undefined;
+  const role = typeof input.role_id === 'string' ? await findRole(db, input.role_id) : undefined;
   if (!role) throw errors.notFound('Role not found');
   if (!canInviteRole(actor, role.name)) throw errors.noPermission('You do not have permission to add invites');
   checkColumns(INVITE_RULES, { email });
@@ -68,20 +69,13 @@ export async function addInvite(ctx: Ctx, input: InviteInput): Promise<InviteRow
     updated_at: at,
     updated_by: ctx.actingUserId,
   };
-  await ctx.write(async ({ db: trx }) => {
-    await trx
-      .deleteFrom('invites')
-      .where((eb) => eb(eb.fn('lower', ['email']), '=', email.toLowerCase()))
-      .execute();
-    await trx.insertInto('invites').values(invite).execute();
-  });
+  await ctx.write(({ db: trx }) => replaceInvite(trx, invite));
   return invite;
 }
 
 /** `DELETE /invites/:id/`: 404 when there is no such invitation. */
 export async function destroyInvite(ctx: Ctx, id: string): Promise<void> {
   await ctx.write(async (w) => {
-    const { numDeletedRows } = await w.db.deleteFrom('invites').where('id', '=', id).executeTakeFirst();
-    if (numDeletedRows === 0n) throw errors.notFound();
+    if (!(await deleteInvite(w.db, id))) throw errors.notFound();
   });
 }

@@ -3,6 +3,10 @@ import type { Db } from '../../db/connect.js';
 import type { ReadDb } from '../../db/read-db.js';
 import type { Where } from '../../filter/render.js';
 import type { MemberClickEventRow, RedirectRow } from '../../db/schema.js';
+import { columnsOf } from '../../browse/fields.js';
+import { REDIRECT_FIELDS } from './links.fields.js';
+
+const REDIRECT_COLUMNS = columnsOf(REDIRECT_FIELDS);
 
 /** Tracked links with their click counts, most clicked first, then `to` descending (Ghost's order). */
 export async function redirectsWithClicks(db: ReadDb, where: Where | null) {
@@ -17,7 +21,7 @@ export async function redirectsWithClicks(db: ReadDb, where: Where | null) {
 }
 
 export async function redirectByFrom(db: ReadDb, from: string): Promise<RedirectRow | null> {
-  return (await db.selectFrom('redirects').selectAll().where('from', '=', from).executeTakeFirst()) ?? null;
+  return (await db.selectFrom('redirects').select(REDIRECT_COLUMNS).where('from', '=', from).executeTakeFirst()) ?? null;
 }
 
 export async function redirectIdsOfPostTo(db: ReadDb, postId: string, to: string): Promise<string[]> {

@@ -4,6 +4,7 @@ import { objectId } from '../../db/ids.js';
 import { filterWhere } from '../../filter/filter.js';
 import { parseNql } from '../../filter/nql.js';
 import { fromStorageUrl, toStorageUrl } from '../../content/ghost-url.js';
+import { wallClock } from '../../content/dates.js';
 import { readSettings } from '../../settings/settings.js';
 import { REDIRECTS_FILTER } from './links.fields.js';
 import {
@@ -77,19 +78,8 @@ export async function updateLinks(ctx: Ctx, filter: string, newTo: string) {
 
 /** Start of the day `at` falls in, in the site's timezone. */
 function startOfDay(at: Date, timezone: string): Date {
-  const parts = new Intl.DateTimeFormat('en-CA', {
-    timeZone: timezone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-    hourCycle: 'h23',
-  })
-    .formatToParts(at)
-    .reduce<Record<string, string>>((acc, part) => ({ ...acc, [part.type]: part.value }), {});
-  const sinceMidnight = (Number(parts.hour) * 3600 + Number(parts.minute) * 60 + Number(parts.second)) * 1000 + at.getMilliseconds();
+  const { hour, minute, second } = wallClock(at, timezone);
+  const sinceMidnight = (hour * 3600 + minute * 60 + second) * 1000 + at.getMilliseconds();
   return new Date(at.getTime() - sinceMidnight);
 }
 

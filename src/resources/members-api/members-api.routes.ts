@@ -37,7 +37,7 @@ const sessionOf = (request: FastifyRequest) => sessionMember(request.ctx, reques
 /**
  * The Members API at `<site>/members/api/`, the magic link at `<site>/members/`, and the identity-token keys
  * at `<site>/members/.well-known/jwks.json`, as Ghost 5.130.6 answers them. `GET /members/api/site/` is the
- * Admin API's `/site/` (Ghost serves the same controller): app.ts passes its route in.
+ * Admin API's `/site/` (Ghost serves the same controller): app-routes.ts passes its route in.
  */
 export async function membersApiRoutes(app: FastifyInstance, base: CtxBase, config: Config, { siteRoutes }: { siteRoutes: (scope: FastifyInstance) => void }) {
   const sitePath = new URL(config.siteUrl).pathname;

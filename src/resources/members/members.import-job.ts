@@ -2,7 +2,7 @@ import { text } from 'node:stream/consumers';
 import type { Ctx, CtxBase } from '../../ctx.js';
 import { jobCtx } from '../../ctx.js';
 import { objectId } from '../../db/ids.js';
-import { enqueueJob, type JobHandler } from '../../jobs/jobs.js';
+import { enqueueFileJob, type JobHandler } from '../../jobs/jobs.js';
 import { performImport, type PreparedImport } from './members.import.js';
 
 /** The job kind of a members CSV import too large to run during its request. */
@@ -24,18 +24,17 @@ interface ImportPayload {
  */
 export async function queueImport(ctx: Ctx, prepared: PreparedImport): Promise<string> {
   const file = `data/imports/members-${objectId()}.csv`;
-  await ctx.storage.write(file, prepared.csv, { private: true });
-  try {
-    return await enqueueJob(ctx.autocommitDb, {
+  return enqueueFileJob(
+    ctx.autocommitDb,
+    ctx.storage,
+    { key: file, data: prepared.csv },
+    {
       kind: MEMBERS_IMPORT_JOB,
       payload: { file, importLabel: prepared.importLabel, originalImportSize: prepared.rows } satisfies ImportPayload,
       createdBy: ctx.actor?.user?.id ?? null,
       now: ctx.clock.now(),
-    });
-  } catch (err) {
-    await ctx.storage.delete(file).catch(() => undefined);
-    throw err;
-  }
+    },
+  );
 }
 
 /**

@@ -5,7 +5,7 @@ import type { LabelRow, MemberRow, TierRow } from '../../db/schema.js';
 import { objectId } from '../../db/ids.js';
 import { chunksOf, insertInChunks } from '../../db/chunks.js';
 import { readSetting } from '../../settings/settings.js';
-import { isoDate } from '../../content/dates.js';
+import { isoDate, wallClock } from '../../content/dates.js';
 import { signupNewsletterIds } from './members.queries.js';
 import { newMemberRow } from './members.service.js';
 import { resolveLabels, setMemberNewsletters, setMemberTiers } from './members.relations.js';
@@ -41,25 +41,9 @@ export interface ImportOptions {
 /** `Import YYYY-MM-DD HH:mm` in the site's time zone: the label every member of one import gets. */
 export async function importLabelName(ctx: Ctx): Promise<string> {
   const zone = (await readSetting(ctx.db, 'timezone')) || 'Etc/UTC';
-  const at = new Date(ctx.clock.epochMs());
-  let parts: Record<string, string>;
-  try {
-    const format = new Intl.DateTimeFormat('en-US', {
-      timeZone: zone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-    });
-    parts = Object.fromEntries(format.formatToParts(at).map((part) => [part.type, part.value]));
-  } catch {
-    // An unknown zone in settings: UTC, as reads show it.
-    const iso = at.toISOString();
-    parts = { year: iso.slice(0, 4), month: iso.slice(5, 7), day: iso.slice(8, 10), hour: iso.slice(11, 13), minute: iso.slice(14, 16) };
-  }
-  return `Import ${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}`;
+  const { year, month, day, hour, minute } = wallClock(new Date(ctx.clock.epochMs()), zone);
+  const two = (value: number) => String(value).padStart(2, '0');
+  return `Import ${year}-${two(month)}-${two(day)} ${two(hour)}:${two(minute)}`;
 }
 
 /** Reads the uploaded file with the request's mapping and labels into Ghost's prepared form (Ghost's `prepare`). */

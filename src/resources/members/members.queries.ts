@@ -5,9 +5,13 @@ import type { LabelRow, MemberRow, NewsletterRow, TierRow } from '../../db/schem
 import { columnsOf } from '../../browse/fields.js';
 import { MEMBER_FIELDS } from './members.fields.js';
 import { TIER_FIELDS } from '../tiers/tiers.fields.js';
+import { LABEL_FIELDS } from '../labels/labels.fields.js';
+import { NEWSLETTER_FIELDS } from '../newsletters/newsletters.fields.js';
 
 const MEMBER_COLUMNS = columnsOf(MEMBER_FIELDS);
 const TIER_COLUMNS = columnsOf(TIER_FIELDS);
+const LABEL_COLUMNS = columnsOf(LABEL_FIELDS);
+const NEWSLETTER_COLUMNS = columnsOf(NEWSLETTER_FIELDS);
 
 export function findMember(db: ReadDb, id: string): Promise<MemberRow | undefined> {
   return db.selectFrom('members').select(MEMBER_COLUMNS).where('id', '=', id).executeTakeFirst();
@@ -49,7 +53,7 @@ export async function relationsOfMembers(db: ReadDb, ids: readonly string[]): Pr
     db
       .selectFrom('members_labels')
       .innerJoin('labels', 'labels.id', 'members_labels.label_id')
-      .selectAll('labels')
+      .select(LABEL_COLUMNS.map((column) => `labels.${column}` as const))
       .select('members_labels.member_id')
       .where('members_labels.member_id', 'in', ids)
       .orderBy('members_labels.sort_order')
@@ -58,7 +62,7 @@ export async function relationsOfMembers(db: ReadDb, ids: readonly string[]): Pr
     db
       .selectFrom('members_products')
       .innerJoin('products', 'products.id', 'members_products.product_id')
-      .selectAll('products')
+      .select(TIER_COLUMNS.map((column) => `products.${column}` as const))
       .select(['members_products.member_id', 'members_products.expiry_at'])
       .where('members_products.member_id', 'in', ids)
       .orderBy('members_products.sort_order')
@@ -66,7 +70,7 @@ export async function relationsOfMembers(db: ReadDb, ids: readonly string[]): Pr
     db
       .selectFrom('members_newsletters')
       .innerJoin('newsletters', 'newsletters.id', 'members_newsletters.newsletter_id')
-      .selectAll('newsletters')
+      .select(NEWSLETTER_COLUMNS.map((column) => `newsletters.${column}` as const))
       .select('members_newsletters.member_id')
       .where('members_newsletters.member_id', 'in', ids)
       .where('newsletters.status', '=', 'active')

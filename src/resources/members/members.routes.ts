@@ -34,7 +34,7 @@ const selectionOf = (query: Query): BulkSelection => ({ filter: text(query.filte
 
 /**
  * Ghost endpoints not built here whose paths `/members/:id/` would otherwise take (and answer 422 for the id):
- * `app.ts` routes them, outside the Admin API's hooks, to the unmatched-route answer they had before.
+ * `app-routes.ts` routes them, outside the Admin API's hooks, to the unmatched-route answer they had before.
  */
 export const MEMBER_PATHS_NOT_BUILT = [['GET', 'members/stripe_connect/']] as const;
 

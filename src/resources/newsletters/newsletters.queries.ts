@@ -13,6 +13,26 @@ export function findNewsletter(db: ReadDb, id: string): Promise<NewsletterRow | 
   return db.selectFrom('newsletters').select(NEWSLETTER_COLUMNS).where('id', '=', id).executeTakeFirst();
 }
 
+export function findActiveNewsletterBySlug(db: ReadDb, slug: string): Promise<NewsletterRow | undefined> {
+  return db.selectFrom('newsletters').select(NEWSLETTER_COLUMNS).where('slug', '=', slug).where('status', '=', 'active').executeTakeFirst();
+}
+
+export function newslettersByIds(db: ReadDb, ids: readonly string[]): Promise<NewsletterRow[]> {
+  return ids.length ? db.selectFrom('newsletters').select(NEWSLETTER_COLUMNS).where('id', 'in', ids).execute() : Promise.resolve([]);
+}
+
+export async function insertNewsletter(db: Db, row: NewsletterRow): Promise<void> {
+  await db.insertInto('newsletters').values(row).execute();
+}
+
+export async function updateNewsletter(db: Db, id: string, changes: Partial<NewsletterRow>): Promise<void> {
+  await db.updateTable('newsletters').set(changes).where('id', '=', id).execute();
+}
+
+export async function renameNewsletterBySlug(db: Db, slug: string, name: string, at: Date): Promise<void> {
+  await db.updateTable('newsletters').set({ name, updated_at: at }).where('slug', '=', slug).execute();
+}
+
 /** Another newsletter of this name, compared without case (as MySQL's unique index, Ghost's production engine, does). */
 export function findNewsletterNamed(db: ReadDb, engine: Engine, name: string, exceptId?: string): Promise<{ id: string } | undefined> {
   let query = db

@@ -5,7 +5,16 @@ import { objectId, uuid } from '../../db/ids.js';
 import { generateSlug } from '../../content/slugs.js';
 import { toStorageUrl } from '../../content/ghost-url.js';
 import { checkColumns } from '../../db/column-rules.js';
-import { findNewsletter, findNewsletterNamed, newsletterSlugTaken, nextSortOrder, optInExistingMembers } from './newsletters.queries.js';
+import {
+  findNewsletter,
+  findNewsletterNamed,
+  insertNewsletter,
+  newsletterSlugTaken,
+  nextSortOrder,
+  optInExistingMembers,
+  renameNewsletterBySlug,
+  updateNewsletter,
+} from './newsletters.queries.js';
 import { checkSenderAddresses, NEWSLETTER_RULES, newsletterSortOrder } from './newsletters.rules.js';
 import { NEWSLETTER_WRITABLE, type NewsletterInput } from './newsletters.schemas.js';
 
@@ -94,7 +103,7 @@ export async function addNewsletter(ctx: Ctx, input: NewsletterInput, { optInExi
       created_at: at,
       updated_at: at,
     };
-    await db.insertInto('newsletters').values(newsletter).execute();
+    await insertNewsletter(db, newsletter);
     if (!optInExisting) return { newsletter };
     return { newsletter, meta: { opted_in_member_count: await optInExistingMembers(db, newsletter.id, objectId) } };
   });
@@ -112,12 +121,12 @@ export async function editNewsletter(ctx: Ctx, id: string, input: NewsletterInpu
     }
     next.updated_at = clock.now();
     const { id: _id, uuid: _uuid, created_at: _created, ...update } = next;
-    await db.updateTable('newsletters').set(update).where('id', '=', id).execute();
+    await updateNewsletter(db, id, update);
     return { newsletter: next };
   });
 }
 
 /** Setup names the default newsletter after the site, as Ghost's setup does. */
 export async function renameDefaultNewsletter(w: WriteCtx, title: string): Promise<void> {
-  await w.db.updateTable('newsletters').set({ name: title.trim(), updated_at: w.clock.now() }).where('slug', '=', 'default-newsletter').execute();
+  await renameNewsletterBySlug(w.db, 'default-newsletter', title.trim(), w.clock.now());
 }

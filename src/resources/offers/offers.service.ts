@@ -3,7 +3,7 @@ import type { OfferRow } from '../../db/schema.js';
 import { objectId } from '../../db/ids.js';
 import { errors } from '../../errors.js';
 import { findTier } from '../tiers/tiers.queries.js';
-import { findOffer, offerCodeTaken, offerNameTaken, type OfferWithTier } from './offers.queries.js';
+import { findOffer, insertOffer, offerCodeTaken, offerNameTaken, updateOffer, type OfferWithTier } from './offers.queries.js';
 import {
   offerAmount,
   offerCadence,
@@ -64,7 +64,7 @@ export async function addOffer(ctx: Ctx, input: OfferInput): Promise<OfferWithTi
       created_at: at,
       updated_at: at,
     };
-    await db.insertInto('offers').values(offer).execute();
+    await insertOffer(db, offer);
     return { ...offer, tier_name: tier.name };
   });
 }
@@ -89,7 +89,7 @@ export async function editOffer(ctx: Ctx, id: string, input: OfferInput): Promis
     if ('display_description' in input) update.portal_description = offerDescription(input.display_description);
     if ('status' in input) update.active = offerStatus(input.status) === 'active';
     update.updated_at = clock.now();
-    await db.updateTable('offers').set(update).where('id', '=', id).execute();
+    await updateOffer(db, id, update);
     return { ...offer, ...update };
   });
 }

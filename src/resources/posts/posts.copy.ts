@@ -8,7 +8,7 @@ import { authorIdsOf, tagIdsOf, writeAuthors, writeTags } from './posts.relation
 import { checkPostColumns } from './posts.rules.js';
 import { recordRevision, revisionSnapshot } from './posts.revisions.js';
 import { recordAdded } from './posts.events.js';
-import { findAnyPost, findPostMeta } from './posts.queries.js';
+import { findAnyPost, findPostMeta, insertPost, insertPostMeta, insertPostTiers } from './posts.queries.js';
 import { tierIdsOfPost } from './posts.tiers.js';
 import type { PostType } from './posts.schemas.js';
 import { authorOfWrite, type WriteResult } from './posts.service.js';
@@ -48,22 +48,15 @@ export async function copyPost(ctx: Ctx, type: PostType, id: string): Promise<Wr
       show_title_and_feature_image: true,
     };
     checkPostColumns(row);
-    await trx.insertInto('posts').values(row).execute();
+    await insertPost(trx, row);
     await writeTags(trx, newId, await tagIdsOf(trx, id), true);
     await writeAuthors(trx, newId, await authorIdsOf(trx, id), true);
     const tierIds = await tierIdsOfPost(trx, id);
-    if (tierIds.length)
-      await trx
-        .insertInto('posts_products')
-        .values(tierIds.map((product_id, sort_order) => ({ id: objectId(), post_id: newId, product_id, sort_order })))
-        .execute();
+    await insertPostTiers(trx, newId, tierIds);
     if (meta) {
       const { id: _metaId, post_id: _postId, email_subject: _subject, email_only: _emailOnly, ...copied } = meta;
       if (Object.values(copied).some(Boolean)) {
-        await trx
-          .insertInto('posts_meta')
-          .values({ ...copied, id: objectId(), post_id: newId, email_subject: null, email_only: false })
-          .execute();
+        await insertPostMeta(trx, { ...copied, id: objectId(), post_id: newId, email_subject: null, email_only: false });
       }
     }
     if (!row.mobiledoc)

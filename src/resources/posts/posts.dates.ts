@@ -1,45 +1,21 @@
+import { wallClock } from '../../content/dates.js';
+
 /**
  * Content API post dates: the instant shown in the site's time zone with its offset, as moment's
  * `toISOString(true)` writes it (`2026-11-21T13:06:16.000+00:00`, `…T02:06:16.000+13:00`).
  */
 const UTC_ZONES = new Set(['Etc/UTC', 'UTC', 'Etc/GMT', 'GMT', 'Etc/Universal', 'Etc/Zulu']);
-const formatters = new Map<string, Intl.DateTimeFormat | null>();
 /** Offsets change at most hourly (DST): keyed by zone and hour, so a page of posts formats without Intl. */
 const offsets = new Map<string, number>();
 const HOUR_MS = 3600_000;
-
-function formatterFor(timeZone: string): Intl.DateTimeFormat | null {
-  if (!formatters.has(timeZone)) {
-    let formatter: Intl.DateTimeFormat | null = null;
-    try {
-      formatter = new Intl.DateTimeFormat('en-US', {
-        timeZone,
-        hourCycle: 'h23',
-        year: 'numeric',
-        month: '2-digit',
-        day: '2-digit',
-        hour: '2-digit',
-        minute: '2-digit',
-        second: '2-digit',
-      });
-    } catch {
-      // An unknown zone in settings must not break reads: it is shown as UTC.
-    }
-    formatters.set(timeZone, formatter);
-  }
-  return formatters.get(timeZone)!;
-}
 
 /** Minutes east of UTC for this zone at this instant. */
 function offsetMinutes(ms: number, timeZone: string): number {
   const key = `${timeZone}:${Math.floor(ms / HOUR_MS)}`;
   let offset = offsets.get(key);
   if (offset === undefined) {
-    const formatter = formatterFor(timeZone);
-    if (!formatter) return 0;
-    const parts = Object.fromEntries(formatter.formatToParts(new Date(ms)).map((part) => [part.type, part.value]));
-    const wall = Date.UTC(Number(parts.year), Number(parts.month) - 1, Number(parts.day), Number(parts.hour), Number(parts.minute), Number(parts.second));
-    offset = Math.round((wall - Math.floor(ms / 1000) * 1000) / 60000);
+    const { year, month, day, hour, minute, second } = wallClock(new Date(ms), timeZone);
+    offset = Math.round((Date.UTC(year, month - 1, day, hour, minute, second) - Math.floor(ms / 1000) * 1000) / 60000);
     if (offsets.size > 10_000) offsets.clear();
     offsets.set(key, offset);
   }

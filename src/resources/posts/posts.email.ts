@@ -1,5 +1,3 @@
-import { sql } from 'kysely';
-import validator from 'validator';
 import type { ReadDb } from '../../db/read-db.js';
 import type { Engine } from '../../db/engine.js';
 import type { EmailRow, NewsletterRow, PostMetaRow, PostRow } from '../../db/schema.js';
@@ -10,8 +8,11 @@ import { filterWhere } from '../../filter/filter.js';
 import { readSettings } from '../../settings/settings.js';
 import { MEMBERS_FILTER, MEMBERS_FILTER_RULES } from '../members/members.browse.js';
 import { recipientFilter } from '../emails/emails.recipients.js';
+import { countMatchingMembers, emailsOfPosts, insertEmail } from '../emails/emails.queries.js';
+import { findActiveNewsletterBySlug, newslettersByIds } from '../newsletters/newsletters.queries.js';
 import { queueEmailSend } from '../emails/emails.prepare.js';
 import { presentEmailRow } from '../emails/emails.present.js';
+import { newsletterFrom } from '../email-render/email-render.sender.js';
 
 /** `?email_segment=`: Ghost runs it as a members filter; one that does not compile is refused with its reason. */
 export function checkEmailSegment(engine: Engine, segment: string): void {
@@ -25,35 +26,9 @@ export function checkEmailSegment(engine: Engine, segment: string): void {
 
 /** `?newsletter=<slug>` names an active newsletter, or the publish is refused as Ghost refuses it. */
 export async function activeNewsletterBySlug(db: ReadDb, slug: string): Promise<NewsletterRow> {
-  const newsletter = await db.selectFrom('newsletters').selectAll().where('slug', '=', slug).where('status', '=', 'active').executeTakeFirst();
+  const newsletter = await findActiveNewsletterBySlug(db, slug);
   if (!newsletter) throw errors.badRequest("The newsletter parameter doesn't match any active newsletter.");
   return newsletter;
-}
-
-/**
- * Ghost's `from` for a self-hosted site: the newsletter's sender (or the site's) name with its sender address
- * (or the default address); an address that is not a valid e-mail (a site on an IP address) falls back to the
- * default address alone, without a name.
- */
-function fromAddress(newsletter: NewsletterRow, siteTitle: string, defaultAddress: string): string {
-  const address = newsletter.sender_email || defaultAddress;
-  if (!validator.isEmail(address)) return defaultAddress;
-  // Ghost escapes quotes in the site title, then again when it writes the name (so a title's are doubled).
-  const name = newsletter.sender_name || siteTitle.replace(/"/g, '\\"');
-  if (!name) return address;
-  // It also drops check-mark characters Gmail rejects in sender names.
-  const cleaned = name
-    .replace(/"/g, '\\"')
-    .replace(/[\u2705\u2713\u2714\u2611\u{1F5F8}]/gu, '')
-    .trim();
-  return `"${cleaned}" <${address}>`;
-}
-
-async function recipientCount(w: WriteCtx, newsletter: NewsletterRow, segment: string): Promise<number> {
-  const where = filterWhere(MEMBERS_FILTER, w.engine, recipientFilter(newsletter, segment), MEMBERS_FILTER_RULES);
-  let query = w.db.selectFrom('members').select(sql<number>`count(distinct members.id)`.as('n'));
-  if (where) query = query.where(where);
-  return Number((await query.executeTakeFirst())?.n ?? 0);
 }
 
 /**
@@ -65,7 +40,7 @@ async function recipientCount(w: WriteCtx, newsletter: NewsletterRow, segment: s
  */
 export async function recordPostEmail(w: WriteCtx, post: PostRow, meta: Partial<PostMetaRow> | null, newsletter: NewsletterRow): Promise<void> {
   const settings = await readSettings(w.db, ['email_track_opens', 'email_track_clicks', 'title']);
-  const count = await recipientCount(w, newsletter, post.email_recipient_filter);
+  const count = await countMatchingMembers(w.db, w.engine, recipientFilter(newsletter, post.email_recipient_filter));
   const at = w.clock.now();
   const row: EmailRow = {
     id: objectId(),
@@ -80,7 +55,7 @@ export async function recordPostEmail(w: WriteCtx, post: PostRow, meta: Partial<
     opened_count: 0,
     failed_count: 0,
     subject: meta?.email_subject || post.title,
-    from: fromAddress(newsletter, settings.get('title') ?? '', w.mailer.fromAddress),
+    from: newsletterFrom(newsletter, settings.get('title') ?? '', w.mailer.fromAddress).from,
     reply_to: null,
     html: null,
     plaintext: null,
@@ -96,12 +71,8 @@ export async function recordPostEmail(w: WriteCtx, post: PostRow, meta: Partial<
     updated_at: at,
     updated_by: w.actingUserId,
   };
-  await w.db.insertInto('emails').values(row).execute();
+  await insertEmail(w.db, row);
   if (count > 0) await queueEmailSend(w, row.id);
-}
-
-export async function postHasEmail(db: ReadDb, postId: string): Promise<boolean> {
-  return (await db.selectFrom('emails').select('id').where('post_id', '=', postId).executeTakeFirst()) !== undefined;
 }
 
 /** Each post's email and newsletter, for the Admin presenter. */
@@ -113,10 +84,7 @@ export interface PostMailing {
 export async function loadPostMailing(db: ReadDb, posts: readonly Pick<PostRow, 'id' | 'newsletter_id'>[]): Promise<PostMailing> {
   const postIds = posts.map((post) => post.id);
   const newsletterIds = [...new Set(posts.map((post) => post.newsletter_id).filter((id): id is string => !!id))];
-  const [emails, newsletters] = await Promise.all([
-    postIds.length ? db.selectFrom('emails').selectAll().where('post_id', 'in', postIds).execute() : [],
-    newsletterIds.length ? db.selectFrom('newsletters').selectAll().where('id', 'in', newsletterIds).execute() : [],
-  ]);
+  const [emails, newsletters] = await Promise.all([emailsOfPosts(db, postIds), newslettersByIds(db, newsletterIds)]);
   return { emails: new Map(emails.map((email) => [email.post_id, email])), newsletters: new Map(newsletters.map((n) => [n.id, n])) };
 }
 

@@ -1,7 +1,8 @@
 import type { NewsletterRow, PostMetaRow, PostRow } from '../../db/schema.js';
 import type { WriteCtx } from '../../ctx.js';
 import { findNewsletter } from '../newsletters/newsletters.queries.js';
-import { activeNewsletterBySlug, postHasEmail, recordPostEmail } from './posts.email.js';
+import { activeNewsletterBySlug, recordPostEmail } from './posts.email.js';
+import { postHasEmail } from '../emails/emails.queries.js';
 import { recordRevision, revisionSnapshot } from './posts.revisions.js';
 import { recordEdited, type Snapshot } from './posts.events.js';
 import { editInvalidation } from './posts.model.js';

@@ -7,6 +7,9 @@ import { POST_FIELDS, SOURCE_COLUMNS } from './posts.fields.js';
 import { objectId } from '../../db/ids.js';
 import { nextMeta } from './posts.model.js';
 import type { PostChanges } from './posts.input.js';
+import { columnsOf } from '../../browse/fields.js';
+import { TAG_FIELDS } from '../tags/tags.fields.js';
+import { USER_FIELDS } from '../users/users.fields.js';
 
 /** A filter compiled to SQL over `posts` (the filter language plugs in here). */
 export type PostWhere = (eb: ExpressionBuilder<Database, 'posts'>) => Expression<SqlBool>;
@@ -25,6 +28,8 @@ export type PostKey = { id: string } | { slug: string } | { uuid: string };
 /** A read by key takes the whole row (the Content API without the source formats). */
 const ALL_COLUMNS = Object.keys(POST_FIELDS) as (keyof PostRow)[];
 const CONTENT_COLUMNS = ALL_COLUMNS.filter((column) => !SOURCE_COLUMNS.includes(column));
+const TAG_COLUMNS = columnsOf(TAG_FIELDS);
+const USER_COLUMNS = columnsOf(USER_FIELDS);
 
 export interface PostQuery {
   type: PostType;
@@ -62,7 +67,7 @@ export async function findPost(db: ReadDb, key: PostKey, query: PostQuery): Prom
 
 /** Any post or page by id, whatever its type (edit/delete look up before checking the type). */
 export async function findAnyPost(db: ReadDb, id: string): Promise<PostRow | undefined> {
-  return db.selectFrom('posts').selectAll().where('id', '=', id).executeTakeFirst();
+  return db.selectFrom('posts').select(ALL_COLUMNS).where('id', '=', id).executeTakeFirst();
 }
 
 export async function postIdsMatching(db: ReadDb, query: PostQuery): Promise<string[]> {
@@ -87,7 +92,7 @@ export async function tagsOfPosts(db: ReadDb, postIds: readonly string[]): Promi
   const rows = await db
     .selectFrom('posts_tags')
     .innerJoin('tags', 'tags.id', 'posts_tags.tag_id')
-    .selectAll('tags')
+    .select(TAG_COLUMNS.map((column) => `tags.${column}` as const))
     .select(['posts_tags.post_id as _post_id'])
     .where('posts_tags.post_id', 'in', postIds)
     .orderBy('posts_tags.sort_order', 'asc')
@@ -104,7 +109,7 @@ export async function authorsOfPosts(db: ReadDb, postIds: readonly string[]): Pr
   const rows = await db
     .selectFrom('posts_authors')
     .innerJoin('users', 'users.id', 'posts_authors.author_id')
-    .selectAll('users')
+    .select(USER_COLUMNS.map((column) => `users.${column}` as const))
     .select(['posts_authors.post_id as _post_id'])
     .where('posts_authors.post_id', 'in', postIds)
     .orderBy('posts_authors.sort_order', 'asc')
@@ -112,6 +117,36 @@ export async function authorsOfPosts(db: ReadDb, postIds: readonly string[]): Pr
     .execute();
   for (const { _post_id, ...user } of rows) byPost.get(_post_id)?.push(user as UserRow);
   return byPost;
+}
+
+export function latestRevision(db: ReadDb, postId: string): Promise<PostRevisionRow | undefined> {
+  return db.selectFrom('post_revisions').selectAll().where('post_id', '=', postId).orderBy('created_at_ts', 'desc').orderBy('id', 'desc').executeTakeFirst();
+}
+
+export async function insertRevision(db: Db, row: PostRevisionRow): Promise<void> {
+  await db.insertInto('post_revisions').values(row).execute();
+}
+
+/** Keeps a post's newest `keep` revisions. */
+export async function trimRevisions(db: Db, postId: string, keep: number): Promise<void> {
+  const stale = await db
+    .selectFrom('post_revisions')
+    .select('id')
+    .where('post_id', '=', postId)
+    .orderBy('created_at_ts', 'desc')
+    .orderBy('id', 'desc')
+    .offset(keep)
+    .limit(1000)
+    .execute();
+  if (stale.length > 0)
+    await db
+      .deleteFrom('post_revisions')
+      .where(
+        'id',
+        'in',
+        stale.map((row) => row.id),
+      )
+      .execute();
 }
 
 /** Revisions of several posts, oldest first. */
@@ -201,6 +236,19 @@ export async function insertPost(db: Db, row: PostRow): Promise<void> {
 
 export async function updatePost(db: Db, id: string, values: Partial<PostRow>): Promise<void> {
   await db.updateTable('posts').set(values).where('id', '=', id).execute();
+}
+
+export async function insertPostMeta(db: Db, row: PostMetaRow): Promise<void> {
+  await db.insertInto('posts_meta').values(row).execute();
+}
+
+/** Links a new post to these tiers, in this order. */
+export async function insertPostTiers(db: Db, postId: string, tierIds: readonly string[]): Promise<void> {
+  if (tierIds.length === 0) return;
+  await db
+    .insertInto('posts_products')
+    .values(tierIds.map((product_id, sort_order) => ({ id: objectId(), post_id: postId, product_id, sort_order })))
+    .execute();
 }
 
 /** Writes the post's meta row when a value changed; returns whether it did. */

@@ -1,7 +1,7 @@
 import type { ReadDb } from '../../db/read-db.js';
-import type { PostRow, TierRow, UserRow } from '../../db/schema.js';
+import type { PostRow, TierRow } from '../../db/schema.js';
 import type { MemberAccess } from '../../ctx.js';
-import { authorsWithPublishedPosts, rolesOfUsers } from '../users/users.queries.js';
+import { authorsWithPublishedPosts, rolesOfUsers, usersByIds } from '../users/users.queries.js';
 import { tagsWithPublishedPosts } from '../tags/tags.queries.js';
 import { readSettings } from '../../settings/settings.js';
 import { loadRecords, type PostRecord } from './posts.queries.js';
@@ -45,7 +45,7 @@ export async function adminPosts(db: ReadDb, rows: PostRow[], view: AdminView) {
   const [sets, roles, revisionAuthors, tiers, mailing] = await Promise.all([
     urlSets(db, records, revisionAuthorIds),
     include.includes('authors.roles') ? rolesOfUsers(db, authorIds) : Promise.resolve(undefined),
-    revisionAuthorIds.length ? db.selectFrom('users').selectAll().where('id', 'in', revisionAuthorIds).execute() : Promise.resolve([] as UserRow[]),
+    usersByIds(db, revisionAuthorIds),
     include.includes('tiers')
       ? loadPostTiers(
           db,

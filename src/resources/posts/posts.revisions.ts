@@ -3,6 +3,7 @@ import type { PostMetaRow, PostRevisionRow, PostRow } from '../../db/schema.js';
 import { lexicalFromStorage } from '../../content/ghost-url.js';
 import { objectId } from '../../db/ids.js';
 import type { Clock } from '../../clock.js';
+import { insertRevision, latestRevision, trimRevisions } from './posts.queries.js';
 
 /** Ghost keeps the 25 latest revisions and takes a background one at most every ten minutes. */
 const MAX_REVISIONS = 25;
@@ -53,56 +54,28 @@ export function revisionReason(current: RevisionSnapshot, latest: PostRevisionRo
  * have no revisions (Ghost keeps them only for lexical content).
  */
 export async function recordRevision(db: Db, current: RevisionSnapshot, options: RevisionOptions, clock: Clock): Promise<void> {
-  const latest = options.fresh
-    ? undefined
-    : await db
-        .selectFrom('post_revisions')
-        .selectAll()
-        .where('post_id', '=', current.postId)
-        .orderBy('created_at_ts', 'desc')
-        .orderBy('id', 'desc')
-        .executeTakeFirst();
+  const latest = options.fresh ? undefined : await latestRevision(db, current.postId);
   const nowMs = clock.epochMs();
   const reason = revisionReason(current, latest, options, nowMs);
   if (!reason) return;
   const createdAtTs = Math.max(nowMs, latest ? Number(latest.created_at_ts) + 1 : 0);
-  await db
-    .insertInto('post_revisions')
-    .values({
-      id: objectId(),
-      post_id: current.postId,
-      lexical: current.lexical,
-      created_at_ts: createdAtTs,
-      created_at: clock.now(),
-      author_id: current.authorId,
-      title: current.title,
-      post_status: current.status,
-      reason,
-      feature_image: current.featureImage,
-      feature_image_alt: current.featureImageAlt,
-      feature_image_caption: current.featureImageCaption,
-      custom_excerpt: current.customExcerpt,
-    })
-    .execute();
+  await insertRevision(db, {
+    id: objectId(),
+    post_id: current.postId,
+    lexical: current.lexical,
+    created_at_ts: createdAtTs,
+    created_at: clock.now(),
+    author_id: current.authorId,
+    title: current.title,
+    post_status: current.status,
+    reason,
+    feature_image: current.featureImage,
+    feature_image_alt: current.featureImageAlt,
+    feature_image_caption: current.featureImageCaption,
+    custom_excerpt: current.customExcerpt,
+  });
   if (options.fresh) return;
-  const stale = await db
-    .selectFrom('post_revisions')
-    .select('id')
-    .where('post_id', '=', current.postId)
-    .orderBy('created_at_ts', 'desc')
-    .orderBy('id', 'desc')
-    .offset(MAX_REVISIONS)
-    .limit(1000)
-    .execute();
-  if (stale.length > 0)
-    await db
-      .deleteFrom('post_revisions')
-      .where(
-        'id',
-        'in',
-        stale.map((row) => row.id),
-      )
-      .execute();
+  await trimRevisions(db, current.postId, MAX_REVISIONS);
 }
 
 /** What a revision keeps of a post row and its meta (`authorId`: whose save it is). */

@@ -8,7 +8,7 @@ import { generateSlug } from '../../content/slugs.js';
 import type { PostChanges } from './posts.input.js';
 import { cleanTitle } from './posts.model.js';
 import { postSlugTaken } from './posts.queries.js';
-import { postHasEmail } from './posts.email.js';
+import { postHasEmail } from '../emails/emails.queries.js';
 import { transition } from './posts.transition.js';
 import { equalValue, type EditedContent, type RenderedContent } from './posts.prepare.js';
 import type { PostType } from './posts.schemas.js';

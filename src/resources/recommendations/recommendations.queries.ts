@@ -1,3 +1,4 @@
+import type { Db } from '../../db/connect.js';
 import type { ReadDb } from '../../db/read-db.js';
 import type { RecommendationRow } from '../../db/schema.js';
 import { columnsOf } from '../../browse/fields.js';
@@ -25,4 +26,16 @@ export async function findRecommendationByUrl(db: ReadDb, url: string, exceptId?
   let query = db.selectFrom('recommendations').select(RECOMMENDATION_COLUMNS);
   if (exceptId) query = query.where('id', '!=', exceptId);
   return (await query.execute()).find((row) => siteKey(row.url) === key);
+}
+
+export async function insertRecommendation(db: Db, row: RecommendationRow): Promise<void> {
+  await db.insertInto('recommendations').values(row).execute();
+}
+
+export async function updateRecommendation(db: Db, id: string, changes: Partial<RecommendationRow>): Promise<void> {
+  await db.updateTable('recommendations').set(changes).where('id', '=', id).execute();
+}
+
+export async function deleteRecommendationRow(db: Db, id: string): Promise<void> {
+  await db.deleteFrom('recommendations').where('id', '=', id).execute();
 }

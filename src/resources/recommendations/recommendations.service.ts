@@ -2,7 +2,7 @@ import type { Ctx } from '../../ctx.js';
 import type { RecommendationRow } from '../../db/schema.js';
 import { errors } from '../../errors.js';
 import { objectId } from '../../db/ids.js';
-import { findRecommendation, findRecommendationByUrl } from './recommendations.queries.js';
+import { deleteRecommendationRow, findRecommendation, findRecommendationByUrl, insertRecommendation, updateRecommendation } from './recommendations.queries.js';
 import type { NewRecommendation, RecommendationInput } from './recommendations.schemas.js';
 
 const notFound = (id: string) => errors.notFound({ message: `Recommendation with id ${id} not found` });
@@ -35,7 +35,7 @@ export async function addRecommendation(ctx: Ctx, input: NewRecommendation): Pro
       created_at: clock.now(),
       updated_at: null,
     };
-    await db.insertInto('recommendations').values(row).execute();
+    await insertRecommendation(db, row);
     return row;
   });
 }
@@ -49,7 +49,7 @@ export async function editRecommendation(ctx: Ctx, id: string, input: Recommenda
     const changed = (Object.keys(values) as (keyof RecommendationInput)[]).filter((key) => values[key] !== undefined && values[key] !== existing[key]);
     if (changed.length === 0) return existing;
     const update = { ...Object.fromEntries(changed.map((key) => [key, values[key]])), updated_at: clock.now() };
-    await db.updateTable('recommendations').set(update).where('id', '=', id).execute();
+    await updateRecommendation(db, id, update);
     return { ...existing, ...update };
   });
 }
@@ -57,7 +57,7 @@ export async function editRecommendation(ctx: Ctx, id: string, input: Recommenda
 export async function deleteRecommendation(ctx: Ctx, id: string): Promise<void> {
   await ctx.write(async ({ db }) => {
     if (!(await findRecommendation(db, id))) throw notFound(id);
-    await db.deleteFrom('recommendations').where('id', '=', id).execute();
+    await deleteRecommendationRow(db, id);
   });
 }
 

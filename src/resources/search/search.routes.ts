@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import type { Ctx } from '../../ctx.js';
-import type { PostRow } from '../../db/schema.js';
 import { errors } from '../../errors.js';
 import { searchPublished } from '../../db/full-text.js';
 import { parsePageRequest, paginationMeta } from '../../browse/pagination.js';
@@ -10,11 +9,9 @@ import { excerptOf } from '../../content/text.js';
 import { postUrl } from '../../content/urls.js';
 import { readSettings } from '../../settings/settings.js';
 import { zonedIso } from '../posts/posts.dates.js';
+import { foundPosts } from './search.queries.js';
 
 type Query = Record<string, unknown>;
-
-const COLUMNS = ['id', 'uuid', 'title', 'slug', 'status', 'type', 'visibility', 'published_at', 'custom_excerpt', 'plaintext'] as const;
-type Found = Pick<PostRow, (typeof COLUMNS)[number]>;
 
 /**
  * Quire's full-text search (beyond Ghost): published posts matching every word of `q` in their title,
@@ -38,17 +35,10 @@ async function search(ctx: Ctx, query: Query) {
     { limit, offset: (page.page - 1) * limit },
   );
   const [rows, settings] = await Promise.all([
-    hits.length
-      ? ctx.db
-          .selectFrom('posts')
-          .select(COLUMNS)
-          .where(
-            'id',
-            'in',
-            hits.map((hit) => hit.id),
-          )
-          .execute()
-      : Promise.resolve([] as Found[]),
+    foundPosts(
+      ctx.db,
+      hits.map((hit) => hit.id),
+    ),
     readSettings(ctx.db, ['timezone']),
   ]);
   const byId = new Map(rows.map((row) => [row.id, row]));

@@ -1,8 +1,8 @@
 import type { Ctx } from '../../ctx.js';
 import type { UserRow } from '../../db/schema.js';
 import { errors } from '../../errors.js';
-import { passwordMatches } from '../../auth/passwords.js';
-import { findUserByEmail } from '../users/users.queries.js';
+import { assertPasswordMatches } from '../../auth/passwords.js';
+import { findUserByEmail, markUserLoggedIn } from '../users/users.queries.js';
 import type { Credentials } from './session.schemas.js';
 
 /**
@@ -16,16 +16,9 @@ export async function checkCredentials(ctx: Ctx, credentials: Credentials): Prom
   if (!user) throw errors.notFound('There is no user with that email address.');
   if (user.status === 'locked') throw errors.passwordResetRequired();
   if (user.status === 'inactive') throw errors.noPermission('Your account was suspended.');
-  if (!(await passwordMatches(password, user.password))) {
-    throw errors.validation({
-      message: 'Your password is incorrect.',
-      context: 'Your password is incorrect.',
-      help: 'Visit and save your profile after logging in to check for problems.',
-      code: 'PASSWORD_INCORRECT',
-    });
-  }
+  await assertPasswordMatches(password, user.password);
   const at = ctx.clock.now();
   // A documented exception (see `Ctx.autocommitDb`): one idempotent UPDATE, which Ghost audits and announces not.
-  await ctx.autocommitDb.updateTable('users').set({ last_seen: at, status: 'active' }).where('id', '=', user.id).execute();
+  await markUserLoggedIn(ctx.autocommitDb, user.id, at);
   return { user: { ...user, last_seen: at, status: 'active' }, firstLogin: user.last_seen === null };
 }

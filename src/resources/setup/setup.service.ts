@@ -6,7 +6,7 @@ import { assertPasswordPolicy, hashPassword } from '../../auth/passwords.js';
 import { generateSlug } from '../../content/slugs.js';
 import type { SettingKey } from '../../settings/keys.js';
 import { invalidateSettings, readSetting, writeSettings } from '../../settings/settings.js';
-import { findOwner, findUserById, ownerUserId } from '../users/users.queries.js';
+import { completeOwner, findOwner, findUserById, ownerUserId, userSlugTaken } from '../users/users.queries.js';
 import { checkColumns } from '../../db/column-rules.js';
 import { assertNameGiven, USER_RULES } from '../users/users.rules.js';
 import type { SetupInput } from './setup.schemas.js';
@@ -48,24 +48,11 @@ export async function applySetup(ctx: Ctx, input: SetupInput, firstRun: boolean)
     const slug = await generateSlug(name, {
       kind: 'user',
       shortSlug: true,
-      taken: async (candidate) => !!(await trx.selectFrom('users').select('id').where('slug', '=', candidate).where('id', '!=', ownerId).executeTakeFirst()),
+      taken: (candidate) => userSlugTaken(trx, candidate, ownerId),
     });
-    let update = trx
-      .updateTable('users')
-      .set({
-        name,
-        slug,
-        email,
-        password: passwordHash,
-        status: 'active',
-        updated_at: clock.now(),
-        updated_by: ownerId,
-      })
-      .where('id', '=', ownerId);
+    const changes = { name, slug, email, password: passwordHash, status: 'active' as const, updated_at: clock.now(), updated_by: ownerId };
     // Two first-run requests racing: only the one that still finds the owner inactive wins.
-    if (firstRun) update = update.where('status', '=', 'inactive');
-    const { numUpdatedRows } = await update.executeTakeFirst();
-    if (numUpdatedRows === 0n) throw errors.noPermission('Setup has already been completed.');
+    if (!(await completeOwner(trx, ownerId, changes, firstRun))) throw errors.noPermission('Setup has already been completed.');
     if (blogTitle) {
       const settings: Partial<Record<SettingKey, string>> = { title: blogTitle, description: text(input.description) || 'Thoughts, stories and ideas.' };
       if (typeof input.accentColor === 'string' && input.accentColor) settings.accent_color = input.accentColor;

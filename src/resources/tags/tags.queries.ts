@@ -1,5 +1,6 @@
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { Api } from '../../browse/browse.js';
+import type { Db } from '../../db/connect.js';
 import type { ReadDb } from '../../db/read-db.js';
 import type { Database, TagRow } from '../../db/schema.js';
 import { columnsOf } from '../../browse/fields.js';
@@ -65,4 +66,18 @@ export async function slugTaken(db: ReadDb, slug: string, exceptId?: string): Pr
   let query = db.selectFrom('tags').select('id').where('slug', '=', slug);
   if (exceptId) query = query.where('id', '!=', exceptId);
   return (await query.executeTakeFirst()) !== undefined;
+}
+
+export async function insertTagRow(db: Db, row: TagRow): Promise<void> {
+  await db.insertInto('tags').values(row).execute();
+}
+
+export async function updateTagRow(db: Db, id: string, changes: Record<string, unknown>): Promise<void> {
+  await db.updateTable('tags').set(changes).where('id', '=', id).execute();
+}
+
+/** Removes a tag and takes it off its posts. */
+export async function deleteTagRow(db: Db, id: string): Promise<void> {
+  await db.deleteFrom('posts_tags').where('tag_id', '=', id).execute();
+  await db.deleteFrom('tags').where('id', '=', id).execute();
 }

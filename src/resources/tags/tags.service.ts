@@ -6,7 +6,7 @@ import { objectId } from '../../db/ids.js';
 import { generateSlug } from '../../content/slugs.js';
 import { htmlToStorage, toStorageUrl } from '../../content/ghost-url.js';
 import { absoluteImageUrl } from '../../content/urls.js';
-import { findTag, slugTaken } from './tags.queries.js';
+import { deleteTagRow, findTag, insertTagRow, slugTaken, updateTagRow } from './tags.queries.js';
 import { TAG_HTML_FIELDS, TAG_URL_FIELDS, TAG_WRITABLE, type TagInput, type TagWritable } from './tags.schemas.js';
 import { checkColumns } from '../../db/column-rules.js';
 import { TAG_RULES } from './tags.rules.js';
@@ -72,7 +72,7 @@ export async function insertTag(ctx: WriteCtx, values: TagValues): Promise<TagRo
   row.name = name;
   if (row.name.startsWith('#')) row.visibility = 'internal';
   row.slug = await uniqueSlug(db, values.slug || name);
-  await db.insertInto('tags').values(row).execute();
+  await insertTagRow(db, row);
   await recordTagAdded(ctx, row);
   return row;
 }
@@ -103,7 +103,7 @@ export async function editTag(ctx: Ctx, id: string, input: TagInput): Promise<{ 
     if (changedKeys.length === 0) return { tag: existing, changed: false };
     const update: Record<string, unknown> = Object.fromEntries(changedKeys.map((key) => [key, next[key]]));
     Object.assign(update, { updated_at: clock.now(), updated_by: actingUserId });
-    await trx.updateTable('tags').set(update).where('id', '=', id).execute();
+    await updateTagRow(trx, id, update);
     const tag = { ...next, ...update } as TagRow;
     await recordTagEdited(w, existing, tag);
     w.events.record('site.changed', {});
@@ -118,8 +118,7 @@ export async function deleteTag(ctx: Ctx, id: string): Promise<void> {
     const existing = await findTag(trx, { id });
     if (!existing) throw errors.notFound();
     await recordTagDeleted(w, existing);
-    await trx.deleteFrom('posts_tags').where('tag_id', '=', id).execute();
-    await trx.deleteFrom('tags').where('id', '=', id).execute();
+    await deleteTagRow(trx, id);
     w.events.record('site.changed', {});
   });
 }

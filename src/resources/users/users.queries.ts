@@ -1,5 +1,6 @@
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { Api } from '../../browse/browse.js';
+import type { Db } from '../../db/connect.js';
 import type { ReadDb } from '../../db/read-db.js';
 import type { Database, PermissionRow, RoleRow, UserRow } from '../../db/schema.js';
 import { OWNER_USER_ID, type RoleName } from '../../auth/roles.js';
@@ -11,6 +12,50 @@ const USER_COLUMNS = columnsOf(USER_FIELDS);
 
 export function findUserById(db: ReadDb, id: string): Promise<UserRow | undefined> {
   return db.selectFrom('users').select(USER_COLUMNS).where('id', '=', id).executeTakeFirst();
+}
+
+/** Users by id, in no particular order. */
+export function usersByIds(db: ReadDb, ids: readonly string[]): Promise<UserRow[]> {
+  return ids.length ? db.selectFrom('users').select(USER_COLUMNS).where('id', 'in', ids).execute() : Promise.resolve([]);
+}
+
+export function findRole(db: ReadDb, id: string): Promise<RoleRow | undefined> {
+  return db.selectFrom('roles').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function updateUser(db: Db, id: string, changes: Partial<UserRow>): Promise<void> {
+  await db.updateTable('users').set(changes).where('id', '=', id).execute();
+}
+
+export async function setUserRole(db: Db, userId: string, roleId: string): Promise<void> {
+  await db.updateTable('roles_users').set({ role_id: roleId }).where('user_id', '=', userId).execute();
+}
+
+/** Moves a user from one role to another only while they still hold the first (a compare-and-set); whether it did. */
+export async function swapUserRole(db: Db, userId: string, fromRoleId: string, toRoleId: string): Promise<boolean> {
+  const { numUpdatedRows } = await db
+    .updateTable('roles_users')
+    .set({ role_id: toRoleId })
+    .where('user_id', '=', userId)
+    .where('role_id', '=', fromRoleId)
+    .executeTakeFirst();
+  return numUpdatedRows > 0n;
+}
+
+/**
+ * The owner's details given at setup; on the first run only while the owner is still inactive (of two setups
+ * racing, one wins). Returns whether the row was written.
+ */
+export async function completeOwner(db: Db, ownerId: string, changes: Partial<UserRow>, firstRun: boolean): Promise<boolean> {
+  let update = db.updateTable('users').set(changes).where('id', '=', ownerId);
+  if (firstRun) update = update.where('status', '=', 'inactive');
+  const { numUpdatedRows } = await update.executeTakeFirst();
+  return numUpdatedRows > 0n;
+}
+
+/** A login: the user is active again and seen now. */
+export async function markUserLoggedIn(db: Db, id: string, at: Date): Promise<void> {
+  await db.updateTable('users').set({ last_seen: at, status: 'active' }).where('id', '=', id).execute();
 }
 
 /** E-mail lookups are case-insensitive, as Ghost's login is. */
@@ -136,7 +181,7 @@ export async function roleOfUser(db: ReadDb, userId: string): Promise<RoleRow | 
 export async function findOwner(db: ReadDb): Promise<UserRow | undefined> {
   return db
     .selectFrom('users')
-    .selectAll('users')
+    .select(USER_COLUMNS.map((column) => `users.${column}` as const))
     .innerJoin('roles_users', 'roles_users.user_id', 'users.id')
     .innerJoin('roles', 'roles.id', 'roles_users.role_id')
     .where('roles.name', '=', 'Owner')

@@ -5,10 +5,10 @@ import { actorOf, type Actor } from '../../auth/actor.js';
 import { errors } from '../../errors.js';
 import { generateSlug } from '../../content/slugs.js';
 import { mayEditUser, type RoleTable } from '../../auth/staff-rules.js';
-import { assertPasswordPolicy, hashPassword, passwordMatches } from '../../auth/passwords.js';
+import { assertOwnPassword, assertPasswordPolicy, hashPassword } from '../../auth/passwords.js';
 import { deleteUserSessions } from '../../auth/sessions.js';
 import { readSetting } from '../../settings/settings.js';
-import { emailTaken, findOwner, findUserById, loadRoles, roleOfUser } from './users.queries.js';
+import { emailTaken, findOwner, findUserById, loadRoles, roleOfUser, setUserRole, swapUserRole, updateUser, userSlugTaken } from './users.queries.js';
 import { userChanges } from './users.rules.js';
 import type { PasswordInput, UserEditInput } from './users.schemas.js';
 
@@ -97,13 +97,9 @@ export async function editUser(ctx: Ctx, id: string, input: UserEditInput): Prom
     const values = { ...changes, ...(slug !== undefined ? { slug } : {}) };
     const changed = Object.keys(values);
     if (changed.length > 0) {
-      await trx
-        .updateTable('users')
-        .set({ ...values, updated_at: clock.now(), updated_by: actingUserId })
-        .where('id', '=', target.id)
-        .execute();
+      await updateUser(trx, target.id, { ...values, updated_at: clock.now(), updated_by: actingUserId });
     }
-    if (newRole) await trx.updateTable('roles_users').set({ role_id: newRole.id }).where('user_id', '=', target.id).execute();
+    if (newRole) await setUserRole(trx, target.id, newRole.id);
     const publicChange = changed.some((key) => PUBLIC_USER_FIELDS.has(key));
     // Ghost then answers `X-Cache-Invalidate: /*` and fires site.changed (`http/cache-invalidate.ts`).
     if (publicChange) events.record('site.changed', {});
@@ -118,7 +114,7 @@ async function newSlug(db: ReadDb, target: UserRow, wanted: unknown, name: strin
   const slug = await generateSlug(given || name, {
     kind: 'user',
     shortSlug: !given,
-    taken: async (candidate) => !!(await db.selectFrom('users').select('id').where('slug', '=', candidate).where('id', '!=', target.id).executeTakeFirst()),
+    taken: (candidate) => userSlugTaken(db, candidate, target.id),
   });
   return slug === target.slug ? undefined : slug;
 }
@@ -137,22 +133,12 @@ export async function changePassword(ctx: Ctx, data: PasswordInput): Promise<voi
   if (!mayEditUser(actor, { id: target.id, role: targetRole }, {}, roles, owner?.id ?? '')) {
     throw errors.noPermission('You do not have permission to edit user');
   }
-  if (actor.user?.id === target.id) {
-    if (typeof data.oldPassword !== 'string' || !data.oldPassword) throw errors.validation('Password is required for this operation');
-    if (!(await passwordMatches(data.oldPassword, target.password))) {
-      throw errors.validation({
-        message: 'Your password is incorrect.',
-        context: 'Your password is incorrect.',
-        help: 'Visit and save your profile after logging in to check for problems.',
-        code: 'PASSWORD_INCORRECT',
-      });
-    }
-  }
+  if (actor.user?.id === target.id) await assertOwnPassword(data.oldPassword, target.password);
   const password = String(data.newPassword);
   assertPasswordPolicy(password, { email: target.email, siteTitle: (await readSetting(db, 'title')) ?? undefined, siteUrl: ctx.site.url });
   const hash = await hashPassword(password);
   await ctx.write(async ({ db: trx, clock, actingUserId }) => {
-    await trx.updateTable('users').set({ password: hash, updated_at: clock.now(), updated_by: actingUserId }).where('id', '=', target.id).execute();
+    await updateUser(trx, target.id, { password: hash, updated_at: clock.now(), updated_by: actingUserId });
     await deleteUserSessions(trx, target.id, actor.session?.id);
   });
 }
@@ -170,18 +156,9 @@ export async function transferOwnership(ctx: Ctx, data: { id?: unknown }): Promi
   const ownerUser = actor.user;
   await ctx.write(async ({ db: trx }) => {
     // Compare-and-set: of two transfers racing, only the first finds the caller still Owner.
-    const { numUpdatedRows } = await trx
-      .updateTable('roles_users')
-      .set({ role_id: roles.byName.get('Administrator')!.id })
-      .where('user_id', '=', ownerUser.id)
-      .where('role_id', '=', roles.byName.get('Owner')!.id)
-      .executeTakeFirst();
-    if (numUpdatedRows === 0n) throw errors.noPermission('You do not have permission to perform this action');
-    await trx
-      .updateTable('roles_users')
-      .set({ role_id: roles.byName.get('Owner')!.id })
-      .where('user_id', '=', target.id)
-      .execute();
+    const demoted = await swapUserRole(trx, ownerUser.id, roles.byName.get('Owner')!.id, roles.byName.get('Administrator')!.id);
+    if (!demoted) throw errors.noPermission('You do not have permission to perform this action');
+    await setUserRole(trx, target.id, roles.byName.get('Owner')!.id);
   });
   return [(await findUserById(db, ownerUser.id))!, (await findUserById(db, target.id))!];
 }

@@ -46,6 +46,24 @@ export function findDelivery(db: ReadDb, webhookId: string, id: string): Promise
   return db.selectFrom('webhook_deliveries').selectAll().where('id', '=', id).where('webhook_id', '=', webhookId).executeTakeFirst();
 }
 
+export async function insertWebhook(db: Db, row: WebhookRow): Promise<void> {
+  await db.insertInto('webhooks').values(row).execute();
+}
+
+export async function updateWebhook(db: Db, id: string, changes: Partial<WebhookRow>): Promise<void> {
+  await db.updateTable('webhooks').set(changes).where('id', '=', id).execute();
+}
+
+/** Removes a webhook with its delivery history. */
+export async function deleteWebhook(db: Db, id: string): Promise<void> {
+  await db.deleteFrom('webhook_deliveries').where('webhook_id', '=', id).execute();
+  await db.deleteFrom('webhooks').where('id', '=', id).execute();
+}
+
+export async function insertDelivery(db: Db, row: WebhookDeliveryRow): Promise<void> {
+  await db.insertInto('webhook_deliveries').values(row).execute();
+}
+
 /** Removes an integration's webhooks with their delivery history. */
 export async function deleteWebhooksOf(db: Db, integrationId: string): Promise<void> {
   const hooks = db.selectFrom('webhooks').select('id').where('integration_id', '=', integrationId);

@@ -5,7 +5,17 @@ import { actorOf } from '../../auth/actor.js';
 import { errors } from '../../errors.js';
 import { objectId } from '../../db/ids.js';
 import { assertPublicTarget, PrivateAddressError } from '../../jobs/addresses.js';
-import { findDelivery, findWebhook, integrationExists, sameWebhookExists } from './webhooks.queries.js';
+import { pendingDelivery } from '../../jobs/webhook-fanout.js';
+import {
+  deleteWebhook,
+  findDelivery,
+  findWebhook,
+  insertDelivery,
+  insertWebhook,
+  integrationExists,
+  sameWebhookExists,
+  updateWebhook,
+} from './webhooks.queries.js';
 import type { WebhookInput } from './webhooks.schemas.js';
 
 /** Ghost's default `api_version`: the server's major.minor. */
@@ -94,7 +104,7 @@ export async function addWebhook(ctx: Ctx, input: WebhookInput & { event: string
       created_at: at,
       updated_at: at,
     };
-    await db.insertInto('webhooks').values(row).execute();
+    await insertWebhook(db, row);
     return row;
   });
 }
@@ -110,7 +120,7 @@ export async function editWebhook(ctx: Ctx, id: string, input: WebhookInput, rul
     const changed = Object.entries(changes).some(([key, value]) => existing[key as keyof WebhookRow] !== value);
     if (!changed) return existing;
     const update = { ...changes, updated_at: clock.now() };
-    await db.updateTable('webhooks').set(update).where('id', '=', id).execute();
+    await updateWebhook(db, id, update);
     return { ...existing, ...update };
   });
 }
@@ -119,8 +129,7 @@ export async function editWebhook(ctx: Ctx, id: string, input: WebhookInput, rul
 export async function destroyWebhook(ctx: Ctx, id: string): Promise<void> {
   await ctx.write(async ({ db }) => {
     await reachableWebhook(ctx, db, id, 'destroy');
-    await db.deleteFrom('webhook_deliveries').where('webhook_id', '=', id).execute();
-    await db.deleteFrom('webhooks').where('id', '=', id).execute();
+    await deleteWebhook(db, id);
   });
 }
 
@@ -134,24 +143,8 @@ export async function redeliver(ctx: Ctx, webhookId: string, deliveryId: string)
     const original = await findDelivery(db, webhookId, deliveryId);
     if (!original) throw errors.notFound('Delivery not found.');
     const at = new Date(clock.epochMs());
-    const row: WebhookDeliveryRow = {
-      ...original,
-      id: objectId(),
-      event_at: at,
-      status: 'pending',
-      attempts: 0,
-      available_at: at,
-      lease_owner: null,
-      lease_expires_at: null,
-      response_status: null,
-      error: null,
-      latency_ms: null,
-      response_excerpt: null,
-      created_at: at,
-      updated_at: at,
-      delivered_at: null,
-    };
-    await db.insertInto('webhook_deliveries').values(row).execute();
+    const row = pendingDelivery(original.webhook_id, { id: original.outbox_id, event: original.event, created_at: at }, at);
+    await insertDelivery(db, row);
     return row;
   });
 }
