@@ -2,14 +2,15 @@ import { createHash, createHmac, createPublicKey, verify } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ghostError } from './support.js';
 import { useTestSite } from './test-site.js';
-import { MEMBERS, MailCatcher, cookiesOf, linkIn, openLink } from './members-support.js';
+import { MEMBERS, cookiesOf, linkIn, openLink } from './members-support.js';
+import { MailSink } from './mail-support.js';
 
 /**
  * A signed-in member's own routes: member data and edits, newsletter preferences from an unsubscribe link,
  * the identity token and its keys, the e-mail change link, sign-out (here and everywhere), feedback, the
  * announcement bar, and the paid routes that need Stripe.
  */
-const mail = new MailCatcher();
+const mail = new MailSink();
 beforeAll(() => mail.start());
 afterAll(() => mail.stop());
 const t = useTestSite({ settings: () => ({ MAIL_SMTP_URL: mail.url }) });

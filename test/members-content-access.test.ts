@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONTENT } from './support.js';
 import { useTestSite } from './test-site.js';
-import { MEMBERS, MailCatcher, cookiesOf, linkIn, openLink } from './members-support.js';
+import { MEMBERS, cookiesOf, linkIn, openLink } from './members-support.js';
+import { MailSink } from './mail-support.js';
 import { lexicalDocument, lexicalParagraph } from './factories.js';
 
 /**
@@ -9,7 +10,7 @@ import { lexicalDocument, lexicalParagraph } from './factories.js';
  * `access` and gated html, as Ghost does; kept answers (the response cache is on) never cross from one
  * member's access to another's, nor to anonymous readers.
  */
-const mail = new MailCatcher();
+const mail = new MailSink();
 beforeAll(() => mail.start());
 afterAll(() => mail.stop());
 const t = useTestSite({ settings: () => ({ MAIL_SMTP_URL: mail.url, MEMBERS_BEARER_TOKENS: 'true', RESPONSE_CACHE_MB: '8' }) });

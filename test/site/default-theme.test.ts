@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JSDOM } from 'jsdom';
 import { DEFAULT_THEME_DIR, DEFAULT_THEME_FILES } from '../../src/resources/themes/default-theme.js';
 import { lexicalOf, makePage, makePost, makeTag } from '../factories.js';
-import { MEMBERS, MailCatcher, cookiesOf, linkIn, openLink } from '../members-support.js';
+import { MEMBERS, cookiesOf, linkIn, openLink } from '../members-support.js';
+import { MailSink } from '../mail-support.js';
 import { storageFor } from '../../src/storage/from-config.js';
 import { useTestSite } from '../test-site.js';
 
@@ -12,7 +13,7 @@ import { useTestSite } from '../test-site.js';
  * reads them (landmarks, headings, links, forms), and Ghost's theme checker on its files.
  */
 const require = createRequire(import.meta.url);
-const mail = new MailCatcher();
+const mail = new MailSink();
 beforeAll(() => mail.start());
 afterAll(() => mail.stop());
 const t = useTestSite({ settings: () => ({ MAIL_SMTP_URL: mail.url }) });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestSite } from '../test-site.js';
-import { MEMBERS, MailCatcher, cookiesOf, linkIn, openLink } from '../members-support.js';
+import { MEMBERS, cookiesOf, linkIn, openLink } from '../members-support.js';
+import { MailSink } from '../mail-support.js';
 import { installTheme } from './site-support.js';
 import { lexicalOf } from '../factories.js';
 
@@ -9,7 +10,7 @@ import { lexicalOf } from '../factories.js';
  * Members API's cookie) reads it whole and is `@member` in the theme; neither page reaches the other through
  * the page cache, which is on.
  */
-const mail = new MailCatcher();
+const mail = new MailSink();
 beforeAll(() => mail.start());
 afterAll(() => mail.stop());
 const t = useTestSite({ settings: () => ({ MAIL_SMTP_URL: mail.url, RESPONSE_CACHE_MB: '8' }) });
