@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { buildApp } from '../src/app.js';
 import { emailCode } from '../src/auth/otp.js';
 import { readSetting } from '../src/settings/settings.js';
 import type { RoleName } from '../src/auth/roles.js';
@@ -96,3 +97,16 @@ export async function outbox(t: TestApp): Promise<ReceivedMail[]> {
 }
 
 export const lastMailTo = async (t: TestApp, email: string) => (await outbox(t)).filter((mail) => mail.to.toLowerCase().includes(email.toLowerCase())).pop();
+
+/** A second app on `t`'s database whose mail transport refuses every message with `reason`; close it after use. */
+export const appRefusingMail = (t: TestApp, reason: string) =>
+  buildApp({
+    config: t.config,
+    connection: t.connection,
+    mailer: {
+      fromAddress: 'noreply@127.0.0.1',
+      send: async () => {
+        throw new Error(reason);
+      },
+    },
+  });

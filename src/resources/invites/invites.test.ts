@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { buildApp } from '../../app.js';
 import { ADMIN, ORIGIN, OWNER, ghostError, expectGhostError } from '../../../test/support.js';
 import { makeStaff } from '../../../test/factories.js';
-import { lastMailTo, loginAs } from '../../../test/staff-support.js';
+import { appRefusingMail, lastMailTo, loginAs } from '../../../test/staff-support.js';
 import { useTestSite, type Caller } from '../../../test/test-site.js';
 import type { RoleName } from '../../auth/roles.js';
 
@@ -79,16 +78,7 @@ describe('POST /invites/', () => {
   });
 
   it('answers EmailError when the mail is refused, and stores nothing', async () => {
-    const failing = await buildApp({
-      config: t.config,
-      connection: t.connection,
-      mailer: {
-        fromAddress: 'noreply@127.0.0.1',
-        send: async () => {
-          throw new Error('Sending failed');
-        },
-      },
-    });
+    const failing = await appRefusingMail(t, 'Sending failed');
     try {
       const res = await failing.inject({
         method: 'POST',

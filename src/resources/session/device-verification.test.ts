@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { buildApp } from '../../app.js';
 import { ADMIN, ORIGIN, OWNER, cookieOf, ghostError, expectGhostError } from '../../../test/support.js';
 import { makeStaff, STAFF_PASSWORD, type StaffUser } from '../../../test/factories.js';
-import { currentCode, lastMailTo, outbox } from '../../../test/staff-support.js';
+import { appRefusingMail, currentCode, lastMailTo, outbox } from '../../../test/staff-support.js';
 import { writeSettings } from '../../settings/settings.js';
 import { useTestSite } from '../../../test/test-site.js';
 
@@ -213,16 +213,7 @@ describe('site settings and failures', () => {
   });
 
   it('answers EmailError when the code cannot be sent (the cookie is still set)', async () => {
-    const failing = await buildApp({
-      config: t.config,
-      connection: t.connection,
-      mailer: {
-        fromAddress: 'noreply@127.0.0.1',
-        send: async () => {
-          throw new Error('connect ECONNREFUSED');
-        },
-      },
-    });
+    const failing = await appRefusingMail(t, 'connect ECONNREFUSED');
     try {
       const user = await knownUser();
       const res = await failing.inject({
