@@ -142,32 +142,15 @@ async function samples(quire, n, everyMs) {
 async function freshDatabase(server) {
   const name = `quire_bench_${randomBytes(4).toString('hex')}`;
   const url = new URL(server);
-  if (url.protocol.startsWith('postgres')) {
-    const admin = new pg.Client({ connectionString: server });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    await admin.end();
-    url.pathname = `/${name}`;
-    return {
-      url: url.href,
-      drop: async () => {
-        const c = new pg.Client({ connectionString: server });
-        await c.connect();
-        await c.query(`drop database ${name} with (force)`);
-        await c.end();
-      },
-    };
-  }
-  const admin = await mysql.createConnection(server);
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  url.pathname = `/${name}`;
-  return {
-    url: url.href,
-    drop: async () => {
-      const c = await mysql.createConnection(server);
-      await c.query(`drop database ${name}`);
-      await c.end();
-    },
+  const postgres = url.protocol.startsWith('postgres');
+  // One connection per statement, to the server's own database (the bench database cannot be dropped from inside).
+  const run = async (statement) => {
+    const client = postgres ? new pg.Client({ connectionString: server }) : await mysql.createConnection(server);
+    if (postgres) await client.connect();
+    await client.query(statement);
+    await client.end();
   };
+  await run(`create database ${name}`);
+  url.pathname = `/${name}`;
+  return { url: url.href, drop: () => run(postgres ? `drop database ${name} with (force)` : `drop database ${name}`) };
 }
