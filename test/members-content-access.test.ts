@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONTENT } from './support.js';
 import { useTestSite } from './test-site.js';
-import { MEMBERS, cookiesOf, linkIn, openLink } from './members-support.js';
+import { MEMBERS, cookiesOf, followMagicLink } from './members-support.js';
 import { MailSink } from './mail-support.js';
 import { lexicalDocument, lexicalParagraph } from './factories.js';
 
@@ -19,9 +19,7 @@ const lexical = lexicalDocument(lexicalParagraph('Free part'), { type: 'paywall'
 
 let ip = 1;
 async function signUp(email: string): Promise<string> {
-  const before = mail.received.length;
-  await t.app.inject({ method: 'POST', url: `${MEMBERS}/send-magic-link/`, remoteAddress: `10.6.0.${ip++}`, payload: { email, emailType: 'signup' } });
-  return cookiesOf(await openLink(t.app, linkIn(await mail.next(email, before))));
+  return cookiesOf((await followMagicLink(t.app, mail, { email, emailType: 'signup' }, `10.6.0.${ip++}`)).opened);
 }
 
 const read = (slug: string, headers: Record<string, string> = {}) =>

@@ -1,4 +1,5 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import type { MailSink } from './mail-support.js';
 
 /** The magic link in a mail's text. */
 export const linkIn = (mail: { text: string }) => /(http:\/\/\S+\/members\/\?token=\S+)/.exec(mail.text)![1]!;
@@ -17,4 +18,20 @@ export const MEMBERS = '/members/api';
 export function openLink(app: FastifyInstance, url: string, headers: Record<string, string> = {}) {
   const u = new URL(url);
   return app.inject({ method: 'GET', url: `${u.pathname}${u.search}`, headers });
+}
+
+/**
+ * Asks for a magic link (`payload`: `email`, `emailType`, …) from `remoteAddress`, then opens the link `mail`
+ * receives as a browser does: both answers (the opened link's sets the member's cookies).
+ */
+export async function followMagicLink(
+  app: FastifyInstance,
+  mail: MailSink,
+  payload: { email: string; emailType: string; name?: string },
+  remoteAddress: string,
+) {
+  const before = mail.received.length;
+  const sent = await app.inject({ method: 'POST', url: `${MEMBERS}/send-magic-link/`, remoteAddress, payload });
+  const opened = await openLink(app, linkIn(await mail.next(payload.email, before)));
+  return { sent, opened };
 }
