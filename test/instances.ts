@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { connect as connectTcp } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { OWNER, freePort } from './support.js';
 
 /**
@@ -15,6 +15,20 @@ const root = path.resolve(import.meta.dirname, '..');
 
 /** Builds `dist/` when the sources are newer (the e2e files' first step). */
 export const buildIfStale = () => execFileSync(process.execPath, ['scripts/build-if-stale.mjs'], { cwd: root, stdio: 'inherit' });
+
+/**
+ * Before the file's tests: `dist/` built when the sources are newer (a minute or two on a busy machine) and an
+ * empty folder made (`folder.path`, for CONTENT_DIR); the folder is removed after them.
+ */
+export function useBuildAndFolder(prefix: string): { readonly path: string } {
+  const folder = { path: '' };
+  beforeAll(() => {
+    buildIfStale();
+    folder.path = mkdtempSync(path.join(tmpdir(), prefix));
+  }, 180_000);
+  afterAll(() => rmSync(folder.path, { recursive: true, force: true }));
+  return folder;
+}
 
 export interface InstanceOptions {
   /** A folder that outlives the instance (a restart on the same data); by default a fresh one, removed by `stop()`. */

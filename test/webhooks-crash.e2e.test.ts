@@ -1,30 +1,24 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { connect } from '../src/db/connect.js';
 import { createTestDatabase, type TestDatabase } from './support.js';
-import { buildIfStale, ownerSession, startInstance } from './instances.js';
+import { ownerSession, startInstance, useBuildAndFolder } from './instances.js';
 import { WebhookReceiver, eventually } from './webhook-receiver.js';
 
 // SIGKILL in the middle of delivering 100 events to a slow receiver, then a fresh start on the same database:
 // every event arrives at least once and is recorded as delivered exactly once. The delivery in flight at the
 // kill (sent, its answer not yet recorded) is sent again once its lease runs out: at-least-once, as promised.
 const EVENTS = 100;
-let contentDir: string;
+const folder = useBuildAndFolder('quire-crash-e2e-');
 let database: TestDatabase;
 const receiver = new WebhookReceiver();
 
 beforeAll(async () => {
-  buildIfStale();
-  contentDir = mkdtempSync(path.join(tmpdir(), 'quire-crash-e2e-'));
   database = await createTestDatabase();
   await receiver.start();
-}, 180_000);
+});
 afterAll(async () => {
   await receiver.stop();
   await database?.drop();
-  rmSync(contentDir, { recursive: true, force: true });
 });
 
 /** The built server on the test database and the shared content folder. */
@@ -39,7 +33,7 @@ const startServer = () =>
       JOBS_LEASE_MS: '3000',
       JOBS_POLL_MS: '50',
     },
-    { contentDir },
+    { contentDir: folder.path },
   );
 
 it('delivers every event at least once and records each delivered once across a SIGKILL', async () => {

@@ -1,28 +1,19 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { buildIfStale, ownerSession, startInstance } from './instances.js';
+import { ownerSession, startInstance, useBuildAndFolder } from './instances.js';
 import { WebhookReceiver, eventually } from './webhook-receiver.js';
 import { openSqliteDriver } from '../src/db/sqlite-driver.js';
 
 // The built server (dist/main.mjs) runs the job runner itself, and on SIGTERM finishes the delivery in
 // flight and gives back its leases before it exits.
-let contentDir: string;
+const folder = useBuildAndFolder('quire-webhooks-e2e-');
 const receiver = new WebhookReceiver();
 
-beforeAll(async () => {
-  buildIfStale();
-  contentDir = mkdtempSync(path.join(tmpdir(), 'quire-webhooks-e2e-'));
-  await receiver.start();
-}, 180_000);
-afterAll(async () => {
-  await receiver.stop();
-  rmSync(contentDir, { recursive: true, force: true });
-});
+beforeAll(() => receiver.start());
+afterAll(() => receiver.stop());
 
 it('delivers from the server process and releases its leases on SIGTERM', async () => {
-  const file = path.join(contentDir, 'hooks.db');
+  const file = path.join(folder.path, 'hooks.db');
   const server = await startInstance(
     {
       DATABASE_URL: `sqlite:${file}`,
@@ -31,7 +22,7 @@ it('delivers from the server process and releases its leases on SIGTERM', async 
       WEBHOOK_TIMEOUT_MS: '3000',
       JOBS_POLL_MS: '50',
     },
-    { contentDir },
+    { contentDir: folder.path },
   );
   const admin = `${server.base}/ghost/api/admin`;
   try {
