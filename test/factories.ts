@@ -81,6 +81,22 @@ export async function makeStaff(t: TestSite, role: Exclude<RoleName, 'Owner'>, {
 
 export { lexicalDocument, lexicalParagraph };
 
+/** An html card shown on the web to visitors (`nonMember`) and to `memberSegment`, in e-mail to every member. */
+const gatedCard = (html: string, nonMember: boolean, memberSegment: string) => ({
+  type: 'html',
+  version: 1,
+  html,
+  visibility: { web: { nonMember, memberSegment }, email: { memberSegment: 'status:free,status:-free' } },
+});
+
+/** A paragraph for everyone, then blocks for visitors only, for members (free and paid) and for paid members. */
+export const GATED_BLOCKS = lexicalDocument(
+  lexicalParagraph('Open words.'),
+  gatedCard('<p>Only visitors see this.</p>', true, ''),
+  gatedCard('<p>Only members see this.</p>', false, 'status:free,status:-free'),
+  gatedCard('<p>Paid only.</p>', false, 'status:-free'),
+);
+
 /** A Lexical document of one paragraph holding `text`, as the editor saves it. */
 export const lexicalOf = (text: string) => lexicalDocument(lexicalParagraph(text));
 

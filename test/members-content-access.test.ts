@@ -3,7 +3,7 @@ import { CONTENT } from './support.js';
 import { useTestSite } from './test-site.js';
 import { MEMBERS, cookiesOf, followMagicLink } from './members-support.js';
 import { MailSink } from './mail-support.js';
-import { lexicalDocument, lexicalParagraph } from './factories.js';
+import { GATED_BLOCKS, lexicalDocument, lexicalParagraph } from './factories.js';
 
 /**
  * The Content API reads the member's session cookie (and, with MEMBERS_BEARER_TOKENS, an identity token) for
@@ -77,19 +77,7 @@ describe('Content API access for members', () => {
   });
 
   it("resolves gated blocks for the member's segment: a free member sees the members' block, not the visitors' or the paid one", async () => {
-    const card = (html: string, nonMember: boolean, memberSegment: string) => ({
-      type: 'html',
-      version: 1,
-      html,
-      visibility: { web: { nonMember, memberSegment }, email: { memberSegment: 'status:free,status:-free' } },
-    });
-    const blocks = lexicalDocument(
-      lexicalParagraph('Open words.'),
-      card('<p>Only visitors see this.</p>', true, ''),
-      card('<p>Only members see this.</p>', false, 'status:free,status:-free'),
-      card('<p>Paid only.</p>', false, 'status:-free'),
-    );
-    expect((await t.admin.post('/posts/', { posts: [{ title: 'Blocks', slug: 'blocks', status: 'published', lexical: blocks }] })).statusCode).toBe(201);
+    expect((await t.admin.post('/posts/', { posts: [{ title: 'Blocks', slug: 'blocks', status: 'published', lexical: GATED_BLOCKS }] })).statusCode).toBe(201);
     const visitor = await read('blocks');
     expect([visitor.html.includes('Only visitors'), visitor.html.includes('Only members'), visitor.html.includes('Paid only')]).toEqual([true, false, false]);
     const free = await read('blocks', { cookie: await signUp('blocks.reader@example.com') });
