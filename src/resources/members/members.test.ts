@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ghostError, OWNER, expectGhostError, countRows } from '../../../test/support.js';
 import { first } from '../../../test/posts-support.js';
 import { makeStaff } from '../../../test/factories.js';
+import { TEST_INTEGRATION_ATTRIBUTION } from '../../../test/shapes.js';
 import { NOBODY, useTestSite, itAnswersNotFound } from '../../../test/test-site.js';
 
 const t = useTestSite({ caller: 'integration' });
@@ -61,15 +62,7 @@ describe('Admin members: add, read, edit, delete', () => {
       status: 'free',
       last_seen_at: null,
       // Who made the member: the test integration, through the Admin API.
-      attribution: {
-        id: null,
-        type: null,
-        url: null,
-        title: null,
-        referrer_source: 'Integration: Test Integration',
-        referrer_medium: 'Admin API',
-        referrer_url: null,
-      },
+      attribution: TEST_INTEGRATION_ATTRIBUTION,
       tiers: [],
       email_suppression: { suppressed: false, info: null },
     });
