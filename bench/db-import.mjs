@@ -10,6 +10,7 @@ import { createWriteStream, mkdtempSync, readFileSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { once } from 'node:events';
+import { lexicalDocument, lexicalParagraph } from '../test/fixtures/lexical.mjs';
 
 const targetMb = Number(process.argv[2] ?? 50);
 const root = path.dirname(new URL(import.meta.url).pathname);
@@ -41,23 +42,7 @@ async function generate() {
   await write('"posts":[');
   for (let i = 0; i < posts; i++) {
     const paragraphs = Array.from({ length: 12 }, (_, p) => paragraph(i + p));
-    const lexical = JSON.stringify({
-      root: {
-        children: paragraphs.map((text) => ({
-          children: [{ detail: 0, format: 0, mode: 'normal', style: '', text, type: 'extended-text', version: 1 }],
-          direction: 'ltr',
-          format: '',
-          indent: 0,
-          type: 'paragraph',
-          version: 1,
-        })),
-        direction: 'ltr',
-        format: '',
-        indent: 0,
-        type: 'root',
-        version: 1,
-      },
-    });
+    const lexical = lexicalDocument(...paragraphs.map(lexicalParagraph));
     const post = {
       ...base,
       id: hex(100000 + i),

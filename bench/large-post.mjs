@@ -3,6 +3,7 @@
 // (BENCH_CPU_PROF=1 writes a CPU profile of the server to ./bench-profiles/).
 import autocannon from 'autocannon';
 import { keysFor, adminToken, startServer } from './posts-common.mjs';
+import { largeLexical } from '../test/fixtures/lexical.mjs';
 
 const megabytes = Number(process.argv[2] ?? 20);
 const nodeArgs = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir=bench-profiles'] : [];
@@ -10,17 +11,7 @@ const nodeArgs = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir=ben
 const server = await startServer({ nodeArgs, env: process.env.BENCH_DATABASE_URL ? { DATABASE_URL: process.env.BENCH_DATABASE_URL } : {} });
 const { adminKey } = await keysFor(server.base);
 
-const text = 'The quick brown fox jumps over the lazy dog while the editor keeps typing. '.repeat(12);
-const paragraph = JSON.stringify({
-  children: [{ detail: 0, format: 0, mode: 'normal', style: '', text, type: 'extended-text', version: 1 }],
-  direction: 'ltr',
-  format: '',
-  indent: 0,
-  type: 'paragraph',
-  version: 1,
-});
-const children = Array.from({ length: Math.ceil((megabytes * 1024 * 1024) / paragraph.length) }, () => paragraph).join(',');
-const lexical = `{"root":{"children":[${children}],"direction":"ltr","format":"","indent":0,"type":"root","version":1}}`;
+const lexical = largeLexical(megabytes * 1024 * 1024);
 const body = JSON.stringify({ posts: [{ title: 'A very long post', lexical }] });
 
 // The renderers warm up 2 s after start; wait so the figure is a warm server's.

@@ -4,13 +4,11 @@
 //   npm run build && node bench/members-csv.mjs                      (SQLite in a temporary folder)
 //   node bench/members-csv.mjs postgres://postgres@127.0.0.1:5432/postgres   (a fresh database on that server)
 //   node bench/members-csv.mjs mysql://root@127.0.0.1:3306/
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
-import mysql from 'mysql2/promise';
-import { adminToken, keysFor, startServer } from './posts-common.mjs';
+import { adminToken, keysFor, rssSamples, startServer } from './posts-common.mjs';
+import { freshDatabase } from './databases.mjs';
 
 const server = process.argv[2] ?? null;
 const database = server ? await freshDatabase(server) : null;
@@ -45,7 +43,7 @@ async function measure(work, after) {
   api = `${quire.base}/ghost/api/admin`;
   auth = () => ({ authorization: `Ghost ${adminToken(adminKey)}` });
   await new Promise((resolve) => setTimeout(resolve, 4000));
-  const idle = Math.min(...(await samples(10, 50)));
+  const idle = Math.min(...(await rssSamples(quire, 10, 50)));
   peak = 0;
   const sampler = setInterval(() => (peak = Math.max(peak, quire.rssMb())), 10);
   const result = await work();
@@ -85,39 +83,4 @@ async function exportAll() {
   let bytes = 0;
   for await (const part of res.body) bytes += part.length;
   return { ms: performance.now() - started, bytes };
-}
-
-async function samples(count, everyMs) {
-  const out = [];
-  for (let i = 0; i < count; i++) {
-    out.push(quire.rssMb());
-    await new Promise((resolve) => setTimeout(resolve, everyMs));
-  }
-  return out;
-}
-
-/** A database of its own on the given server, dropped at the end. */
-async function freshDatabase(serverUrl) {
-  const name = `quire_bench_${randomBytes(4).toString('hex')}`;
-  const url = new URL(serverUrl);
-  const target = new URL(serverUrl);
-  target.pathname = `/${name}`;
-  if (url.protocol.startsWith('postgres')) {
-    const run = async (statement) => {
-      const client = new pg.Client({ connectionString: serverUrl });
-      await client.connect();
-      await client.query(statement);
-      await client.end();
-    };
-    await run(`CREATE DATABASE ${name}`);
-    return { url: target.toString(), drop: () => run(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
-  }
-  const options = { host: url.hostname, port: Number(url.port || 3306), user: decodeURIComponent(url.username), password: decodeURIComponent(url.password) };
-  const run = async (statement) => {
-    const client = await mysql.createConnection(options);
-    await client.query(statement);
-    await client.end();
-  };
-  await run(`CREATE DATABASE ${name} CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci`);
-  return { url: target.toString(), drop: () => run(`DROP DATABASE IF EXISTS ${name}`) };
 }

@@ -5,14 +5,12 @@
 // Usage:
 //   npm run build && node bench/newsletter-send.mjs            (SQLite in a temporary folder; 2,000 then 10,000)
 //   node bench/newsletter-send.mjs 10000 postgres://postgres@127.0.0.1:5432/postgres
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
-import mysql from 'mysql2/promise';
 import { SMTPServer } from 'smtp-server';
-import { adminToken, cpuSecondsOf, keysFor, lexicalPost, ownerSession, startServer } from './posts-common.mjs';
+import { adminToken, cpuSecondsOf, keysFor, lexicalPost, ownerSession, rssSamples, startServer } from './posts-common.mjs';
+import { freshDatabase } from './databases.mjs';
 
 const counts = process.argv[2] ? [Number(process.argv[2])] : [2_000, 10_000];
 const serverUrl = process.argv[3] ?? null;
@@ -69,7 +67,7 @@ async function run(count) {
     await importMembers(api, key, count);
 
     await new Promise((resolve) => setTimeout(resolve, 3000));
-    const idle = Math.min(...(await samples(quire, 10, 50)));
+    const idle = Math.min(...(await rssSamples(quire, 10, 50)));
     const made = await (
       await fetch(`${api}/posts/`, { method: 'POST', headers: key(), body: JSON.stringify({ posts: [{ title: 'Bench issue', lexical: lexicalPost(800) }] }) })
     ).json();
@@ -128,46 +126,4 @@ async function importMembers(api, key, count) {
     if (state.status === 'done') return;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-}
-
-async function samples(quire, n, everyMs) {
-  const out = [];
-  for (let i = 0; i < n; i++) {
-    out.push(quire.rssMb());
-    await new Promise((resolve) => setTimeout(resolve, everyMs));
-  }
-  return out;
-}
-
-async function freshDatabase(server) {
-  const name = `quire_bench_${randomBytes(4).toString('hex')}`;
-  const url = new URL(server);
-  if (url.protocol.startsWith('postgres')) {
-    const admin = new pg.Client({ connectionString: server });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    await admin.end();
-    url.pathname = `/${name}`;
-    return {
-      url: url.href,
-      drop: async () => {
-        const c = new pg.Client({ connectionString: server });
-        await c.connect();
-        await c.query(`drop database ${name} with (force)`);
-        await c.end();
-      },
-    };
-  }
-  const admin = await mysql.createConnection(server);
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  url.pathname = `/${name}`;
-  return {
-    url: url.href,
-    drop: async () => {
-      const c = await mysql.createConnection(server);
-      await c.query(`drop database ${name}`);
-      await c.end();
-    },
-  };
 }

@@ -16,6 +16,16 @@ export function rssMbOf(pid) {
   }
 }
 
+/** `count` readings of `server.rssMb()`, `everyMs` apart (the idle baseline before a run). */
+export async function rssSamples(server, count, everyMs) {
+  const out = [];
+  for (let i = 0; i < count; i++) {
+    out.push(server.rssMb());
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
+  }
+  return out;
+}
+
 /** CPU seconds process `pid` has used (all its threads), or NaN once it has ended. */
 export function cpuSecondsOf(pid) {
   try {

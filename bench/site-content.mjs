@@ -1,11 +1,12 @@
 // The site every comparison reads: 20 tags, N published posts of ~1,000 words (lexical) with 3 of the tags
 // each, a few pages, all by the owner. Seeded through the Admin API, or as a Ghost export through
 // `POST /db/` (much faster for 10,000 posts; both servers then import the same file).
-import { createWriteStream, readFileSync } from 'node:fs';
+import { createWriteStream, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { once } from 'node:events';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { adminToken, lexicalPost, ownerSession } from './posts-common.mjs';
+import { adminToken, keysFor, lexicalPost, ownerSession, startServer } from './posts-common.mjs';
+import { unzipFiles } from './unzip.mjs';
 
 export const TAG_COUNT = 20;
 export const PAGE_COUNT = 5;
@@ -120,5 +121,30 @@ export async function importExport(base, contentKey, file, posts, { timeoutMs = 
     if (count?.ok && (await count.json()).meta.pagination.total >= posts) return;
     if (performance.now() - started > timeoutMs) throw new Error(`the import did not finish within ${timeoutMs / 1000} s`);
     await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+}
+
+const SOURCE_ZIP = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../shared/themes/source.zip');
+
+/**
+ * A built Quire server (`options` as for startServer) with `posts` seeded through the Admin API and Source
+ * active, its files written where a theme upload puts them (`themes/source/`); stopped again if the set-up fails.
+ */
+export async function startSourceSite(posts, options) {
+  const server = await startServer(options);
+  try {
+    const { adminKey } = await keysFor(server.base);
+    const call = adminApi(server.base, adminKey);
+    await seedThroughApi(call, posts);
+    for (const [file, data] of await unzipFiles(SOURCE_ZIP)) {
+      const target = path.join(server.dir, 'themes', 'source', file);
+      mkdirSync(path.dirname(target), { recursive: true });
+      writeFileSync(target, data);
+    }
+    await call('PUT', '/themes/source/activate/');
+    return server;
+  } catch (err) {
+    await server.stop();
+    throw err;
   }
 }

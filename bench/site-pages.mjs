@@ -7,19 +7,13 @@
 // Before/after in one run: BENCH_BUILDS="before=dist-before/main.mjs,after=dist/main.mjs" measures each build
 // with the cache on, then each with it off (alternating, so a change in the machine's load falls on both).
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { unzipFiles } from './unzip.mjs';
 import { drive } from './load.mjs';
-import { keysFor, startServer } from './posts-common.mjs';
-import { adminApi, clearSite, seedThroughApi } from './site-content.mjs';
+import { adminApi, clearSite, seedThroughApi, startSourceSite } from './site-content.mjs';
 import { ghostInstalled, startGhost } from './ghost-peer.mjs';
 import { fmt, table } from './compare-report.mjs';
 
 const seconds = Number(process.argv[2] ?? 5);
 const posts = Number(process.argv[3] ?? 60);
-const SOURCE_ZIP = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../shared/themes/source.zip');
 const PAGES = ['/', '/bench-post-1/', '/tag/topic-1/', '/page/2/', '/rss/'];
 const QUIRE_PORT = Number(process.env.BENCH_QUIRE_PORT ?? 3400 + Math.floor(Math.random() * 90));
 const GHOST_PORT = Number(process.env.BENCH_GHOST_PORT ?? 2401);
@@ -39,25 +33,8 @@ async function measurePage(name, base, pid, page) {
   return run;
 }
 
-/** Quire with Source: its files written where a theme upload puts them (`themes/source/`), then activated. */
-async function quire(cacheMb, main, port) {
-  const server = await startServer({ cpu: 0, main, env: { PORT: String(port), RESPONSE_CACHE_MB: String(cacheMb) } });
-  try {
-    const { adminKey } = await keysFor(server.base);
-    const call = adminApi(server.base, adminKey);
-    await seedThroughApi(call, posts);
-    for (const [file, data] of await unzipFiles(SOURCE_ZIP)) {
-      const target = path.join(server.dir, 'themes', 'source', file);
-      mkdirSync(path.dirname(target), { recursive: true });
-      writeFileSync(target, data);
-    }
-    await call('PUT', '/themes/source/activate/');
-    return server;
-  } catch (err) {
-    await server.stop();
-    throw err;
-  }
-}
+/** Quire with Source. */
+const quire = (cacheMb, main, port) => startSourceSite(posts, { cpu: 0, main, env: { PORT: String(port), RESPONSE_CACHE_MB: String(cacheMb) } });
 
 async function ghost() {
   const server = await startGhost({ port: GHOST_PORT, cpu: 0 });

@@ -4,19 +4,16 @@
 // times do not. Usage: npm run build && node bench/site-profile.mjs [seconds per page] [posts] [page…]
 // (BENCH_MAIN=other/main.mjs profiles another build; the profile is kept in bench-profiles/).
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { unzipFiles } from './unzip.mjs';
-import { keysFor, startServer } from './posts-common.mjs';
-import { adminApi, seedThroughApi } from './site-content.mjs';
+import { startSourceSite } from './site-content.mjs';
 
 const seconds = Number(process.argv[2] ?? 5);
 const posts = Number(process.argv[3] ?? 60);
 const pages = process.argv.length > 4 ? process.argv.slice(4) : ['/', '/bench-post-1/', '/tag/topic-1/', '/page/2/', '/rss/'];
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const SOURCE_ZIP = path.resolve(root, '../shared/themes/source.zip');
 const profileDir = path.join(root, 'bench-profiles', `site-${Date.now()}`);
 mkdirSync(profileDir, { recursive: true });
 
@@ -26,7 +23,7 @@ try {
   // No taskset: the server and the load generator share the cores.
 }
 
-const server = await startServer({
+const server = await startSourceSite(posts, {
   cpu: 0,
   main: process.env.BENCH_MAIN ?? 'dist/main.mjs',
   nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`],
@@ -34,15 +31,6 @@ const server = await startServer({
 });
 const windows = [];
 try {
-  const { adminKey } = await keysFor(server.base);
-  const call = adminApi(server.base, adminKey);
-  await seedThroughApi(call, posts);
-  for (const [file, data] of await unzipFiles(SOURCE_ZIP)) {
-    const target = path.join(server.dir, 'themes', 'source', file);
-    mkdirSync(path.dirname(target), { recursive: true });
-    writeFileSync(target, data);
-  }
-  await call('PUT', '/themes/source/activate/');
   for (const page of pages) {
     const res = await fetch(`${server.base}${page}`);
     if (res.status !== 200) throw new Error(`${page}: ${res.status}`);

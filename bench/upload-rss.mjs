@@ -2,7 +2,7 @@
 // through POST /files/upload/ (the body is generated as it is sent, never held whole by the client either), and
 // while the file is served back from /content/files/. Usage: npm run build && node bench/upload-rss.mjs [MB]
 import { request } from 'node:http';
-import { adminToken, keysFor, startServer } from './posts-common.mjs';
+import { adminToken, keysFor, rssSamples, startServer } from './posts-common.mjs';
 
 const megabytes = Number(process.argv[2] ?? 50);
 const server = await startServer();
@@ -12,7 +12,7 @@ const { adminKey } = await keysFor(server.base);
 // machine it would otherwise land in the middle of the upload), then take the resting figure as the lowest of
 // a few samples.
 await new Promise((resolve) => setTimeout(resolve, 6000));
-const idle = Math.min(...(await samples(10, 50)));
+const idle = Math.min(...(await rssSamples(server, 10, 50)));
 
 let peak = 0;
 const sampler = setInterval(() => (peak = Math.max(peak, server.rssMb())), 10);
@@ -57,12 +57,3 @@ console.log(
     `serving it back (${(bytes / 1024 / 1024).toFixed(0)} MB): peak ${peak.toFixed(1)} MB (+${(peak - idle).toFixed(1)} MB)`,
 );
 await server.stop();
-
-async function samples(count, everyMs) {
-  const out = [];
-  for (let i = 0; i < count; i++) {
-    out.push(server.rssMb());
-    await new Promise((resolve) => setTimeout(resolve, everyMs));
-  }
-  return out;
-}

@@ -1,24 +1,18 @@
-import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useBuildAndFolder } from './instances.js';
 
 // The built command line (`dist/cli.mjs`, the package's `quire` bin) and server entry (`dist/main.mjs`) as
 // processes: what they print, where, and their exit codes (0 done or help, 1 failed, 2 called wrongly).
 const root = path.resolve(import.meta.dirname, '..');
-let contentDir: string;
 
-beforeAll(() => {
-  execFileSync(process.execPath, ['scripts/build-if-stale.mjs'], { cwd: root, stdio: 'inherit' });
-  contentDir = mkdtempSync(path.join(tmpdir(), 'quire-cli-e2e-'));
-}, 180_000);
-afterAll(() => rmSync(contentDir, { recursive: true, force: true }));
+const folder = useBuildAndFolder('quire-cli-e2e-');
 
 function run(file: 'cli' | 'main', ...args: string[]) {
   const { DATABASE_URL: _db, SITE_URL: _site, PORT: _port, ...inherited } = process.env;
   // PORT 1 (privileged): a server that wrongly started would fail at once instead of serving.
-  const env = { ...inherited, CONTENT_DIR: contentDir, PORT: '1', LOG_LEVEL: 'warn' };
+  const env = { ...inherited, CONTENT_DIR: folder.path, PORT: '1', LOG_LEVEL: 'warn' };
   const result = spawnSync(process.execPath, [`dist/${file}.mjs`, ...args], { cwd: root, env, encoding: 'utf8', timeout: 60_000 });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }

@@ -1,23 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { useTestSite } from './test-site.js';
 import { ADMIN } from './support.js';
+import { largeLexical } from './fixtures/lexical.mjs';
 
 const t = useTestSite();
-
-/** A lexical document of about `bytes` bytes: paragraphs of plain words, as a long article holds. */
-function largeLexical(bytes: number): string {
-  const text = 'The quick brown fox jumps over the lazy dog while the editor keeps typing. '.repeat(12);
-  const paragraph = JSON.stringify({
-    children: [{ detail: 0, format: 0, mode: 'normal', style: '', text, type: 'extended-text', version: 1 }],
-    direction: 'ltr',
-    format: '',
-    indent: 0,
-    type: 'paragraph',
-    version: 1,
-  });
-  const children = Array.from({ length: Math.ceil(bytes / paragraph.length) }, () => paragraph).join(',');
-  return `{"root":{"children":[${children}],"direction":"ltr","format":"","indent":0,"type":"root","version":1}}`;
-}
 
 describe('the event loop stays free', () => {
   it('answers GET /site/ promptly while a 20 MB post is saved (4 MB on MySQL)', async () => {

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { lexicalDocument, lexicalParagraph } from './fixtures/lexical.mjs';
 import type { RoleName } from '../src/auth/roles.js';
 import { requestCtx, type Ctx } from '../src/ctx.js';
 import { ctxBaseFromConfig } from '../src/ctx-base.js';
@@ -78,19 +79,23 @@ export async function makeStaff(t: TestSite, role: Exclude<RoleName, 'Owner'>, {
   return { ...user, password: STAFF_PASSWORD };
 }
 
-/** A Lexical paragraph holding `text`, as the editor saves it. */
-export const lexicalParagraph = (text: string) => ({
-  children: [{ detail: 0, format: 0, mode: 'normal', style: '', text, type: 'extended-text', version: 1 }],
-  direction: 'ltr',
-  format: '',
-  indent: 0,
-  type: 'paragraph',
+export { lexicalDocument, lexicalParagraph };
+
+/** An html card shown on the web to visitors (`nonMember`) and to `memberSegment`, in e-mail to every member. */
+const gatedCard = (html: string, nonMember: boolean, memberSegment: string) => ({
+  type: 'html',
   version: 1,
+  html,
+  visibility: { web: { nonMember, memberSegment }, email: { memberSegment: 'status:free,status:-free' } },
 });
 
-/** A Lexical document of these blocks (paragraphs, cards such as `{ type: 'paywall', version: 1 }`). */
-export const lexicalDocument = (...children: object[]) =>
-  JSON.stringify({ root: { children, direction: 'ltr', format: '', indent: 0, type: 'root', version: 1 } });
+/** A paragraph for everyone, then blocks for visitors only, for members (free and paid) and for paid members. */
+export const GATED_BLOCKS = lexicalDocument(
+  lexicalParagraph('Open words.'),
+  gatedCard('<p>Only visitors see this.</p>', true, ''),
+  gatedCard('<p>Only members see this.</p>', false, 'status:free,status:-free'),
+  gatedCard('<p>Paid only.</p>', false, 'status:-free'),
+);
 
 /** A Lexical document of one paragraph holding `text`, as the editor saves it. */
 export const lexicalOf = (text: string) => lexicalDocument(lexicalParagraph(text));

@@ -1,4 +1,3 @@
-import { Writable } from 'node:stream';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -7,7 +6,7 @@ import { buildApp } from '../src/app.js';
 import { parseConfig } from '../src/config.js';
 import { connect } from '../src/db/connect.js';
 import { migrateToLatest } from '../src/db/migrate.js';
-import { ADMIN, CONTENT, createTestDatabase, ghostError, expectGhostError } from './support.js';
+import { ADMIN, CONTENT, createTestDatabase, ghostError, expectGhostError, logSink } from './support.js';
 import { useTestSite } from './test-site.js';
 
 const t = useTestSite();
@@ -170,14 +169,8 @@ describe('unexpected failures', () => {
     const config = parseConfig({ DATABASE_URL: database.url, CONTENT_DIR: mkdtempSync(path.join(tmpdir(), 'quire-500-')) });
     const connection = connect(config.databaseUrl, { poolSize: 1 });
     await migrateToLatest(connection);
-    const lines: string[] = [];
-    const stream = new Writable({
-      write(chunk, _enc, done) {
-        lines.push(String(chunk));
-        done();
-      },
-    });
-    const app = await buildApp({ config, connection, logger: { level: 'error', stream } });
+    const logs = logSink();
+    const app = await buildApp({ config, connection, logger: { level: 'error', stream: logs.stream } });
     await connection.db.schema.dropTable('settings').execute();
     const res = await app.inject({ url: `${ADMIN}/site/` });
     expect(res.statusCode).toBe(500);
@@ -190,7 +183,7 @@ describe('unexpected failures', () => {
       code: 'UNEXPECTED_ERROR',
     });
     expect(res.body).not.toMatch(/settings|SQLITE|relation|Table/i);
-    expect(lines.join('')).toMatch(/settings/);
+    expect(logs.text()).toMatch(/settings/);
     await app.close();
     await connection.close();
     await database.drop();

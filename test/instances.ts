@@ -1,9 +1,10 @@
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { connect as connectTcp } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { freePort } from './support.js';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { OWNER, freePort } from './support.js';
 
 /**
  * The built server (`dist/main.mjs`, as `npm start` runs it) as separate processes, each with its own port and
@@ -12,19 +13,48 @@ import { freePort } from './support.js';
  */
 const root = path.resolve(import.meta.dirname, '..');
 
+/** Builds `dist/` when the sources are newer (the e2e files' first step). */
+export const buildIfStale = () => execFileSync(process.execPath, ['scripts/build-if-stale.mjs'], { cwd: root, stdio: 'inherit' });
+
+/**
+ * Before the file's tests: `dist/` built when the sources are newer (a minute or two on a busy machine) and an
+ * empty folder made (`folder.path`, for CONTENT_DIR); the folder is removed after them.
+ */
+export function useBuildAndFolder(prefix: string): { readonly path: string } {
+  const folder = { path: '' };
+  beforeAll(() => {
+    buildIfStale();
+    folder.path = mkdtempSync(path.join(tmpdir(), prefix));
+  }, 180_000);
+  afterAll(() => rmSync(folder.path, { recursive: true, force: true }));
+  return folder;
+}
+
+export interface InstanceOptions {
+  /** A folder that outlives the instance (a restart on the same data); by default a fresh one, removed by `stop()`. */
+  contentDir?: string;
+  /** By default a free one. */
+  port?: number;
+  /** Whether its stdout is passed on to the test run's own (stderr always is); true by default. */
+  echo?: boolean;
+}
+
 export interface Instance {
   readonly base: string;
   readonly contentDir: string;
-  /** What it wrote to stdout and stderr so far (also passed on to the test run's own). */
+  readonly child: ChildProcess;
+  /** Resolves with the exit code once the process ended. */
+  readonly exited: Promise<number | null>;
+  /** What it wrote to stdout and stderr so far. */
   output(): string;
-  /** SIGTERM, then waits for the exit; its content folder is removed. */
+  /** SIGTERM, then waits for the exit; a content folder it made is removed. */
   stop(): Promise<void>;
 }
 
 /** Starts one instance with `settings` (DATABASE_URL, SITE_URL, …); resolves once it reports ready. */
-export async function startInstance(settings: Record<string, string>): Promise<Instance> {
-  const port = await freePort();
-  const contentDir = mkdtempSync(path.join(tmpdir(), 'quire-instance-'));
+export async function startInstance(settings: Record<string, string>, options: InstanceOptions = {}): Promise<Instance> {
+  const port = options.port ?? (await freePort());
+  const contentDir = options.contentDir ?? mkdtempSync(path.join(tmpdir(), 'quire-instance-'));
   // Nothing of the test runner's own environment decides where an instance's data is.
   const { SITE_URL: _site, DATABASE_URL: _db, CONTENT_DIR: _dir, REDIS_URL: _redis, STORAGE: _storage, ...inherited } = process.env;
   const child = spawn(process.execPath, ['dist/main.mjs'], {
@@ -35,13 +65,13 @@ export async function startInstance(settings: Record<string, string>): Promise<I
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => {
     output += String(chunk);
-    process.stdout.write(chunk);
+    if (options.echo !== false) process.stdout.write(chunk);
   });
   child.stderr.on('data', (chunk: Buffer) => {
     output += String(chunk);
     process.stderr.write(chunk);
   });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
   const base = `http://127.0.0.1:${port}`;
   const until = Date.now() + 60_000;
   for (;;) {
@@ -60,13 +90,31 @@ export async function startInstance(settings: Record<string, string>): Promise<I
   return {
     base,
     contentDir,
+    child,
+    exited,
     output: () => output,
     async stop() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
       await exited;
-      rmSync(contentDir, { recursive: true, force: true });
+      if (!options.contentDir) rmSync(contentDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Sets up the site on `base` (the Owner of test/support.ts) and signs the Owner in: the headers for JSON calls to
+ * its Admin API with that session.
+ */
+export async function ownerSession(base: string): Promise<Record<string, string>> {
+  const admin = `${base}/ghost/api/admin`;
+  const json = { 'content-type': 'application/json', origin: base };
+  expect((await fetch(`${admin}/authentication/setup/`, { method: 'POST', headers: json, body: JSON.stringify({ setup: [OWNER] }) })).status).toBe(201);
+  const login = await fetch(`${admin}/session/`, { method: 'POST', headers: json, body: JSON.stringify({ username: OWNER.email, password: OWNER.password }) });
+  const cookie = login.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
+  return { ...json, cookie };
 }
 
 export interface Answer {

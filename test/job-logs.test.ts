@@ -1,4 +1,3 @@
-import { Writable } from 'node:stream';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -9,7 +8,7 @@ import { parseConfig } from '../src/config.js';
 import { connect, type Connection } from '../src/db/connect.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import { loggerOptions } from '../src/http/logging.js';
-import { ADMIN, SITE_URL, adminAuth, bootstrap, createTestDatabase, type TestDatabase } from './support.js';
+import { ADMIN, SITE_URL, adminAuth, bootstrap, createTestDatabase, logSink, type TestDatabase } from './support.js';
 import { multipartBody } from './uploads.js';
 import { WebhookReceiver, eventually } from './webhook-receiver.js';
 
@@ -20,7 +19,7 @@ import { WebhookReceiver, eventually } from './webhook-receiver.js';
 type Line = Record<string, unknown>;
 
 const receiver = new WebhookReceiver();
-const chunks: string[] = [];
+const logs = logSink();
 let database: TestDatabase;
 let contentDir: string;
 let connection: Connection;
@@ -28,8 +27,8 @@ let app: FastifyInstance;
 let keys: { adminKey: string; integrationId: string };
 
 const lines = (): Line[] =>
-  chunks
-    .join('')
+  logs
+    .text()
     .trimEnd()
     .split('\n')
     .map((line) => JSON.parse(line) as Line);
@@ -53,13 +52,7 @@ beforeAll(async () => {
   });
   connection = connect(config.databaseUrl, { poolSize: 4 });
   await migrateToLatest(connection);
-  const stream = new Writable({
-    write(chunk, _enc, done) {
-      chunks.push(String(chunk));
-      done();
-    },
-  });
-  app = await buildApp({ config, connection, runJobs: true, logger: loggerOptions({ level: 'info', format: 'json' }, stream) });
+  app = await buildApp({ config, connection, runJobs: true, logger: loggerOptions({ level: 'info', format: 'json' }, logs.stream) });
   await app.ready();
   keys = await bootstrap(app);
 });
@@ -99,7 +92,7 @@ describe('background work in the logs', () => {
     expect(Date.parse(failed.next_retry_at as string)).toBeGreaterThan(Date.parse(failed.time as string) - 1000);
     expect(delivered).toMatchObject({ level: 30, msg: 'webhook delivered', job_id: failed.job_id, status: 200, attempt: 2, outcome: 'delivered' });
     expect(delivered).not.toHaveProperty('next_retry_at');
-    expect(chunks.join('')).not.toContain('secret-path-token');
+    expect(logs.text()).not.toContain('secret-path-token');
   });
 
   it('one line per scheduled post published, with its time and lateness', async () => {

@@ -1,4 +1,3 @@
-import { Writable } from 'node:stream';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -9,7 +8,7 @@ import { parseConfig } from '../src/config.js';
 import { connect } from '../src/db/connect.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import { loggerOptions, type LogFormat } from '../src/http/logging.js';
-import { ADMIN, CONTENT, ORIGIN, OWNER, SITE_URL, adminAuth, bootstrap, createTestDatabase, ghostError } from './support.js';
+import { ADMIN, CONTENT, ORIGIN, OWNER, SITE_URL, adminAuth, bootstrap, createTestDatabase, ghostError, logSink } from './support.js';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterAll(async () => {
@@ -23,21 +22,15 @@ async function loggingApp(format: LogFormat): Promise<{ app: FastifyInstance; lo
   const config = parseConfig({ SITE_URL, DATABASE_URL: database.url, CONTENT_DIR: contentDir, STAFF_DEVICE_VERIFICATION: 'false' });
   const connection = connect(config.databaseUrl, { poolSize: 2 });
   await migrateToLatest(connection);
-  const chunks: string[] = [];
-  const stream = new Writable({
-    write(chunk, _enc, done) {
-      chunks.push(String(chunk));
-      done();
-    },
-  });
-  const app = await buildApp({ config, connection, logger: loggerOptions({ level: 'info', format }, stream) });
+  const logs = logSink();
+  const app = await buildApp({ config, connection, logger: loggerOptions({ level: 'info', format }, logs.stream) });
   cleanups.push(async () => {
     await app.close();
     await connection.close();
     await database.drop();
     rmSync(contentDir, { recursive: true, force: true });
   });
-  return { app, log: () => chunks.join('') };
+  return { app, log: logs.text };
 }
 
 describe('logs', () => {

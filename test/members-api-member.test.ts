@@ -2,29 +2,23 @@ import { createHash, createHmac, createPublicKey, verify } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ghostError } from './support.js';
 import { useTestSite } from './test-site.js';
-import { MEMBERS, MailCatcher, cookiesOf, linkIn, openLink } from './members-support.js';
+import { MEMBERS, cookiesOf, followMagicLink, linkIn, openLink } from './members-support.js';
+import { MailSink } from './mail-support.js';
 
 /**
  * A signed-in member's own routes: member data and edits, newsletter preferences from an unsubscribe link,
  * the identity token and its keys, the e-mail change link, sign-out (here and everywhere), feedback, the
  * announcement bar, and the paid routes that need Stripe.
  */
-const mail = new MailCatcher();
+const mail = new MailSink();
 beforeAll(() => mail.start());
 afterAll(() => mail.stop());
 const t = useTestSite({ settings: () => ({ MAIL_SMTP_URL: mail.url }) });
 
 let ip = 1;
 async function signUp(email: string, name = 'Member Person'): Promise<string> {
-  const before = mail.received.length;
-  const res = await t.app.inject({
-    method: 'POST',
-    url: `${MEMBERS}/send-magic-link/`,
-    remoteAddress: `10.8.0.${ip++}`,
-    payload: { email, name, emailType: 'signup' },
-  });
-  expect(res.statusCode).toBe(201);
-  const opened = await openLink(t.app, linkIn(await mail.next(email, before)));
+  const { sent, opened } = await followMagicLink(t.app, mail, { email, name, emailType: 'signup' }, `10.8.0.${ip++}`);
+  expect(sent.statusCode).toBe(201);
   expect(opened.statusCode).toBe(302);
   return cookiesOf(opened);
 }
@@ -173,14 +167,7 @@ describe('e-mail change', () => {
 describe('sign-out', () => {
   it('clears the cookies as Ghost does; `all: true` ends every session of the member', async () => {
     const first = await signUp('signout@example.com');
-    const before = mail.received.length;
-    await t.app.inject({
-      method: 'POST',
-      url: `${MEMBERS}/send-magic-link/`,
-      remoteAddress: '10.8.1.1',
-      payload: { email: 'signout@example.com', emailType: 'signin' },
-    });
-    const second = cookiesOf(await openLink(t.app, linkIn(await mail.next('signout@example.com', before))));
+    const second = cookiesOf((await followMagicLink(t.app, mail, { email: 'signout@example.com', emailType: 'signin' }, '10.8.1.1')).opened);
     const out = await call('DELETE', '/session/', undefined, first);
     expect(out.statusCode).toBe(204);
     const cleared = out.headers['set-cookie'] as string[];

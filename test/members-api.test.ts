@@ -3,13 +3,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clockFrom } from '../src/clock.js';
 import { ghostError } from './support.js';
 import { useTestSite } from './test-site.js';
-import { MEMBERS, MailCatcher, cookiesOf, linkIn, openLink } from './members-support.js';
+import { MEMBERS, cookiesOf, linkIn, openLink } from './members-support.js';
+import { MailSink } from './mail-support.js';
 
 /**
  * The Members API through HTTP with a real SMTP server catching the magic links: sign-up, sign-in, the
  * session cookies as Ghost signs them, the link's reuse window and expiry, Ghost's refusals and limits.
  */
-const mail = new MailCatcher();
+const mail = new MailSink();
 let nowMs = Date.parse('2026-06-01T10:00:00.000Z');
 beforeAll(() => mail.start());
 afterAll(() => mail.stop());

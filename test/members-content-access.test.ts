@@ -1,15 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONTENT } from './support.js';
 import { useTestSite } from './test-site.js';
-import { MEMBERS, MailCatcher, cookiesOf, linkIn, openLink } from './members-support.js';
-import { lexicalDocument, lexicalParagraph } from './factories.js';
+import { MEMBERS, cookiesOf, followMagicLink } from './members-support.js';
+import { MailSink } from './mail-support.js';
+import { GATED_BLOCKS, lexicalDocument, lexicalParagraph } from './factories.js';
 
 /**
  * The Content API reads the member's session cookie (and, with MEMBERS_BEARER_TOKENS, an identity token) for
  * `access` and gated html, as Ghost does; kept answers (the response cache is on) never cross from one
  * member's access to another's, nor to anonymous readers.
  */
-const mail = new MailCatcher();
+const mail = new MailSink();
 beforeAll(() => mail.start());
 afterAll(() => mail.stop());
 const t = useTestSite({ settings: () => ({ MAIL_SMTP_URL: mail.url, MEMBERS_BEARER_TOKENS: 'true', RESPONSE_CACHE_MB: '8' }) });
@@ -18,9 +19,7 @@ const lexical = lexicalDocument(lexicalParagraph('Free part'), { type: 'paywall'
 
 let ip = 1;
 async function signUp(email: string): Promise<string> {
-  const before = mail.received.length;
-  await t.app.inject({ method: 'POST', url: `${MEMBERS}/send-magic-link/`, remoteAddress: `10.6.0.${ip++}`, payload: { email, emailType: 'signup' } });
-  return cookiesOf(await openLink(t.app, linkIn(await mail.next(email, before))));
+  return cookiesOf((await followMagicLink(t.app, mail, { email, emailType: 'signup' }, `10.6.0.${ip++}`)).opened);
 }
 
 const read = (slug: string, headers: Record<string, string> = {}) =>
@@ -78,19 +77,7 @@ describe('Content API access for members', () => {
   });
 
   it("resolves gated blocks for the member's segment: a free member sees the members' block, not the visitors' or the paid one", async () => {
-    const card = (html: string, nonMember: boolean, memberSegment: string) => ({
-      type: 'html',
-      version: 1,
-      html,
-      visibility: { web: { nonMember, memberSegment }, email: { memberSegment: 'status:free,status:-free' } },
-    });
-    const blocks = lexicalDocument(
-      lexicalParagraph('Open words.'),
-      card('<p>Only visitors see this.</p>', true, ''),
-      card('<p>Only members see this.</p>', false, 'status:free,status:-free'),
-      card('<p>Paid only.</p>', false, 'status:-free'),
-    );
-    expect((await t.admin.post('/posts/', { posts: [{ title: 'Blocks', slug: 'blocks', status: 'published', lexical: blocks }] })).statusCode).toBe(201);
+    expect((await t.admin.post('/posts/', { posts: [{ title: 'Blocks', slug: 'blocks', status: 'published', lexical: GATED_BLOCKS }] })).statusCode).toBe(201);
     const visitor = await read('blocks');
     expect([visitor.html.includes('Only visitors'), visitor.html.includes('Only members'), visitor.html.includes('Paid only')]).toEqual([true, false, false]);
     const free = await read('blocks', { cookie: await signUp('blocks.reader@example.com') });

@@ -3,14 +3,15 @@ import type { FastifyInstance } from 'fastify';
 import { ghostError } from './support.js';
 import { useSecondInstance, useTestSite } from './test-site.js';
 import { WebhookReceiver } from './webhook-receiver.js';
-import { MEMBERS, MailCatcher, cookiesOf, linkIn, openLink } from './members-support.js';
+import { MEMBERS, cookiesOf, linkIn, openLink } from './members-support.js';
+import { MailSink } from './mail-support.js';
 
 /**
  * Two app instances on one database, as behind a load balancer: a link mailed by one signs in on the other,
  * a session made on one is read by the other, and the spam limits count requests to both. And the sign-up's
  * `member.added` webhook, delivered by the job runner from the outbox.
  */
-const mail = new MailCatcher();
+const mail = new MailSink();
 const receiver = new WebhookReceiver();
 beforeAll(async () => {
   await mail.start();

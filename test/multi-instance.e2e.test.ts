@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -8,7 +7,7 @@ import { useS3Server } from './s3-server.js';
 import { OWNER, createTestDatabase, type TestDatabase } from './support.js';
 import { image, themeZip } from './uploads.js';
 import { WebhookReceiver, eventually, pause } from './webhook-receiver.js';
-import { RotatingClient, cookiesOf, listening, startInstance, type Answer, type Instance } from './instances.js';
+import { RotatingClient, buildIfStale, cookiesOf, listening, startInstance, type Answer, type Instance } from './instances.js';
 
 /**
  * Three built servers on one PostgreSQL or MariaDB database and one S3 bucket, each with its own empty
@@ -16,7 +15,6 @@ import { RotatingClient, cookiesOf, listening, startInstance, type Answer, type 
  * others see. Reads after a write go to every instance right after the write's answer (no stale cache);
  * only what the README gives a bound (settings, and the active theme, which is a setting) is polled, within it.
  */
-const root = path.resolve(import.meta.dirname, '..');
 const INSTANCES = 3;
 const SITE = 'http://blog.example.test/';
 const ORIGIN = 'http://blog.example.test';
@@ -36,8 +34,7 @@ function severalInstances() {
   const s3 = useS3Server();
   const receiver = new WebhookReceiver();
   beforeAll(async () => {
-    // A build after a source change can take a minute or two on a busy machine.
-    execFileSync(process.execPath, ['scripts/build-if-stale.mjs'], { cwd: root, stdio: 'inherit' });
+    buildIfStale();
     await receiver.start();
   }, 240_000);
   afterAll(() => receiver.stop());

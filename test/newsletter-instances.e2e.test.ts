@@ -1,10 +1,11 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OWNER, createTestDatabase, freePort, type TestDatabase } from './support.js';
-import { MailSink, waitFor } from './newsletter-support.js';
+import { createTestDatabase, type TestDatabase } from './support.js';
+import { buildIfStale, ownerSession, startInstance, type Instance } from './instances.js';
+import { MailSink } from './mail-support.js';
+import { waitFor } from './newsletter-support.js';
 
 /**
  * Newsletter sends across process deaths and instances, with built servers (`dist/main.mjs`) on one database
@@ -12,89 +13,48 @@ import { MailSink, waitFor } from './newsletter-support.js';
  * and only the copies in flight at the kill sent twice; two instances on one PostgreSQL/MariaDB database share
  * one send's batches without sending any copy twice.
  */
-const root = path.resolve(import.meta.dirname, '..');
 const CONNECTIONS = 2;
 const sink = new MailSink({ delayMs: 15 });
 let smtpUrl = '';
 
 beforeAll(async () => {
-  execFileSync(process.execPath, ['scripts/build-if-stale.mjs'], { cwd: root, stdio: 'inherit' });
+  buildIfStale();
   smtpUrl = await sink.start();
 }, 240_000);
 afterAll(() => sink.stop());
 
-interface Server {
-  child: ChildProcess;
-  base: string;
-  exited: Promise<unknown>;
-  output: () => string;
-}
-
-async function startServer(database: TestDatabase, contentDir: string, port?: number): Promise<Server> {
-  port ??= await freePort();
-  const { SITE_URL: _site, DATABASE_URL: _db, ...inherited } = process.env;
-  const child = spawn(process.execPath, ['dist/main.mjs'], {
-    cwd: root,
-    env: {
-      ...inherited,
-      CONTENT_DIR: contentDir,
-      PORT: String(port),
-      DATABASE_URL: database.url,
-      STAFF_DEVICE_VERIFICATION: 'false',
-      NEWSLETTER_SMTP_URL: smtpUrl,
-      NEWSLETTER_BATCH_SIZE: '20',
-      NEWSLETTER_CONNECTIONS: String(CONNECTIONS),
-      // The dead instance's lease runs out soon after the restart.
-      JOBS_LEASE_MS: '3000',
-      JOBS_POLL_MS: '50',
-      LOG_LEVEL: 'info',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout!.on('data', (chunk: Buffer) => (output += String(chunk)));
-  child.stderr!.on('data', (chunk: Buffer) => {
-    output += String(chunk);
-    process.stderr.write(chunk);
-  });
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  const base = `http://127.0.0.1:${port}`;
-  await waitFor(
-    () =>
-      fetch(`${base}/_quire/live`).then(
-        (res) => res.ok,
-        () => false,
-      ),
-    60_000,
-    'the server',
-  );
-  return { child, base, exited, output: () => output };
+function startServer(database: TestDatabase, contentDir: string, port?: number): Promise<Instance> {
+  const settings = {
+    DATABASE_URL: database.url,
+    STAFF_DEVICE_VERIFICATION: 'false',
+    NEWSLETTER_SMTP_URL: smtpUrl,
+    NEWSLETTER_BATCH_SIZE: '20',
+    NEWSLETTER_CONNECTIONS: String(CONNECTIONS),
+    // The dead instance's lease runs out soon after the restart.
+    JOBS_LEASE_MS: '3000',
+    JOBS_POLL_MS: '50',
+    LOG_LEVEL: 'info',
+  };
+  return startInstance(settings, { contentDir, port, echo: false });
 }
 
 /**
  * Sets the site up through `server` and returns an Admin API caller with the Owner's session, sent to whichever
  * server `target()` names (sessions live in the database: any instance, or a restarted one, takes them).
  */
-async function ownerSession(server: Server, target: () => string = () => server.base) {
-  const admin = `${server.base}/ghost/api/admin`;
-  const json = { 'content-type': 'application/json', origin: server.base };
-  expect((await fetch(`${admin}/authentication/setup/`, { method: 'POST', headers: json, body: JSON.stringify({ setup: [OWNER] }) })).status).toBe(201);
-  const login = await fetch(`${admin}/session/`, { method: 'POST', headers: json, body: JSON.stringify({ username: OWNER.email, password: OWNER.password }) });
-  const cookie = login.headers
-    .getSetCookie()
-    .map((c) => c.split(';')[0])
-    .join('; ');
+async function ownerAdmin(server: Instance, target: () => string = () => server.base) {
+  const session = await ownerSession(server.base);
   return async (method: string, url: string, body?: unknown, base = target()) => {
     const res = await fetch(`${base}/ghost/api/admin${url}`, {
       method,
-      headers: { ...json, origin: base, cookie },
+      headers: { ...session, origin: base },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     return { status: res.status, json: (await res.json().catch(() => null)) as any };
   };
 }
 
-type Admin = Awaited<ReturnType<typeof ownerSession>>;
+type Admin = Awaited<ReturnType<typeof ownerAdmin>>;
 
 async function addMembers(admin: Admin, prefix: string, count: number): Promise<string[]> {
   const emails: string[] = [];
@@ -152,7 +112,7 @@ describe('a send survives kill -9', () => {
   it('finishes after a restart: every subscriber reached, only the copies in flight sent twice', async () => {
     let server = await startServer(database, contentDir);
     try {
-      const admin = await ownerSession(server, () => server.base);
+      const admin = await ownerAdmin(server, () => server.base);
       const readers = await addMembers(admin, 'crash', 200);
       const emailId = await publishWithNewsletter(admin, 'Crash issue');
       await waitFor(async () => sink.received.length >= 50, 60_000, 'fifty copies');
@@ -173,8 +133,7 @@ describe('a send survives kill -9', () => {
       expect(twice).toBeLessThanOrEqual(CONNECTIONS * 2);
       expect(sink.received.filter((m) => !readers.includes(m.to))).toEqual([]);
     } finally {
-      if (server.child.exitCode === null) server.child.kill('SIGTERM');
-      await server.exited;
+      await server.stop();
     }
   }, 300_000);
 });
@@ -197,10 +156,10 @@ if (!onServerDatabase) {
     });
 
     it('share one send’s batches and send no copy twice', async () => {
-      const servers: Server[] = [];
+      const servers: Instance[] = [];
       try {
         servers.push(await startServer(database, dirs[0]!));
-        const admin = await ownerSession(servers[0]!);
+        const admin = await ownerAdmin(servers[0]!);
         servers.push(await startServer(database, dirs[1]!));
         const readers = await addMembers(admin, 'pair', 200);
         const before = sink.received.length;
@@ -223,10 +182,7 @@ if (!onServerDatabase) {
         console.log(`two instances: batches sent by each: ${batchesDone().join(', ')}`);
         expect(batchesDone().every((n) => n > 0)).toBe(true);
       } finally {
-        for (const server of servers) {
-          if (server.child.exitCode === null) server.child.kill('SIGTERM');
-          await server.exited;
-        }
+        for (const server of servers) await server.stop();
       }
     }, 300_000);
   });

@@ -3,7 +3,8 @@ import { expectGhostError } from './support.js';
 import { first } from './posts-support.js';
 import { useTestSite } from './test-site.js';
 import { lexicalOf, makePost } from './factories.js';
-import { MailSink, waitFor } from './newsletter-support.js';
+import { MailSink } from './mail-support.js';
+import { waitFor } from './newsletter-support.js';
 
 /**
  * Newsletter sending end to end in one app with its job runner, against a real SMTP server on loopback:

@@ -1,30 +1,23 @@
-import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
 import { request } from 'node:http';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openSqliteDriver } from '../src/db/sqlite-driver.js';
 import { freePort } from './support.js';
+import { useBuildAndFolder } from './instances.js';
 
 // The built server (`npm start` runs dist/main.mjs) as a process: how it fails to start, and how it stops.
 const root = path.resolve(import.meta.dirname, '..');
-let contentDir: string;
 
-beforeAll(() => {
-  // A build after a source change can take a minute on a busy machine.
-  execFileSync(process.execPath, ['scripts/build-if-stale.mjs'], { cwd: root, stdio: 'inherit' });
-  contentDir = mkdtempSync(path.join(tmpdir(), 'quire-operate-'));
-}, 180_000);
-afterAll(() => rmSync(contentDir, { recursive: true, force: true }));
+const folder = useBuildAndFolder('quire-operate-');
 
 /** Starts the built server with `settings`; resolves with its exit code and stderr once it exits. */
 function run(settings: Record<string, string>) {
   const { SITE_URL: _site, DATABASE_URL: _db, ...inherited } = process.env;
   const child = spawn(process.execPath, ['dist/main.mjs'], {
     cwd: root,
-    env: { ...inherited, CONTENT_DIR: contentDir, LOG_LEVEL: 'warn', LOG_FORMAT: 'json', ...settings },
+    env: { ...inherited, CONTENT_DIR: folder.path, LOG_LEVEL: 'warn', LOG_FORMAT: 'json', ...settings },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';
@@ -42,7 +35,7 @@ describe('start-up failures: one line naming the setting, exit code 1', () => {
     const port = await freePort();
     const taken = createServer().listen(port, '127.0.0.1');
     try {
-      const { code, stderr } = await run({ PORT: String(port), DATABASE_URL: `sqlite:${path.join(contentDir, 'port.db')}` }).exited;
+      const { code, stderr } = await run({ PORT: String(port), DATABASE_URL: `sqlite:${path.join(folder.path, 'port.db')}` }).exited;
       expect(code).toBe(1);
       expect(stderr).toBe(
         `quire: cannot listen on 127.0.0.1:${port}: the port is already in use (another Quire, Ghost or other server?); change PORT or HOST\n`,
@@ -62,7 +55,7 @@ describe('start-up failures: one line naming the setting, exit code 1', () => {
   });
 
   it('a failed migration is named', async () => {
-    const file = path.join(contentDir, 'broken.db');
+    const file = path.join(folder.path, 'broken.db');
     const db = await openSqliteDriver(file);
     db.exec('CREATE TABLE settings (something_else TEXT)');
     db.close();
@@ -76,7 +69,7 @@ describe('start-up failures: one line naming the setting, exit code 1', () => {
 describe('shutdown', () => {
   it('on SIGTERM lets a request in flight finish (5 s), then exits 0', async () => {
     const port = await freePort();
-    const { child, exited } = run({ PORT: String(port), DATABASE_URL: `sqlite:${path.join(contentDir, 'stop.db')}`, LOG_LEVEL: 'info' });
+    const { child, exited } = run({ PORT: String(port), DATABASE_URL: `sqlite:${path.join(folder.path, 'stop.db')}`, LOG_LEVEL: 'info' });
     for (let tries = 0; tries < 300; tries++) {
       const up = await fetch(`http://127.0.0.1:${port}/_quire/live`).then(
         (res) => res.ok,

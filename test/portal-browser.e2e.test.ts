@@ -5,7 +5,8 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { launchChromium, skipWithoutChromium } from './browser.js';
 import { freePort } from './support.js';
 import { useTestSite } from './test-site.js';
-import { MailCatcher, linkIn } from './members-support.js';
+import { linkIn } from './members-support.js';
+import { MailSink } from './mail-support.js';
 
 /**
  * Portal, served by Quire from its npm package, signs a reader up in a real browser against Quire's Members
@@ -14,7 +15,7 @@ import { MailCatcher, linkIn } from './members-support.js';
  * served on the site's origin by a small front server that passes everything else to the app.
  */
 
-const mail = new MailCatcher();
+const mail = new MailSink();
 let port = 0;
 beforeAll(async () => {
   await mail.start();

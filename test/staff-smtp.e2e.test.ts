@@ -1,8 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
 import { ADMIN, ORIGIN, cookieOf, expectGhostError } from './support.js';
-import { parseMail, type ReceivedMail } from './staff-support.js';
+import { MailSink, type ReceivedMail } from './mail-support.js';
 import { useTestSite } from './test-site.js';
 
 /**
@@ -10,49 +8,16 @@ import { useTestSite } from './test-site.js';
  * login from a new device → the code arrives by mail → verify → use the session; then a wrong code,
  * an expired code and too many attempts.
  */
-const received: ReceivedMail[] = [];
-let waiters: (() => void)[] = [];
-const smtp = new SMTPServer({
-  authOptional: true,
-  disabledCommands: ['STARTTLS'],
-  logger: false,
-  onData(stream, _session, done) {
-    let raw = '';
-    stream.on('data', (chunk: Buffer) => {
-      raw += chunk.toString('utf8');
-    });
-    stream.on('end', () => {
-      received.push(parseMail(raw));
-      for (const wake of waiters) wake();
-      waiters = [];
-      done();
-    });
-  },
-});
+const sink = new MailSink();
+const nextMailTo = (email: string, after: number) => sink.next(email, after, 50);
 
-async function nextMailTo(email: string, after: number): Promise<ReceivedMail> {
-  for (let i = 0; i < 50; i++) {
-    const mail = received.slice(after).find((m) => m.to.includes(email));
-    if (mail) return mail;
-    await new Promise<void>((resolve) => {
-      waiters.push(resolve);
-      setTimeout(resolve, 100);
-    });
-  }
-  throw new Error(`no mail to ${email}`);
-}
-
-beforeAll(async () => {
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-});
-afterAll(async () => {
-  await new Promise<void>((resolve) => smtp.close(() => resolve()));
-});
+beforeAll(() => sink.start());
+afterAll(() => sink.stop());
 // Registered after the mail server's hooks: the site starts once the server listens and closes before it.
 const t = useTestSite({
   settings: () => ({
     STAFF_DEVICE_VERIFICATION: 'true',
-    MAIL_SMTP_URL: `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`,
+    MAIL_SMTP_URL: sink.url,
     MAIL_FROM: 'staff@quire.test',
   }),
 });
@@ -63,7 +28,7 @@ afterEach(() => {
 const codeIn = (mail: ReceivedMail) => /^(\d{6}) is your Ghost sign in verification code$/.exec(mail.subject)![1]!;
 
 async function invitedEditor(email: string, password: string) {
-  const before = received.length;
+  const before = sink.received.length;
   const invited = await t.admin.post('/invites/', { invites: [{ email, role_id: t.roleId('Editor') }] });
   expect(invited.statusCode).toBe(201);
   const mail = await nextMailTo(email, before);
@@ -82,7 +47,7 @@ async function invitedEditor(email: string, password: string) {
 
 /** A login from a browser without a cookie: 403 Needs2FAError, and the code that arrived by SMTP. */
 async function newDevice(email: string, password: string, remoteAddress: string) {
-  const before = received.length;
+  const before = sink.received.length;
   const res = await t.app.inject({
     method: 'POST',
     url: `${ADMIN}/session/`,
@@ -137,7 +102,7 @@ describe('invite → accept → new device → code by SMTP → verify', () => {
     vi.useRealTimers();
     expect((await me(cookie)).statusCode).toBe(403);
     // A fresh code, asked for with POST /session/verify/, works.
-    const before = received.length;
+    const before = sink.received.length;
     expect(
       (await t.app.inject({ method: 'POST', url: `${ADMIN}/session/verify/`, remoteAddress: '10.3.0.3', headers: { cookie, origin: ORIGIN }, payload: {} }))
         .statusCode,

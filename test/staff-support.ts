@@ -1,12 +1,14 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { buildApp } from '../src/app.js';
 import { emailCode } from '../src/auth/otp.js';
 import { readSetting } from '../src/settings/settings.js';
 import type { RoleName } from '../src/auth/roles.js';
 import { ADMIN, ORIGIN, OWNER, adminAuth, login, type TestApp } from './support.js';
 import { makeStaff, STAFF_PASSWORD, type StaffUser } from './factories.js';
 import type { TestSite } from './test-site.js';
+import { parseMail, type ReceivedMail } from './mail-support.js';
 
 /** A login with the staff factory's password; the Cookie header value. */
 export const loginAs = (app: FastifyInstance, email: string, password = STAFF_PASSWORD) => login(app, email, password);
@@ -83,60 +85,28 @@ export function call(app: FastifyInstance, caller: Caller, method: InjectOptions
   return app.inject({ method, url: `${ADMIN}${path}`, headers: caller.headers(), ...(payload === undefined ? {} : { payload: payload as object }) });
 }
 
-export interface ReceivedMail {
-  to: string;
-  subject: string;
-  replyTo: string | null;
-  text: string;
-}
-
-/** A MIME part's body as text, from base64 or quoted-printable. */
-export function decodePart(body: string, encoding: string | undefined): string {
-  if (/base64/i.test(encoding ?? '')) return Buffer.from(body.replace(/\s/g, ''), 'base64').toString('utf8');
-  if (/quoted-printable/i.test(encoding ?? '')) {
-    return Buffer.from(
-      body.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/gi, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16))),
-      'latin1',
-    ).toString('utf8');
-  }
-  return body;
-}
-
-const header = (head: string, name: string) =>
-  new RegExp(`^${name}:\\s*(.*(?:\\r?\\n[ \\t].*)*)`, 'im')
-    .exec(head)?.[1]
-    ?.replace(/\r?\n[ \t]+/g, ' ')
-    .trim();
-
-/** The parts of an RFC 822 message the tests read: recipients, subject and the text/plain body. */
-export function parseMail(raw: string): ReceivedMail {
-  const split = raw.search(/\r?\n\r?\n/);
-  const head = raw.slice(0, split);
-  const body = raw.slice(split).replace(/^\r?\n\r?\n/, '');
-  const type = header(head, 'Content-Type') ?? 'text/plain';
-  let text = decodePart(body, header(head, 'Content-Transfer-Encoding'));
-  const boundary = /boundary="?([^";]+)"?/.exec(type)?.[1];
-  if (boundary) {
-    for (const part of body.split(`--${boundary}`)) {
-      const at = part.search(/\r?\n\r?\n/);
-      const partHead = part.slice(0, at);
-      if (/content-type:\s*text\/plain/i.test(partHead))
-        text = decodePart(part.slice(at).replace(/^\r?\n\r?\n/, ''), header(partHead, 'Content-Transfer-Encoding'));
-    }
-  }
-  return { to: header(head, 'To') ?? '', subject: header(head, 'Subject') ?? '', replyTo: header(head, 'Reply-To') ?? null, text };
-}
-
 /** Messages the file fallback wrote to `CONTENT_DIR/mail/`, oldest first. */
-export function outbox(t: TestApp): ReceivedMail[] {
+export async function outbox(t: TestApp): Promise<ReceivedMail[]> {
   const dir = path.join(t.config.contentDir, 'mail');
   if (!existsSync(dir)) return [];
-  return readdirSync(dir)
-    .sort()
-    .map((file) => parseMail(readFileSync(path.join(dir, file), 'utf8')));
+  return Promise.all(
+    readdirSync(dir)
+      .sort()
+      .map((file) => parseMail(readFileSync(path.join(dir, file), 'utf8'))),
+  );
 }
 
-export const lastMailTo = (t: TestApp, email: string) =>
-  outbox(t)
-    .filter((mail) => mail.to.toLowerCase().includes(email.toLowerCase()))
-    .pop();
+export const lastMailTo = async (t: TestApp, email: string) => (await outbox(t)).filter((mail) => mail.to.toLowerCase().includes(email.toLowerCase())).pop();
+
+/** A second app on `t`'s database whose mail transport refuses every message with `reason`; close it after use. */
+export const appRefusingMail = (t: TestApp, reason: string) =>
+  buildApp({
+    config: t.config,
+    connection: t.connection,
+    mailer: {
+      fromAddress: 'noreply@127.0.0.1',
+      send: async () => {
+        throw new Error(reason);
+      },
+    },
+  });

@@ -1,29 +1,24 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase, freePort } from './support.js';
+import { useBuildAndFolder } from './instances.js';
 
 // What `npm run setup` and `npm start` run: the bundles in dist/ (built by `npm install`, rebuilt here when a
 // source file is newer), as processes. The suite's other tests import the source; this one would catch a
 // bundle that builds but does not start.
 const root = path.resolve(import.meta.dirname, '..');
+const folder = useBuildAndFolder('quire-start-');
 let database: TestDatabase;
-let contentDir: string;
 let env: NodeJS.ProcessEnv;
 
 beforeAll(async () => {
-  execFileSync(process.execPath, ['scripts/build-if-stale.mjs'], { cwd: root, stdio: 'inherit' });
   database = await createTestDatabase();
-  contentDir = mkdtempSync(path.join(tmpdir(), 'quire-start-'));
   const { SITE_URL: _site, ...inherited } = process.env;
-  env = { ...inherited, PORT: String(await freePort()), DATABASE_URL: database.url, CONTENT_DIR: contentDir, LOG_LEVEL: 'warn' };
-  // A build after a source change can take a minute on a busy machine.
-}, 180_000);
+  env = { ...inherited, PORT: String(await freePort()), DATABASE_URL: database.url, CONTENT_DIR: folder.path, LOG_LEVEL: 'warn' };
+});
 afterAll(async () => {
   await database.drop();
-  rmSync(contentDir, { recursive: true, force: true });
 });
 
 it('sets up with the built CLI, then the built server answers where PORT says, with url fields that follow it, and shows the site', async () => {

@@ -1,13 +1,13 @@
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import type { KyselyPlugin } from 'kysely';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, it } from 'vitest';
 import type { RoleName } from '../src/auth/roles.js';
 import { buildApp } from '../src/app.js';
 import { connect, type Connection } from '../src/db/connect.js';
 import { systemClock, type Clock } from '../src/clock.js';
 import { makeIntegration } from './factories.js';
 import { multipartBody, type FilePart } from './uploads.js';
-import { ADMIN, CONTENT, ORIGIN, adminAuth, login, setupSite, startTestApp, type Keys, type TestApp } from './support.js';
+import { ADMIN, CONTENT, ORIGIN, adminAuth, expectGhostError, login, setupSite, startTestApp, type Keys, type TestApp } from './support.js';
 
 /** Request headers that say who is calling: a session (`{ cookie, origin }`), an admin key token, or NOBODY. */
 export type Caller = Record<string, string>;
@@ -191,4 +191,15 @@ export function useSecondInstance(site: { readonly config: TestSite['config'] })
       return app;
     },
   };
+}
+
+/** A request Ghost answers 404: method, path, and the message and context of its NotFoundError. */
+export type NotFoundCase = [method: Method, path: string, message: string, context: string];
+
+/** One test per case; a PUT sends `editBody(path)`, a body Ghost would accept for a known id. */
+export function itAnswersNotFound(t: TestSite, cases: NotFoundCase[], editBody: (path: string) => object): void {
+  it.each(cases)('%s %s → 404', async (method, path, message, context) => {
+    const res = await t.admin.request(method, path, method === 'PUT' ? editBody(path) : undefined);
+    expectGhostError(res, { status: 404, type: 'NotFoundError', message, context });
+  });
 }

@@ -93,3 +93,9 @@ export function mp3(): Buffer {
   frame.set([0xff, 0xfb, 0x90, 0x64]);
   return Buffer.concat([id3, frame, frame]);
 }
+
+/** The `YYYY/MM` folder an upload made now is stored under (UTC), as Ghost names it. */
+export const uploadMonth = () => {
+  const now = new Date();
+  return `${now.getUTCFullYear()}/${String(now.getUTCMonth() + 1).padStart(2, '0')}`;
+};

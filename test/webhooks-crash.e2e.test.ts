@@ -1,43 +1,30 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { connect } from '../src/db/connect.js';
-import { OWNER, createTestDatabase, type TestDatabase, freePort } from './support.js';
+import { createTestDatabase, type TestDatabase } from './support.js';
+import { ownerSession, startInstance, useBuildAndFolder } from './instances.js';
 import { WebhookReceiver, eventually } from './webhook-receiver.js';
 
 // SIGKILL in the middle of delivering 100 events to a slow receiver, then a fresh start on the same database:
 // every event arrives at least once and is recorded as delivered exactly once. The delivery in flight at the
 // kill (sent, its answer not yet recorded) is sent again once its lease runs out: at-least-once, as promised.
-const root = path.resolve(import.meta.dirname, '..');
 const EVENTS = 100;
-let contentDir: string;
+const folder = useBuildAndFolder('quire-crash-e2e-');
 let database: TestDatabase;
 const receiver = new WebhookReceiver();
 
 beforeAll(async () => {
-  execFileSync(process.execPath, ['scripts/build-if-stale.mjs'], { cwd: root, stdio: 'inherit' });
-  contentDir = mkdtempSync(path.join(tmpdir(), 'quire-crash-e2e-'));
   database = await createTestDatabase();
   await receiver.start();
-}, 180_000);
+});
 afterAll(async () => {
   await receiver.stop();
   await database?.drop();
-  rmSync(contentDir, { recursive: true, force: true });
 });
 
-/** The built server on a free port, on the test database; resolves once it answers. */
-async function startServer(): Promise<{ child: ChildProcess; base: string; exited: Promise<unknown> }> {
-  const port = await freePort();
-  const { SITE_URL: _site, DATABASE_URL: _db, ...inherited } = process.env;
-  const child = spawn(process.execPath, ['dist/main.mjs'], {
-    cwd: root,
-    env: {
-      ...inherited,
-      CONTENT_DIR: contentDir,
-      PORT: String(port),
+/** The built server on the test database and the shared content folder. */
+const startServer = () =>
+  startInstance(
+    {
       DATABASE_URL: database.url,
       STAFF_DEVICE_VERIFICATION: 'false',
       WEBHOOK_ALLOW_PRIVATE: 'true',
@@ -45,42 +32,15 @@ async function startServer(): Promise<{ child: ChildProcess; base: string; exite
       // The dead instance's lease runs out soon after the restart.
       JOBS_LEASE_MS: '3000',
       JOBS_POLL_MS: '50',
-      LOG_LEVEL: 'warn',
     },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  const base = `http://127.0.0.1:${port}`;
-  await eventually(
-    () =>
-      fetch(`${base}/_quire/live`).then(
-        (res) => res.ok,
-        () => false,
-      ),
-    30_000,
-    'the server',
+    { contentDir: folder.path },
   );
-  return { child, base, exited };
-}
 
 it('delivers every event at least once and records each delivered once across a SIGKILL', async () => {
   let server = await startServer();
   try {
     const admin = `${server.base}/ghost/api/admin`;
-    const json = { 'content-type': 'application/json', origin: server.base };
-    expect((await fetch(`${admin}/authentication/setup/`, { method: 'POST', headers: json, body: JSON.stringify({ setup: [OWNER] }) })).status).toBe(201);
-    const login = await fetch(`${admin}/session/`, {
-      method: 'POST',
-      headers: json,
-      body: JSON.stringify({ username: OWNER.email, password: OWNER.password }),
-    });
-    const session = {
-      ...json,
-      cookie: login.headers
-        .getSetCookie()
-        .map((c) => c.split(';')[0])
-        .join('; '),
-    };
+    const session = await ownerSession(server.base);
     const made = await fetch(`${admin}/integrations/`, { method: 'POST', headers: session, body: JSON.stringify({ integrations: [{ name: 'Crash' }] }) });
     const integrationId = ((await made.json()) as { integrations: { id: string }[] }).integrations[0]!.id;
     const hook = { webhooks: [{ event: 'post.added', target_url: `${receiver.url}/crash`, integration_id: integrationId }] };

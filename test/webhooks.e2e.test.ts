@@ -1,72 +1,32 @@
-import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { OWNER, freePort } from './support.js';
+import { ownerSession, startInstance, useBuildAndFolder } from './instances.js';
 import { WebhookReceiver, eventually } from './webhook-receiver.js';
 import { openSqliteDriver } from '../src/db/sqlite-driver.js';
 
 // The built server (dist/main.mjs) runs the job runner itself, and on SIGTERM finishes the delivery in
 // flight and gives back its leases before it exits.
-const root = path.resolve(import.meta.dirname, '..');
-let contentDir: string;
+const folder = useBuildAndFolder('quire-webhooks-e2e-');
 const receiver = new WebhookReceiver();
 
-beforeAll(async () => {
-  execFileSync(process.execPath, ['scripts/build-if-stale.mjs'], { cwd: root, stdio: 'inherit' });
-  contentDir = mkdtempSync(path.join(tmpdir(), 'quire-webhooks-e2e-'));
-  await receiver.start();
-}, 180_000);
-afterAll(async () => {
-  await receiver.stop();
-  rmSync(contentDir, { recursive: true, force: true });
-});
+beforeAll(() => receiver.start());
+afterAll(() => receiver.stop());
 
 it('delivers from the server process and releases its leases on SIGTERM', async () => {
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const admin = `${base}/ghost/api/admin`;
-  const file = path.join(contentDir, 'hooks.db');
-  const { SITE_URL: _site, DATABASE_URL: _db, ...inherited } = process.env;
-  const child = spawn(process.execPath, ['dist/main.mjs'], {
-    cwd: root,
-    env: {
-      ...inherited,
-      CONTENT_DIR: contentDir,
-      PORT: String(port),
+  const file = path.join(folder.path, 'hooks.db');
+  const server = await startInstance(
+    {
       DATABASE_URL: `sqlite:${file}`,
       STAFF_DEVICE_VERIFICATION: 'false',
       WEBHOOK_ALLOW_PRIVATE: 'true',
       WEBHOOK_TIMEOUT_MS: '3000',
       JOBS_POLL_MS: '50',
-      LOG_LEVEL: 'warn',
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    { contentDir: folder.path },
+  );
+  const admin = `${server.base}/ghost/api/admin`;
   try {
-    await eventually(
-      () =>
-        fetch(`${base}/_quire/live`).then(
-          (res) => res.ok,
-          () => false,
-        ),
-      30_000,
-      'the server',
-    );
-    const json = { 'content-type': 'application/json', origin: base };
-    expect((await fetch(`${admin}/authentication/setup/`, { method: 'POST', headers: json, body: JSON.stringify({ setup: [OWNER] }) })).status).toBe(201);
-    const login = await fetch(`${admin}/session/`, {
-      method: 'POST',
-      headers: json,
-      body: JSON.stringify({ username: OWNER.email, password: OWNER.password }),
-    });
-    const cookie = login.headers
-      .getSetCookie()
-      .map((c) => c.split(';')[0])
-      .join('; ');
-    const session = { ...json, cookie };
+    const session = await ownerSession(server.base);
     const integration = (await (
       await fetch(`${admin}/integrations/`, { method: 'POST', headers: session, body: JSON.stringify({ integrations: [{ name: 'Hooks' }] }) })
     ).json()) as {
@@ -88,10 +48,10 @@ it('delivers from the server process and releases its leases on SIGTERM', async 
     receiver.script('/e2e-slow', ['hang']);
     expect((await edit('two')).status).toBe(200);
     await eventually(() => receiver.hanging > 0, 10_000, 'the slow delivery');
-    child.kill('SIGTERM');
-    expect(await exited).toBe(0);
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
   } finally {
-    if (child.exitCode === null) child.kill('SIGKILL');
+    if (server.child.exitCode === null) server.child.kill('SIGKILL');
   }
   // Through the service's own SQLite driver, which is the one this Node uses (node:sqlite from 22.16).
   const db = await openSqliteDriver(file);

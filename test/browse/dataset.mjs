@@ -5,29 +5,12 @@
 // tags and authors per post in different orders, an internal tag first, drafts, a scheduled post, pages,
 // posts with and without posts_meta, tags and users without published posts.
 
+import { lexicalDocument, lexicalParagraph } from '../fixtures/lexical.mjs';
+
 const day = (n) => new Date(Date.UTC(2024, 0, 1, 9, 0, 0) + n * 86_400_000).toISOString();
 const oid = (prefix, n) => `${prefix}${String(n).padStart(24 - prefix.length, '0')}`;
 
-const lexical = (text) =>
-  JSON.stringify({
-    root: {
-      children: [
-        {
-          children: [{ detail: 0, format: 0, mode: 'normal', style: '', text, type: 'extended-text', version: 1 }],
-          direction: 'ltr',
-          format: '',
-          indent: 0,
-          type: 'paragraph',
-          version: 1,
-        },
-      ],
-      direction: 'ltr',
-      format: '',
-      indent: 0,
-      type: 'root',
-      version: 1,
-    },
-  });
+const lexical = (text) => lexicalDocument(lexicalParagraph(text));
 
 const roles = [
   { id: oid('aa', 1), name: 'Administrator', description: 'Administrators' },

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JSDOM } from 'jsdom';
 import { DEFAULT_THEME_DIR, DEFAULT_THEME_FILES } from '../../src/resources/themes/default-theme.js';
 import { lexicalOf, makePage, makePost, makeTag } from '../factories.js';
-import { MEMBERS, MailCatcher, cookiesOf, linkIn, openLink } from '../members-support.js';
+import { cookiesOf, followMagicLink } from '../members-support.js';
+import { MailSink } from '../mail-support.js';
 import { storageFor } from '../../src/storage/from-config.js';
 import { useTestSite } from '../test-site.js';
 
@@ -12,7 +13,7 @@ import { useTestSite } from '../test-site.js';
  * reads them (landmarks, headings, links, forms), and Ghost's theme checker on its files.
  */
 const require = createRequire(import.meta.url);
-const mail = new MailCatcher();
+const mail = new MailSink();
 beforeAll(() => mail.start());
 afterAll(() => mail.stop());
 const t = useTestSite({ settings: () => ({ MAIL_SMTP_URL: mail.url }) });
@@ -156,14 +157,7 @@ describe('the default theme on a fresh site', () => {
     expect(visitor.doc.querySelector('label[for="signin-email"]')).not.toBeNull();
     expect((await page('/')).texts('.post-card-access')).toEqual(['Members only']);
 
-    const before = mail.received.length;
-    await t.app.inject({
-      method: 'POST',
-      url: `${MEMBERS}/send-magic-link/`,
-      remoteAddress: '10.8.0.1',
-      payload: { email: 'reader@example.com', emailType: 'signup' },
-    });
-    const cookie = cookiesOf(await openLink(t.app, linkIn(await mail.next('reader@example.com', before))));
+    const cookie = cookiesOf((await followMagicLink(t.app, mail, { email: 'reader@example.com', emailType: 'signup' }, '10.8.0.1')).opened);
     const member = await page('/for-members/', { cookie });
     expect(member.texts('.gh-content p')).toEqual(['Members read this.']);
     expect(member.doc.querySelector('.content-cta')).toBeNull();

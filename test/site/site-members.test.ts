@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestSite } from '../test-site.js';
-import { MEMBERS, MailCatcher, cookiesOf, linkIn, openLink } from '../members-support.js';
+import { cookiesOf, followMagicLink } from '../members-support.js';
+import { MailSink } from '../mail-support.js';
 import { installTheme } from './site-support.js';
 import { lexicalOf } from '../factories.js';
 
@@ -9,7 +10,7 @@ import { lexicalOf } from '../factories.js';
  * Members API's cookie) reads it whole and is `@member` in the theme; neither page reaches the other through
  * the page cache, which is on.
  */
-const mail = new MailCatcher();
+const mail = new MailSink();
 beforeAll(() => mail.start());
 afterAll(() => mail.stop());
 const t = useTestSite({ settings: () => ({ MAIL_SMTP_URL: mail.url, RESPONSE_CACHE_MB: '8' }) });
@@ -17,9 +18,7 @@ const t = useTestSite({ settings: () => ({ MAIL_SMTP_URL: mail.url, RESPONSE_CAC
 const lexical = lexicalOf('Only for members here');
 
 async function signIn(email: string): Promise<string> {
-  const before = mail.received.length;
-  await t.app.inject({ method: 'POST', url: `${MEMBERS}/send-magic-link/`, remoteAddress: '10.7.0.1', payload: { email, emailType: 'signup' } });
-  return cookiesOf(await openLink(t.app, linkIn(await mail.next(email, before))));
+  return cookiesOf((await followMagicLink(t.app, mail, { email, emailType: 'signup' }, '10.7.0.1')).opened);
 }
 
 describe('members on the rendered site', () => {

@@ -1,20 +1,10 @@
 import { readFileSync } from 'node:fs';
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { useTestSite } from '../test-site.js';
-import { PATHS, REDIRECTS, SITE_TITLE, seed } from '../fixtures/site/content.mjs';
-import { installTheme } from './site-support.js';
-import { firstDifference, normalise } from './parity-support.js';
-
-interface Recorded {
-  status: number;
-  type: string | null;
-  location: string | null;
-  body: string;
-}
+import { PATHS, REDIRECTS } from '../fixtures/site/content.mjs';
+import { QUIRE_ORIGIN, dumpPair, firstDifference, normalise, seedSite, type Recorded } from './parity-support.js';
 
 const PEER_ORIGIN = 'http://127.0.0.1:2401';
-const QUIRE_ORIGIN = 'http://127.0.0.1:2368';
 const recorded = (theme: string) =>
   JSON.parse(readFileSync(new URL(`../fixtures/site/recorded/${theme}.json`, import.meta.url), 'utf8')) as Record<string, Recorded>;
 
@@ -35,18 +25,7 @@ describe('Source and Casper render as on Ghost', () => {
   const t = useTestSite();
 
   it.each(['source', 'casper'] as const)('%s', async (theme) => {
-    const unwrap = async (res: { statusCode: number; body: string }) => {
-      if (res.statusCode >= 300) throw new Error(`${res.statusCode} ${res.body}`);
-      return res.body ? (JSON.parse(res.body) as unknown) : null;
-    };
-    await seed({
-      get: async (url: string) => unwrap(await t.admin.get(url)),
-      post: async (url: string, body: unknown) => unwrap(await t.admin.post(url, body)),
-      put: async (url: string, body: unknown) => unwrap(await t.admin.put(url, body)),
-      del: async (url: string) => unwrap(await t.admin.del(url)),
-    });
-    await t.admin.put('/settings/', { settings: [{ key: 'title', value: SITE_TITLE }] });
-    await installTheme(t, theme);
+    await seedSite(t, theme);
     const pages = recorded(theme);
     const mismatches: string[] = [];
     for (const path of [...PATHS, ...REDIRECTS]) {
@@ -57,13 +36,7 @@ describe('Source and Casper render as on Ghost', () => {
       const actual = sortedEntries(path, normalise(quire.body, QUIRE_ORIGIN));
       const same =
         ghost.status === quire.status && (ghost.location ?? '') === quire.location && (ghost.status >= 300 && ghost.status < 400 ? true : expected === actual);
-      if (process.env.SITE_PARITY_DUMP) {
-        const dir = `${process.env.SITE_PARITY_DUMP}/${theme}`;
-        mkdirSync(dir, { recursive: true });
-        const name = path.replace(/\//g, '_') || '_';
-        writeFileSync(`${dir}/${name}.ghost`, expected);
-        writeFileSync(`${dir}/${name}.quire`, actual);
-      }
+      dumpPair(theme, path.replace(/\//g, '_') || '_', expected, actual);
       if (!same && !KNOWN_DIFFERENCES[`${theme} ${path}`]) mismatches.push(`${path}: ${ghost.status}→${quire.status} ${firstDifference(expected, actual)}`);
     }
     expect(mismatches).toEqual([]);

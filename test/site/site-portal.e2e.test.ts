@@ -4,7 +4,8 @@ import { freePort } from '../support.js';
 import { launchChromium, skipWithoutChromium } from '../browser.js';
 import { lexicalOf } from '../factories.js';
 import { useTestSite } from '../test-site.js';
-import { MailCatcher, linkIn } from '../members-support.js';
+import { linkIn } from '../members-support.js';
+import { MailSink } from '../mail-support.js';
 import { installTheme } from './site-support.js';
 
 /**
@@ -12,7 +13,7 @@ import { installTheme } from './site-support.js';
  * a visitor; they subscribe through Portal from the post's call to action, follow the mailed link (caught by
  * an SMTP server), read the post whole, turn the newsletter off in Portal's account screen and sign out.
  */
-const mail = new MailCatcher();
+const mail = new MailSink();
 const port = await freePort();
 beforeAll(() => mail.start());
 afterAll(() => mail.stop());

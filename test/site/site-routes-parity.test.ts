@@ -1,18 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { useTestSite, type TestSite } from '../test-site.js';
-import { SITE_TITLE, seed } from '../fixtures/site/content.mjs';
 import { REDIRECTS_JSON, REDIRECTS_YAML, REDIRECT_PATHS, ROUTES_YAML, ROUTE_PATHS } from '../fixtures/site/routes-files.mjs';
-import { installTheme } from './site-support.js';
-import { firstDifference, normalise } from './parity-support.js';
-
-interface Recorded {
-  status: number;
-  type: string | null;
-  location: string | null;
-  body: string;
-}
+import { QUIRE_ORIGIN, dumpPair, firstDifference, normalise, seedSite, type Recorded } from './parity-support.js';
 
 interface Recording {
   origin: string;
@@ -20,26 +10,10 @@ interface Recording {
   redirects: { json: Record<string, Recorded>; yaml: Record<string, Recorded> };
 }
 
-const QUIRE_ORIGIN = 'http://127.0.0.1:2368';
 const recording = JSON.parse(readFileSync(new URL('../fixtures/site/recorded/routes.json', import.meta.url), 'utf8')) as Recording;
 
 /** Pages whose bodies are known to differ from Ghost's after normalising, and why (the README lists them too). */
 const KNOWN_DIFFERENCES: Record<string, string> = {};
-
-async function seedSite(t: TestSite) {
-  const unwrap = async (res: { statusCode: number; body: string }) => {
-    if (res.statusCode >= 300) throw new Error(`${res.statusCode} ${res.body}`);
-    return res.body ? (JSON.parse(res.body) as unknown) : null;
-  };
-  await seed({
-    get: async (url: string) => unwrap(await t.admin.get(url)),
-    post: async (url: string, body: unknown) => unwrap(await t.admin.post(url, body)),
-    put: async (url: string, body: unknown) => unwrap(await t.admin.put(url, body)),
-    del: async (url: string) => unwrap(await t.admin.del(url)),
-  });
-  await t.admin.put('/settings/', { settings: [{ key: 'title', value: SITE_TITLE }] });
-  await installTheme(t, 'source');
-}
 
 const upload = async (t: TestSite, url: string, field: string, name: string, text: string) => {
   const res = await t.admin.upload(url, { [field]: { name, type: 'application/octet-stream', data: Buffer.from(text) } });
@@ -56,12 +30,7 @@ async function compare(t: TestSite, pages: Record<string, Recorded>, paths: read
     const type = String(res.headers['content-type'] ?? '');
     const expected = normalise(ghost.body, recording.origin);
     const actual = normalise(res.body, QUIRE_ORIGIN);
-    if (process.env.SITE_PARITY_DUMP) {
-      mkdirSync(`${process.env.SITE_PARITY_DUMP}/routes`, { recursive: true });
-      const name = path.replace(/[/?&=]/g, '_');
-      writeFileSync(`${process.env.SITE_PARITY_DUMP}/routes/${name}.ghost`, expected);
-      writeFileSync(`${process.env.SITE_PARITY_DUMP}/routes/${name}.quire`, actual);
-    }
+    dumpPair('routes', path.replace(/[/?&=]/g, '_'), expected, actual);
     if (ghost.status !== res.statusCode || (ghost.location ?? '') !== location) {
       mismatches.push(`${path}: ${ghost.status} ${ghost.location ?? ''} → ${res.statusCode} ${location}`);
     } else if (ghost.status < 300 && ghost.type !== type) {
@@ -77,7 +46,7 @@ describe('routes.yaml and redirects behave as on Ghost for the same files (Sourc
   const t = useTestSite();
 
   it('a second collection, a channel, custom routes with data and a content type', async () => {
-    await seedSite(t);
+    await seedSite(t, 'source');
     await upload(t, '/settings/routes/yaml/', 'routes', 'routes.yaml', ROUTES_YAML);
     expect(await compare(t, recording.routes, ROUTE_PATHS, true)).toEqual([]);
   });

@@ -22,7 +22,7 @@ describe('password reset', () => {
     const asked = await request('POST', '/authentication/password_reset/', { password_reset: [{ email: user.email.toUpperCase() }] });
     expect(asked.statusCode).toBe(200);
     expect(asked.json()).toEqual({ password_reset: [{ message: 'Check your email for further instructions.' }] });
-    const mail = lastMailTo(t, user.email)!;
+    const mail = (await lastMailTo(t, user.email))!;
     expect(mail.subject).toBe('Reset Password');
     const token = linkToken(mail.text, 'reset');
 
@@ -134,7 +134,7 @@ describe('invitations', () => {
   const inviteToken = async (email: string, role: RoleName = 'Editor') => {
     const res = await t.admin.post('/invites/', { invites: [{ email, role_id: t.roleId(role) }] });
     expect(res.statusCode).toBe(201);
-    return linkToken(lastMailTo(t, email)!.text, 'signup');
+    return linkToken((await lastMailTo(t, email))!.text, 'signup');
   };
 
   it('tells whether an address has a sent invitation', async () => {
@@ -225,8 +225,8 @@ describe('POST /authentication/global_password_reset/', () => {
       expect(await t2.connection.db.selectFrom('sessions').select('id').execute()).toEqual([]);
       const statuses = await t2.connection.db.selectFrom('users').select('status').execute();
       expect(statuses.every((u) => u.status === 'locked')).toBe(true);
-      expect(lastMailTo(t2, author.email)!.subject).toBe('Reset Password');
-      expect(lastMailTo(t2, OWNER.email)!.subject).toBe('Reset Password');
+      expect((await lastMailTo(t2, author.email))!.subject).toBe('Reset Password');
+      expect((await lastMailTo(t2, OWNER.email))!.subject).toBe('Reset Password');
       await expect(login(t2.app)).rejects.toThrow(/401/);
       const locked = await t2.app.inject({
         method: 'POST',

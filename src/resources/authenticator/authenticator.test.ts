@@ -117,7 +117,7 @@ describe('login with an authenticator app', () => {
     const { user, secret } = await enrolled();
     const res = await loginReq(user);
     expectGhostError(res, { status: 403, type: 'Needs2FAError', message: 'User must verify session to login.' });
-    expect(lastMailTo(t, user.email)!.subject).toMatch(/^\d{6} is your Ghost sign in verification code$/);
+    expect((await lastMailTo(t, user.email))!.subject).toMatch(/^\d{6} is your Ghost sign in verification code$/);
     const cookie = cookieOf(res)!;
     // The code used to enable the app cannot be replayed (same 30 s step); a code from the next step works.
     const next = appCode(secret, Date.now() + 30_000);

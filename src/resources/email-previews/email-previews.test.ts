@@ -1,9 +1,7 @@
-import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectGhostError, SITE_URL } from '../../../test/support.js';
 import { makeMember, makeStaff } from '../../../test/factories.js';
-import { parseMail, type ReceivedMail } from '../../../test/staff-support.js';
+import { MailSink } from '../../../test/mail-support.js';
 import { useTestSite } from '../../../test/test-site.js';
 import { DESIGN, EMAIL_POST, PEER, markupOnly, normalise, textOnly } from '../../../test/email/email-support.js';
 
@@ -11,27 +9,10 @@ import { DESIGN, EMAIL_POST, PEER, markupOnly, normalise, textOnly } from '../..
  * Email previews and test sends, against Ghost's recorded previews of the same post (test/fixtures/email) and a
  * real SMTP server on loopback.
  */
-const received: (ReceivedMail & { raw: string })[] = [];
-const smtp = new SMTPServer({
-  authOptional: true,
-  disabledCommands: ['STARTTLS'],
-  logger: false,
-  onData(stream, _session, done) {
-    let raw = '';
-    stream.on('data', (chunk: Buffer) => (raw += chunk.toString('utf8')));
-    stream.on('end', () => {
-      received.push({ ...parseMail(raw), raw });
-      done();
-    });
-  },
-});
-beforeAll(async () => {
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-});
-afterAll(async () => {
-  await new Promise<void>((resolve) => smtp.close(() => resolve()));
-});
-const t = useTestSite({ settings: () => ({ MAIL_SMTP_URL: `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`, MAIL_FROM: 'news@quire.test' }) });
+const sink = new MailSink();
+beforeAll(() => sink.start());
+afterAll(() => sink.stop());
+const t = useTestSite({ settings: () => ({ MAIL_SMTP_URL: sink.url, MAIL_FROM: 'news@quire.test' }) });
 
 const UNKNOWN = '6b01a0b05973b53791bbe3ff';
 let post: { id: string; uuid: string };
@@ -142,8 +123,8 @@ describe('GET /email_previews/posts/:id/', () => {
 describe('POST /email_previews/posts/:id/', () => {
   const send = (body: unknown, id = post.id, as?: Record<string, string>) => t.admin.post(`/email_previews/posts/${id}/`, body, as);
   const mailTo = async (address: string) => {
-    for (let i = 0; i < 50 && !received.some((mail) => mail.to.includes(address)); i++) await new Promise((resolve) => setTimeout(resolve, 50));
-    return received.filter((mail) => mail.to.includes(address)).pop()!;
+    for (let i = 0; i < 50 && !sink.received.some((mail) => mail.to.includes(address)); i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    return sink.received.filter((mail) => mail.to.includes(address)).pop()!;
   };
 
   it('sends one [TEST] copy through SMTP, from the newsletter, personalised for a member with that address', async () => {

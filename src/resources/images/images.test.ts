@@ -3,12 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { useTestSite, type TestSite } from '../../../test/test-site.js';
 import { useS3Server } from '../../../test/s3-server.js';
 import { ghostError, SITE_URL, expectGhostError } from '../../../test/support.js';
-import { icon, image, SVG } from '../../../test/uploads.js';
-
-const month = () => {
-  const now = new Date();
-  return `${now.getUTCFullYear()}/${String(now.getUTCMonth() + 1).padStart(2, '0')}`;
-};
+import { icon, image, SVG, uploadMonth } from '../../../test/uploads.js';
 
 const s3 = useS3Server();
 
@@ -27,7 +22,7 @@ describe.each([
     const bytes = await image(40, 30, format);
     const res = await t.admin.upload('/images/upload/', { file: { name: `Pic ${format}.${format}`, type, data: bytes }, ref: 'my-ref' });
     expect(res.statusCode).toBe(201);
-    expect(res.json()).toEqual({ images: [{ url: `${SITE_URL}content/images/${month()}/Pic-${format}.${format}`, ref: 'my-ref' }] });
+    expect(res.json()).toEqual({ images: [{ url: `${SITE_URL}content/images/${uploadMonth()}/Pic-${format}.${format}`, ref: 'my-ref' }] });
 
     const served = await t.file(res.json().images[0].url);
     expect(served.statusCode).toBe(200);
@@ -44,8 +39,8 @@ describe.each([
     const data = await image(10, 10, 'png');
     const first = await t.admin.upload('/images/upload/', { file: { name: 'same_o.png', type: 'image/png', data } });
     const second = await t.admin.upload('/images/upload/', { file: { name: 'same.png', type: 'image/png', data } });
-    expect(first.json().images[0]).toEqual({ url: `${SITE_URL}content/images/${month()}/same.png`, ref: null });
-    expect(second.json().images[0].url).toBe(`${SITE_URL}content/images/${month()}/same-1.png`);
+    expect(first.json().images[0]).toEqual({ url: `${SITE_URL}content/images/${uploadMonth()}/same.png`, ref: null });
+    expect(second.json().images[0].url).toBe(`${SITE_URL}content/images/${uploadMonth()}/same-1.png`);
   });
 
   it('resizes images wider than 2000 px and keeps the untouched original', async () => {
@@ -99,18 +94,18 @@ describe.each([
   });
 
   it('redirects a size Ghost does not make, or an unknown format, to the original', async () => {
-    const url = `${SITE_URL}content/images/${month()}/x.png`;
+    const url = `${SITE_URL}content/images/${uploadMonth()}/x.png`;
     const odd = await t.file(url.replace('/content/images/', '/content/images/size/w123/'));
     expect(odd.statusCode).toBe(302);
-    expect(odd.headers.location).toBe(`/content/images/${month()}/x.png`);
+    expect(odd.headers.location).toBe(`/content/images/${uploadMonth()}/x.png`);
     const bmp = await t.file(url.replace('/content/images/', '/content/images/size/w600/format/bmp/'));
     expect(bmp.statusCode).toBe(302);
     expect(bmp.headers.location).toBe(url);
   });
 
   it('answers 404 for a missing file, a missing size source and a path that leaves the folder', async () => {
-    expect((await t.file(`/content/images/${month()}/none.png`)).statusCode).toBe(404);
-    expect((await t.file(`/content/images/size/w600/${month()}/none.png`)).statusCode).toBe(404);
+    expect((await t.file(`/content/images/${uploadMonth()}/none.png`)).statusCode).toBe(404);
+    expect((await t.file(`/content/images/size/w600/${uploadMonth()}/none.png`)).statusCode).toBe(404);
     // inject() resolves %2e%2e as dot segments (WHATWG URL), so this asks for /etc/passwd, which is the site's:
     // its trailing-slash redirect, never a file. The encoded slash stays in the path and reaches the file handler.
     const climbed = await t.file('/content/images/%2e%2e/%2e%2e/etc/passwd');

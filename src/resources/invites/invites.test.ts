@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { buildApp } from '../../app.js';
 import { ADMIN, ORIGIN, OWNER, ghostError, expectGhostError } from '../../../test/support.js';
 import { makeStaff } from '../../../test/factories.js';
-import { lastMailTo, loginAs } from '../../../test/staff-support.js';
+import { appRefusingMail, lastMailTo, loginAs } from '../../../test/staff-support.js';
 import { useTestSite, type Caller } from '../../../test/test-site.js';
 import type { RoleName } from '../../auth/roles.js';
 
@@ -19,7 +18,7 @@ describe('POST /invites/', () => {
     expect(created).toMatchObject({ role_id: t.roleId('Author'), status: 'sent', email: 'new.person@example.com' });
     expect(created.expires - Date.now()).toBeGreaterThan(7 * 24 * 3600 * 1000 - 60_000);
     expect(res.headers.location).toBe(`http://localhost:80${ADMIN}/invites/${created.id}/`);
-    const mail = lastMailTo(t, 'new.person@example.com')!;
+    const mail = (await lastMailTo(t, 'new.person@example.com'))!;
     expect(mail.subject).toBe(`${OWNER.name} has invited you to join ${OWNER.blogTitle}`);
     expect(mail.replyTo).toBe(OWNER.email);
     expect(mail.text).toMatch(/http:\/\/127\.0\.0\.1:2368\/ghost\/signup\/[A-Za-z0-9_-]+\//);
@@ -36,7 +35,7 @@ describe('POST /invites/', () => {
   it('lets an integration invite (mail from nobody in particular), but not Administrators', async () => {
     const res = await invite('from-api@example.com', 'Editor', t.integration());
     expect(res.statusCode).toBe(201);
-    expect(lastMailTo(t, 'from-api@example.com')!.subject).toBe(`You have been invited to join ${OWNER.blogTitle}`);
+    expect((await lastMailTo(t, 'from-api@example.com'))!.subject).toBe(`You have been invited to join ${OWNER.blogTitle}`);
     const refused = await invite('admin-from-api@example.com', 'Administrator', t.integration());
     expectGhostError(refused, {
       status: 403,
@@ -79,16 +78,7 @@ describe('POST /invites/', () => {
   });
 
   it('answers EmailError when the mail is refused, and stores nothing', async () => {
-    const failing = await buildApp({
-      config: t.config,
-      connection: t.connection,
-      mailer: {
-        fromAddress: 'noreply@127.0.0.1',
-        send: async () => {
-          throw new Error('Sending failed');
-        },
-      },
-    });
+    const failing = await appRefusingMail(t, 'Sending failed');
     try {
       const res = await failing.inject({
         method: 'POST',

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ghostError, expectGhostError, countRows } from '../../../test/support.js';
 import { first } from '../../../test/posts-support.js';
 import { makeStaff } from '../../../test/factories.js';
-import { useTestSite } from '../../../test/test-site.js';
+import { useTestSite, itAnswersNotFound } from '../../../test/test-site.js';
 
 const t = useTestSite({ caller: 'integration' });
 const UNKNOWN = '6b01a0b05973b53791bbe3ff';
@@ -111,15 +111,16 @@ describe('Admin labels: validation', () => {
 });
 
 describe('Admin labels: not found and permissions', () => {
-  it.each([
-    ['GET', `/labels/${UNKNOWN}/`, 'Resource not found error, cannot read label.', 'Label not found.'],
-    ['GET', '/labels/slug/nope/', 'Resource not found error, cannot read label.', 'Label not found.'],
-    ['PUT', `/labels/${UNKNOWN}/`, 'Resource not found error, cannot edit label.', 'Resource could not be found.'],
-    ['DELETE', `/labels/${UNKNOWN}/`, 'Resource not found error, cannot delete label.', 'Resource could not be found.'],
-  ])('%s %s → 404', async (method, path, message, context) => {
-    const res = await t.admin.request(method, path, method === 'PUT' ? { labels: [{ name: 'x' }] } : undefined);
-    expectGhostError(res, { status: 404, type: 'NotFoundError', message, context });
-  });
+  itAnswersNotFound(
+    t,
+    [
+      ['GET', `/labels/${UNKNOWN}/`, 'Resource not found error, cannot read label.', 'Label not found.'],
+      ['GET', '/labels/slug/nope/', 'Resource not found error, cannot read label.', 'Label not found.'],
+      ['PUT', `/labels/${UNKNOWN}/`, 'Resource not found error, cannot edit label.', 'Resource could not be found.'],
+      ['DELETE', `/labels/${UNKNOWN}/`, 'Resource not found error, cannot delete label.', 'Resource could not be found.'],
+    ],
+    () => ({ labels: [{ name: 'x' }] }),
+  );
 
   it('Authors may read labels but not add them; Contributors may not read them', async () => {
     const author = await t.session(await makeStaff(t, 'Author'));

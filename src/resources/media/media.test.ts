@@ -2,12 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { useS3Server } from '../../../test/s3-server.js';
 import { ghostError, SITE_URL, expectGhostError } from '../../../test/support.js';
 import { useTestSite, type TestSite } from '../../../test/test-site.js';
-import { image, mp3 } from '../../../test/uploads.js';
+import { image, mp3, uploadMonth } from '../../../test/uploads.js';
 
-const month = () => {
-  const now = new Date();
-  return `${now.getUTCFullYear()}/${String(now.getUTCMonth() + 1).padStart(2, '0')}`;
-};
 const s3 = useS3Server();
 
 describe.each([
@@ -27,8 +23,8 @@ describe.each([
     expect(res.json()).toEqual({
       media: [
         {
-          url: `${SITE_URL}content/media/${month()}/Talk-1.mp3`,
-          thumbnail_url: `${SITE_URL}content/media/${month()}/Talk 1_thumb.png`.replace(' ', '-'),
+          url: `${SITE_URL}content/media/${uploadMonth()}/Talk-1.mp3`,
+          thumbnail_url: `${SITE_URL}content/media/${uploadMonth()}/Talk 1_thumb.png`.replace(' ', '-'),
           ref: 'r1',
         },
       ],
@@ -43,7 +39,7 @@ describe.each([
     expect((await t.file(res.json().media[0].thumbnail_url)).headers['content-type']).toBe('image/png');
 
     const second = await t.admin.upload('/media/upload/', { file: { name: 'Talk 1.mp3', type: 'audio/mpeg', data: audio } });
-    expect(second.json().media[0]).toEqual({ url: `${SITE_URL}content/media/${month()}/Talk-1-1.mp3`, thumbnail_url: null, ref: null });
+    expect(second.json().media[0]).toEqual({ url: `${SITE_URL}content/media/${uploadMonth()}/Talk-1-1.mp3`, thumbnail_url: null, ref: null });
   });
 
   it('replaces the poster of an uploaded media file', async () => {
@@ -89,7 +85,7 @@ describe.each([
   it('uploads any file to /files/upload/ and serves it so that it runs no script', async () => {
     const res = await t.admin.upload('/files/upload/', { file: { name: 'Report 2026.pdf', type: 'application/pdf', data: '%PDF-1.4 test' }, ref: 'f' });
     expect(res.statusCode).toBe(201);
-    expect(res.json()).toEqual({ files: [{ url: `${SITE_URL}content/files/${month()}/Report-2026.pdf`, ref: 'f' }] });
+    expect(res.json()).toEqual({ files: [{ url: `${SITE_URL}content/files/${uploadMonth()}/Report-2026.pdf`, ref: 'f' }] });
     expect((await t.file(res.json().files[0].url)).headers['content-type']).toBe('application/pdf');
     const html = await t.admin.upload('/files/upload/', { file: { name: 'page.html', type: 'text/html', data: '<script>alert(1)</script>' } });
     const served = await t.file(html.json().files[0].url);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ghostError, expectGhostError } from '../../../test/support.js';
+import { TEST_INTEGRATION_ATTRIBUTION } from '../../../test/shapes.js';
 import { useTestSite } from '../../../test/test-site.js';
 
 /** `GET /members/events/`: the events recorded with member writes, in Ghost 5.130.6's shape (compared with it). */
@@ -56,15 +57,7 @@ describe('GET /members/events/', () => {
       source: 'api',
       referrer_source: 'Integration: Test Integration',
       referrer_medium: 'Admin API',
-      attribution: {
-        id: null,
-        type: null,
-        url: null,
-        title: null,
-        referrer_source: 'Integration: Test Integration',
-        referrer_medium: 'Admin API',
-        referrer_url: null,
-      },
+      attribution: TEST_INTEGRATION_ATTRIBUTION,
     });
     expect(byType('newsletter_event')).toMatchObject({ source: 'api', newsletter: { slug: 'default-newsletter', status: 'active' } });
     // The member read shows the sign-up's attribution; browse does not show the key.

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { ghostError, OWNER, expectGhostError, countRows } from '../../../test/support.js';
 import { first } from '../../../test/posts-support.js';
 import { makeStaff } from '../../../test/factories.js';
-import { NOBODY, useTestSite } from '../../../test/test-site.js';
+import { TEST_INTEGRATION_ATTRIBUTION } from '../../../test/shapes.js';
+import { NOBODY, useTestSite, itAnswersNotFound } from '../../../test/test-site.js';
 
 const t = useTestSite({ caller: 'integration' });
 const UNKNOWN = '6b01a0b05973b53791bbe3ff';
@@ -61,15 +62,7 @@ describe('Admin members: add, read, edit, delete', () => {
       status: 'free',
       last_seen_at: null,
       // Who made the member: the test integration, through the Admin API.
-      attribution: {
-        id: null,
-        type: null,
-        url: null,
-        title: null,
-        referrer_source: 'Integration: Test Integration',
-        referrer_medium: 'Admin API',
-        referrer_url: null,
-      },
+      attribution: TEST_INTEGRATION_ATTRIBUTION,
       tiers: [],
       email_suppression: { suppressed: false, info: null },
     });
@@ -325,14 +318,15 @@ describe('Admin members: bulk delete and stats', () => {
 });
 
 describe('Admin members: not found and permissions', () => {
-  it.each([
-    ['GET', `/members/${UNKNOWN}/`, 'Resource not found error, cannot read member.', 'Member not found.'],
-    ['PUT', `/members/${UNKNOWN}/`, 'Resource not found error, cannot edit member.', `Could not find Member ${UNKNOWN}`],
-    ['DELETE', `/members/${UNKNOWN}/`, 'Resource not found error, cannot delete member.', 'Resource could not be found.'],
-  ])('%s %s → 404', async (method, path, message, context) => {
-    const res = await t.admin.request(method, path, method === 'PUT' ? { members: [{ name: 'x' }] } : undefined);
-    expectGhostError(res, { status: 404, type: 'NotFoundError', message, context });
-  });
+  itAnswersNotFound(
+    t,
+    [
+      ['GET', `/members/${UNKNOWN}/`, 'Resource not found error, cannot read member.', 'Member not found.'],
+      ['PUT', `/members/${UNKNOWN}/`, 'Resource not found error, cannot edit member.', `Could not find Member ${UNKNOWN}`],
+      ['DELETE', `/members/${UNKNOWN}/`, 'Resource not found error, cannot delete member.', 'Resource could not be found.'],
+    ],
+    () => ({ members: [{ name: 'x' }] }),
+  );
 
   it('Administrators may manage members; Editors, Authors and Contributors may not even list them', async () => {
     const administrator = await t.session(await makeStaff(t, 'Administrator'));

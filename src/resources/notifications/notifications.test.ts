@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ADMIN, login, sessionHeaders, expectGhostError } from '../../../test/support.js';
+import { ADMIN, expectGhostError } from '../../../test/support.js';
 import { makeStaff } from '../../../test/factories.js';
 import { useTestSite } from '../../../test/test-site.js';
 
@@ -55,7 +55,7 @@ describe('notifications', () => {
     expect((await t.admin.del(`/notifications/${id}/`)).statusCode).toBe(204);
     expect((await t.admin.get('/notifications/')).json().notifications.some((n: { id: string }) => n.id === id)).toBe(false);
     const editor = await makeStaff(t, 'Editor');
-    const asEditor = sessionHeaders(await login(t.app, editor.email, editor.password));
+    const asEditor = await t.session(editor);
     expect((await t.admin.get('/notifications/', asEditor)).json().notifications.some((n: { id: string }) => n.id === id)).toBe(true);
 
     const sticky = await t.admin.del('/notifications/sticky/');
@@ -70,7 +70,7 @@ describe('notifications', () => {
 
   it('is refused to Authors and to integrations', async () => {
     const author = await makeStaff(t, 'Author');
-    const res = await t.admin.get('/notifications/', sessionHeaders(await login(t.app, author.email, author.password)));
+    const res = await t.admin.get('/notifications/', await t.session(author));
     expect(res.statusCode).toBe(403);
     expect((await t.admin.get('/notifications/', t.integration())).statusCode).toBe(501);
   });

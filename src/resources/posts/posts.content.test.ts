@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ghostError, SITE_URL, expectGhostError } from '../../../test/support.js';
-import { SEO_KEYS } from '../../../test/shapes.js';
+import { PROFILE_KEYS, SEO_KEYS } from '../../../test/shapes.js';
 import { first } from '../../../test/posts-support.js';
 import { useTestSite } from '../../../test/test-site.js';
 import { lexicalOf, makePage, makePost } from '../../../test/factories.js';
@@ -97,28 +97,7 @@ describe('Content API posts', () => {
     ]);
     expect(post.tags[0]).not.toHaveProperty('created_at');
     expect(post.primary_tag.slug).toBe('news');
-    expect(Object.keys(post.authors[0])).toEqual([
-      'id',
-      'name',
-      'slug',
-      'profile_image',
-      'cover_image',
-      'bio',
-      'website',
-      'location',
-      'facebook',
-      'twitter',
-      'threads',
-      'bluesky',
-      'mastodon',
-      'tiktok',
-      'youtube',
-      'instagram',
-      'linkedin',
-      'meta_title',
-      'meta_description',
-      'url',
-    ]);
+    expect(Object.keys(post.authors[0])).toEqual(['id', 'name', 'slug', ...PROFILE_KEYS, 'meta_title', 'meta_description', 'url']);
     expect(post.primary_author.url).toBe(`${SITE_URL}author/owner/`);
   });
 

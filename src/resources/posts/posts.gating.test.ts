@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { first } from '../../../test/posts-support.js';
-import { lexicalDocument, lexicalParagraph } from '../../../test/factories.js';
+import { GATED_BLOCKS } from '../../../test/factories.js';
 import { useTestSite } from '../../../test/test-site.js';
 
 // Content API gating for an anonymous reader, replayed from Ghost 5.130.6: each post below was created on
@@ -143,26 +143,13 @@ describe('Content API gating for an anonymous reader (as Ghost 5.130.6 answers)'
 
 // Gated blocks (html cards with web visibility): an anonymous reader keeps the `nonMember:true` blocks only,
 // on a public post; a members post without the marker is emptied whatever its blocks (Ghost's answers).
-const card = (html: string, nonMember: boolean, memberSegment: string) => ({
-  type: 'html',
-  version: 1,
-  html,
-  visibility: { web: { nonMember, memberSegment }, email: { memberSegment: 'status:free,status:-free' } },
-});
-const GATED = lexicalDocument(
-  lexicalParagraph('Open words.'),
-  card('<p>Only visitors see this.</p>', true, ''),
-  card('<p>Only members see this.</p>', false, 'status:free,status:-free'),
-  card('<p>Paid only.</p>', false, 'status:-free'),
-);
-
 describe('Content API gated blocks for an anonymous reader', () => {
   it('keeps the blocks for visitors on a public post and recomputes the text; empties a members post', async () => {
     for (const [slug, visibility] of [
       ['gated-public', 'public'],
       ['gated-members', 'members'],
     ]) {
-      expect((await t.admin.post('/posts/', { posts: [{ title: slug, slug, status: 'published', visibility, lexical: GATED }] })).statusCode).toBe(201);
+      expect((await t.admin.post('/posts/', { posts: [{ title: slug, slug, status: 'published', visibility, lexical: GATED_BLOCKS }] })).statusCode).toBe(201);
     }
     const open = first(await t.content.get('/posts/slug/gated-public/?formats=html,plaintext'), 'posts');
     expect(open).toMatchObject({

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ghostError, expectGhostError } from '../../../test/support.js';
 import { first, tableCounts } from '../../../test/posts-support.js';
-import { useTestSite } from '../../../test/test-site.js';
+import { useTestSite, itAnswersNotFound } from '../../../test/test-site.js';
 
 const t = useTestSite({ caller: 'integration' });
 const UNKNOWN = '6b01a0b05973b53791bbe3ff';
@@ -165,19 +165,19 @@ describe('Admin posts: concurrent edits', () => {
 });
 
 describe('Admin posts and pages: not found and malformed ids', () => {
-  it.each([
-    ['GET', `/posts/${UNKNOWN}/`, 'Resource not found error, cannot read post.', 'Post not found.'],
-    ['GET', '/posts/slug/nope/', 'Resource not found error, cannot read post.', 'Post not found.'],
-    ['PUT', `/posts/${UNKNOWN}/`, 'Resource not found error, cannot edit post.', 'Post not found.'],
-    ['DELETE', `/posts/${UNKNOWN}/`, 'Resource not found error, cannot delete post.', 'Post not found.'],
-    ['GET', `/pages/${UNKNOWN}/`, 'Resource not found error, cannot read page.', 'Page not found.'],
-    ['PUT', `/pages/${UNKNOWN}/`, 'Resource not found error, cannot edit page.', 'Post not found.'],
-    ['DELETE', `/pages/${UNKNOWN}/`, 'Resource not found error, cannot delete page.', 'Post not found.'],
-  ])('%s %s → 404', async (method, path, message, context) => {
-    const docName = path.split('/')[1]!;
-    const res = await t.admin.request(method, path, method === 'PUT' ? { [docName]: [{ title: 'x', updated_at: STALE }] } : undefined);
-    expectGhostError(res, { status: 404, type: 'NotFoundError', message, context });
-  });
+  itAnswersNotFound(
+    t,
+    [
+      ['GET', `/posts/${UNKNOWN}/`, 'Resource not found error, cannot read post.', 'Post not found.'],
+      ['GET', '/posts/slug/nope/', 'Resource not found error, cannot read post.', 'Post not found.'],
+      ['PUT', `/posts/${UNKNOWN}/`, 'Resource not found error, cannot edit post.', 'Post not found.'],
+      ['DELETE', `/posts/${UNKNOWN}/`, 'Resource not found error, cannot delete post.', 'Post not found.'],
+      ['GET', `/pages/${UNKNOWN}/`, 'Resource not found error, cannot read page.', 'Page not found.'],
+      ['PUT', `/pages/${UNKNOWN}/`, 'Resource not found error, cannot edit page.', 'Post not found.'],
+      ['DELETE', `/pages/${UNKNOWN}/`, 'Resource not found error, cannot delete page.', 'Post not found.'],
+    ],
+    (path) => ({ [path.split('/')[1]!]: [{ title: 'x', updated_at: STALE }] }),
+  );
 
   it('copying an unknown post keeps the plain message (copy is not a controller verb)', async () => {
     const res = await t.admin.post(`/posts/${UNKNOWN}/copy/`);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ADMIN, ghostError, login, sessionHeaders, expectGhostError } from '../../../test/support.js';
+import { ADMIN, ghostError, expectGhostError } from '../../../test/support.js';
 import { makeStaff } from '../../../test/factories.js';
 import { useTestSite } from '../../../test/test-site.js';
 
@@ -81,7 +81,7 @@ describe('recommendations', () => {
 
   it('lets every staff role read and only Administrators write; integrations get 501', async () => {
     const contributor = await makeStaff(t, 'Contributor');
-    const as = sessionHeaders(await login(t.app, contributor.email, contributor.password));
+    const as = await t.session(contributor);
     expect((await t.admin.get('/recommendations/', as)).statusCode).toBe(200);
     const refused = await t.admin.post('/recommendations/', { recommendations: [{ title: 'x', url: 'https://x.example/' }] }, as);
     expect(refused.statusCode).toBe(403);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SITE_URL, login, sessionHeaders } from '../../../test/support.js';
+import { SITE_URL } from '../../../test/support.js';
 import { makePost, makeStaff, makeTag } from '../../../test/factories.js';
 import { useTestSite } from '../../../test/test-site.js';
 
@@ -49,7 +49,7 @@ describe('Admin API search index', () => {
 
   it('is open to contributors and integrations, not to anonymous callers', async () => {
     const contributor = await makeStaff(t, 'Contributor');
-    const as = sessionHeaders(await login(t.app, contributor.email, contributor.password));
+    const as = await t.session(contributor);
     expect((await t.admin.get('/search-index/posts/', as)).statusCode).toBe(200);
     expect((await t.admin.get('/search-index/tags/', t.integration())).statusCode).toBe(200);
     expect((await t.admin.get('/search-index/users/', {})).statusCode).toBe(403);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { buildApp } from '../../app.js';
 import { ADMIN, ORIGIN, OWNER, cookieOf, ghostError, expectGhostError } from '../../../test/support.js';
 import { makeStaff, STAFF_PASSWORD, type StaffUser } from '../../../test/factories.js';
-import { currentCode, lastMailTo, outbox } from '../../../test/staff-support.js';
+import { appRefusingMail, currentCode, lastMailTo, outbox } from '../../../test/staff-support.js';
 import { writeSettings } from '../../settings/settings.js';
 import { useTestSite } from '../../../test/test-site.js';
 
@@ -27,7 +27,7 @@ const verify = (cookie: string | undefined, token: unknown, remoteAddress = ip()
     payload: { token },
   });
 const me = (cookie: string) => t.admin.get('/users/me/', { cookie, origin: ORIGIN });
-const codeFromMail = (user: StaffUser) => /^(\d{6}) is your Ghost sign in verification code$/.exec(lastMailTo(t, user.email)!.subject)![1]!;
+const codeFromMail = async (user: StaffUser) => /^(\d{6}) is your Ghost sign in verification code$/.exec((await lastMailTo(t, user.email))!.subject)![1]!;
 
 /** A user who has logged in once already (first logins need no code, as in Ghost). */
 async function knownUser(role: 'Author' | 'Editor' = 'Author') {
@@ -56,18 +56,18 @@ describe('login from a new device', () => {
     });
     const cookie = cookieOf(res)!;
     expect(cookie).toBeDefined();
-    const mail = lastMailTo(t, user.email)!;
+    const mail = (await lastMailTo(t, user.email))!;
     expect(mail.subject).toMatch(/^\d{6} is your Ghost sign in verification code$/);
-    expect(mail.text).toContain(codeFromMail(user));
+    expect(mail.text).toContain(await codeFromMail(user));
     const denied = await me(cookie);
     expectGhostError(denied, { status: 403, type: 'NoPermissionError', message: 'Authorization failed' });
 
-    const wrong = await verify(cookie, '000000' === codeFromMail(user) ? '111111' : '000000');
+    const wrong = await verify(cookie, '000000' === (await codeFromMail(user)) ? '111111' : '000000');
     // Ghost answers a bare text/plain `Unauthorized`; Quire a JSON UnauthorizedError naming the cause (README, Errors).
     expect(wrong.statusCode).toBe(401);
     expect(wrong.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(ghostError(wrong)).toMatchObject({ type: 'UnauthorizedError', message: 'The verification code is incorrect, expired or already used.' });
-    const right = await verify(cookie, codeFromMail(user));
+    const right = await verify(cookie, await codeFromMail(user));
     expect(right.statusCode).toBe(200);
     expect(right.body).toBe('OK');
     expect((await me(cookie)).json().users[0].id).toBe(user.id);
@@ -103,11 +103,11 @@ describe('login from a new device', () => {
   it('sends a new code on POST /session/verify/, and needs a session to do so', async () => {
     const user = await knownUser();
     const cookie = cookieOf(await loginReq(user))!;
-    const before = outbox(t).length;
+    const before = (await outbox(t)).length;
     const res = await t.app.inject({ method: 'POST', url: `${ADMIN}/session/verify/`, remoteAddress: ip(), headers: { cookie, origin: ORIGIN }, payload: {} });
     expect(res.statusCode).toBe(200);
     expect(res.body).toBe('OK');
-    expect(outbox(t).length).toBe(before + 1);
+    expect((await outbox(t)).length).toBe(before + 1);
     const none = await t.app.inject({ method: 'POST', url: `${ADMIN}/session/verify/`, remoteAddress: ip(), headers: { origin: ORIGIN }, payload: {} });
     expect(none.statusCode).toBe(400);
     expect(ghostError(none)).toMatchObject({ type: 'BadRequestError', message: 'Could not fetch user from the session.' });
@@ -124,7 +124,7 @@ describe('login from a new device', () => {
       remoteAddress: ip(),
       payload: { password_reset: [{ email: user.email }] },
     });
-    const token = /\/ghost\/reset\/([A-Za-z0-9_-]+)\//.exec(lastMailTo(t, user.email)!.text)![1];
+    const token = /\/ghost\/reset\/([A-Za-z0-9_-]+)\//.exec((await lastMailTo(t, user.email))!.text)![1];
     const done = await t.app.inject({
       method: 'PUT',
       url: `${ADMIN}/authentication/password_reset/`,
@@ -213,16 +213,7 @@ describe('site settings and failures', () => {
   });
 
   it('answers EmailError when the code cannot be sent (the cookie is still set)', async () => {
-    const failing = await buildApp({
-      config: t.config,
-      connection: t.connection,
-      mailer: {
-        fromAddress: 'noreply@127.0.0.1',
-        send: async () => {
-          throw new Error('connect ECONNREFUSED');
-        },
-      },
-    });
+    const failing = await appRefusingMail(t, 'connect ECONNREFUSED');
     try {
       const user = await knownUser();
       const res = await failing.inject({

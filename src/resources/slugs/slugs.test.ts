@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { login, sessionHeaders, expectGhostError } from '../../../test/support.js';
+import { expectGhostError } from '../../../test/support.js';
 import { makePost, makeStaff, makeTag } from '../../../test/factories.js';
 import { useTestSite } from '../../../test/test-site.js';
 
@@ -44,7 +44,7 @@ describe('GET /slugs/:type/:name/', () => {
 
   it('is open to every staff role, not to integrations or anonymous callers', async () => {
     const contributor = await makeStaff(t, 'Contributor');
-    const res = await t.admin.get('/slugs/post/hi/', sessionHeaders(await login(t.app, contributor.email, contributor.password)));
+    const res = await t.admin.get('/slugs/post/hi/', await t.session(contributor));
     expect(res.statusCode).toBe(200);
     expect((await t.admin.get('/slugs/post/hi/', t.integration())).statusCode).toBe(501);
     expect((await t.admin.get('/slugs/post/hi/', {})).statusCode).toBe(403);

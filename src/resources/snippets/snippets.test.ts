@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ADMIN, SITE_URL, ghostError, login, sessionHeaders, expectGhostError } from '../../../test/support.js';
+import { ADMIN, SITE_URL, ghostError, expectGhostError } from '../../../test/support.js';
 import { lexicalOf, makeStaff } from '../../../test/factories.js';
 import { useTestSite } from '../../../test/test-site.js';
 
@@ -100,7 +100,7 @@ describe('editing and deleting', () => {
 describe('permissions', () => {
   it('lets contributors read but not write, and keeps integrations out (501)', async () => {
     const contributor = await makeStaff(t, 'Contributor');
-    const as = sessionHeaders(await login(t.app, contributor.email, contributor.password));
+    const as = await t.session(contributor);
     expect((await t.admin.get('/snippets/', as)).statusCode).toBe(200);
     const refused = await t.admin.post('/snippets/', { snippets: [{ name: name(), mobiledoc: MOBILEDOC }] }, as);
     expectGhostError(refused, { status: 403, message: 'Permission error, cannot save snippet.', context: 'You do not have permission to add snippets' });

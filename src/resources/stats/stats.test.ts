@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { login, sessionHeaders } from '../../../test/support.js';
 import { makePost, makeStaff } from '../../../test/factories.js';
 import { useTestSite } from '../../../test/test-site.js';
 
@@ -35,7 +34,7 @@ describe('member and revenue stats', () => {
 
   it('are for Administrators; Editors get 403 and integrations 501', async () => {
     const editor = await makeStaff(t, 'Editor');
-    expect((await t.admin.get('/stats/member_count/', sessionHeaders(await login(t.app, editor.email, editor.password)))).statusCode).toBe(403);
+    expect((await t.admin.get('/stats/member_count/', await t.session(editor))).statusCode).toBe(403);
     expect((await t.admin.get('/stats/member_count/', t.integration())).statusCode).toBe(501);
   });
 });
@@ -83,6 +82,6 @@ describe('post stats', () => {
 
   it('are open to contributors', async () => {
     const contributor = await makeStaff(t, 'Contributor');
-    expect((await t.admin.get('/stats/top-posts-views/', sessionHeaders(await login(t.app, contributor.email, contributor.password)))).statusCode).toBe(200);
+    expect((await t.admin.get('/stats/top-posts-views/', await t.session(contributor))).statusCode).toBe(200);
   });
 });

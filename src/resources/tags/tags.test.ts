@@ -3,7 +3,7 @@ import { ghostError, SITE_URL, expectGhostError } from '../../../test/support.js
 import { SEO_KEYS } from '../../../test/shapes.js';
 import { first, tableCounts } from '../../../test/posts-support.js';
 import { makeStaff } from '../../../test/factories.js';
-import { useTestSite } from '../../../test/test-site.js';
+import { useTestSite, itAnswersNotFound } from '../../../test/test-site.js';
 
 const t = useTestSite({ caller: 'integration' });
 const UNKNOWN = '6b01a0b05973b53791bbe3ff';
@@ -141,15 +141,16 @@ describe('Admin tags: validation', () => {
 });
 
 describe('Admin tags: not found and permissions', () => {
-  it.each([
-    ['GET', `/tags/${UNKNOWN}/`, 'Resource not found error, cannot read tag.', 'Tag not found.'],
-    ['GET', '/tags/slug/nope/', 'Resource not found error, cannot read tag.', 'Tag not found.'],
-    ['PUT', `/tags/${UNKNOWN}/`, 'Resource not found error, cannot edit tag.', 'Resource could not be found.'],
-    ['DELETE', `/tags/${UNKNOWN}/`, 'Resource not found error, cannot delete tag.', 'Resource could not be found.'],
-  ])('%s %s → 404', async (method, path, message, context) => {
-    const res = await t.admin.request(method, path, method === 'PUT' ? { tags: [{ name: 'x' }] } : undefined);
-    expectGhostError(res, { status: 404, type: 'NotFoundError', message, context });
-  });
+  itAnswersNotFound(
+    t,
+    [
+      ['GET', `/tags/${UNKNOWN}/`, 'Resource not found error, cannot read tag.', 'Tag not found.'],
+      ['GET', '/tags/slug/nope/', 'Resource not found error, cannot read tag.', 'Tag not found.'],
+      ['PUT', `/tags/${UNKNOWN}/`, 'Resource not found error, cannot edit tag.', 'Resource could not be found.'],
+      ['DELETE', `/tags/${UNKNOWN}/`, 'Resource not found error, cannot delete tag.', 'Resource could not be found.'],
+    ],
+    () => ({ tags: [{ name: 'x' }] }),
+  );
 
   it('rejects malformed ids and slugs', async () => {
     expect(ghostError(await t.admin.get('/tags/abc/'))).toMatchObject({

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { OWNER, adminAuth, ghostError, login, expectGhostError } from '../../../test/support.js';
 import { makePost, makeStaff, STAFF_PASSWORD } from '../../../test/factories.js';
 import { loginAs, staffKey } from '../../../test/staff-support.js';
+import { PROFILE_KEYS } from '../../../test/shapes.js';
 import { useTestSite } from '../../../test/test-site.js';
 
 const t = useTestSite();
@@ -11,20 +12,7 @@ const ADMIN_USER_KEYS = [
   'name',
   'slug',
   'email',
-  'profile_image',
-  'cover_image',
-  'bio',
-  'website',
-  'location',
-  'facebook',
-  'twitter',
-  'threads',
-  'bluesky',
-  'mastodon',
-  'tiktok',
-  'youtube',
-  'instagram',
-  'linkedin',
+  ...PROFILE_KEYS,
   'accessibility',
   'status',
   'meta_title',
