@@ -30,6 +30,11 @@ const INSTALL_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), 
 export interface Config {
   /** TCP port the HTTP server listens on. */
   readonly port: number;
+  /**
+   * Connections the kernel completes and holds for the server to accept (`LISTEN_BACKLOG`; Linux caps it at
+   * `net.core.somaxconn`). Past it, a burst's further connections have their SYNs dropped and retried after 1 s, 3 s, 7 s…
+   */
+  readonly listenBacklog: number;
   /** Interface to bind; 127.0.0.1 keeps a fresh install private until it sits behind a proxy. */
   readonly host: string;
   /** Public URL of the site, always ending with `/`; every `url` field and the API roots derive from it. */
@@ -105,6 +110,7 @@ export interface Config {
 const SETTINGS = [
   'PORT',
   'HOST',
+  'LISTEN_BACKLOG',
   'SITE_URL',
   'DATABASE_URL',
   'CONTENT_DIR',
@@ -194,6 +200,8 @@ export function parseConfig(source: Source, cwd = process.cwd()): Config {
   const port = parsePort(source.PORT ?? '2368');
   const host = (source.HOST ?? '127.0.0.1').trim();
   if (!host) throw new ConfigError('HOST: must not be empty');
+  // Node's default, 511, is less than a burst of readers opening connections together.
+  const listenBacklog = parseCount('LISTEN_BACKLOG', (source.LISTEN_BACKLOG ?? '4096').trim(), 1, 65_535);
   // Without SITE_URL the site is where it listens, so `url` fields and the setup output follow PORT.
   const siteUrl = parseSiteUrl(source.SITE_URL ?? `http://localhost:${port}`);
   const contentDir = path.resolve(cwd, source.CONTENT_DIR ?? './content');
@@ -275,6 +283,7 @@ export function parseConfig(source: Source, cwd = process.cwd()): Config {
   const workerTaskTimeoutMs = parseCount('WORKER_TASK_TIMEOUT_MS', (source.WORKER_TASK_TIMEOUT_MS ?? '30000').trim(), 100, 3_600_000);
   return Object.freeze({
     port,
+    listenBacklog,
     host,
     siteUrl,
     databaseUrl,

@@ -14,6 +14,8 @@ const root = path.resolve(import.meta.dirname, '..');
 
 export interface Instance {
   readonly base: string;
+  /** The server's process (a test may pause it with SIGSTOP, as a long event-loop turn would). */
+  readonly pid: number;
   readonly contentDir: string;
   /** What it wrote to stdout and stderr so far (also passed on to the test run's own). */
   output(): string;
@@ -59,6 +61,7 @@ export async function startInstance(settings: Record<string, string>): Promise<I
   }
   return {
     base,
+    pid: child.pid!,
     contentDir,
     output: () => output,
     async stop() {
