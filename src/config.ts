@@ -200,8 +200,9 @@ export function parseConfig(source: Source, cwd = process.cwd()): Config {
   const port = parsePort(source.PORT ?? '2368');
   const host = (source.HOST ?? '127.0.0.1').trim();
   if (!host) throw new ConfigError('HOST: must not be empty');
-  // Node's default, 511, is less than a burst of readers opening connections together.
-  const listenBacklog = parseCount('LISTEN_BACKLOG', (source.LISTEN_BACKLOG ?? '4096').trim(), 1, 65_535);
+  // Node's default. A larger one measured worse under a burst (README, bench/many-readers.mjs): Node accepts one
+  // connection per event-loop turn, so connections held in a longer queue wait there longer.
+  const listenBacklog = parseCount('LISTEN_BACKLOG', (source.LISTEN_BACKLOG ?? '511').trim(), 1, 65_535);
   // Without SITE_URL the site is where it listens, so `url` fields and the setup output follow PORT.
   const siteUrl = parseSiteUrl(source.SITE_URL ?? `http://localhost:${port}`);
   const contentDir = path.resolve(cwd, source.CONTENT_DIR ?? './content');

@@ -10,7 +10,7 @@ import { createTestDatabase, type TestDatabase } from './support.js';
  * A burst of new connections while the server cannot accept them (its process stopped here, as a long
  * event-loop turn under load stops it): the kernel holds up to the listen backlog of them for the server, and
  * drops the SYNs of the rest, whose clients retry after 1 s, 3 s, 7 s… Node's default backlog, 511, is less
- * than a burst of 1,000 readers; the built server (`dist/main.mjs`) listens with `LISTEN_BACKLOG`.
+ * than a burst of 1,000 readers; the built server (`dist/main.mjs`) listens with `LISTEN_BACKLOG` (default 511).
  */
 const root = path.resolve(import.meta.dirname, '..');
 const BURST = 1000;
@@ -77,8 +77,8 @@ async function burstWhileStopped(instance: Instance, count: number): Promise<Bur
 }
 
 describe('a burst of new connections beyond 511', () => {
-  it('is held whole by the kernel while the server is busy, and every connection is answered once it runs again', async () => {
-    const instance = await startInstance({ DATABASE_URL: database.url, JOBS_ENABLED: 'false' });
+  it('is held whole by the kernel while the server is busy with LISTEN_BACKLOG above it, and every connection is answered once it runs again', async () => {
+    const instance = await startInstance({ DATABASE_URL: database.url, JOBS_ENABLED: 'false', LISTEN_BACKLOG: '2000' });
     try {
       const { held, statuses } = await burstWhileStopped(instance, BURST);
       expect(held).toBe(Math.min(BURST, somaxconn + 1));
