@@ -33,6 +33,11 @@ const INSTALL_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), 
 export interface Config {
   /** TCP port the HTTP server listens on. */
   readonly port: number;
+  /**
+   * Connections the kernel completes and holds for the server to accept (`LISTEN_BACKLOG`; Linux caps it at
+   * `net.core.somaxconn`). Past it, a burst's further connections have their SYNs dropped and retried after 1 s, 3 s, 7 s…
+   */
+  readonly listenBacklog: number;
   /** Interface to bind; 127.0.0.1 keeps a fresh install private until it sits behind a proxy. */
   readonly host: string;
   /** Public URL of the site, always ending with `/`; every `url` field and the API roots derive from it. */
@@ -108,6 +113,7 @@ export interface Config {
 const SETTINGS = [
   'PORT',
   'HOST',
+  'LISTEN_BACKLOG',
   'SITE_URL',
   'DATABASE_URL',
   'CONTENT_DIR',
@@ -197,6 +203,9 @@ export function parseConfig(source: Source, cwd = process.cwd()): Config {
   const port = parsePort(source.PORT ?? '2368');
   const host = (source.HOST ?? '127.0.0.1').trim();
   if (!host) throw new ConfigError('HOST: must not be empty');
+  // Node's default. A larger one did not help a burst (README, bench/many-readers.mjs): Node accepts one connection
+  // per event-loop turn, so under load the queue stays full whatever its length and its connections wait there.
+  const listenBacklog = parseCount('LISTEN_BACKLOG', (source.LISTEN_BACKLOG ?? '511').trim(), 1, 65_535);
   // Without SITE_URL the site is where it listens, so `url` fields and the setup output follow PORT.
   const siteUrl = parseSiteUrl(source.SITE_URL ?? `http://localhost:${port}`);
   const contentDir = path.resolve(cwd, source.CONTENT_DIR ?? './content');
@@ -251,6 +260,7 @@ export function parseConfig(source: Source, cwd = process.cwd()): Config {
   const workerTaskTimeoutMs = parseCount('WORKER_TASK_TIMEOUT_MS', (source.WORKER_TASK_TIMEOUT_MS ?? '30000').trim(), 100, 3_600_000);
   return Object.freeze({
     port,
+    listenBacklog,
     host,
     siteUrl,
     databaseUrl,

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { IncomingMessage, Server } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { loadConfig, ConfigError, type Config } from './config.js';
@@ -48,6 +49,15 @@ async function listen(what: string, start: () => Promise<unknown>, names: string
             ? 'no such address on this machine'
             : (err as Error).message;
     throw new StartupError(`cannot listen on ${what}: ${reason}; change ${names}`, { cause: err });
+  }
+}
+
+/** The kernel's cap on every listen backlog (Linux's `net.core.somaxconn`); null where it cannot be read. */
+function kernelBacklogCap(): number | null {
+  try {
+    return Number(readFileSync('/proc/sys/net/core/somaxconn', 'utf8').trim()) || null;
+  } catch {
+    return null;
   }
 }
 
@@ -143,7 +153,15 @@ async function main() {
   if (swept > 0) app.log.info({ swept }, 'removed temporary upload folders left by a process that ended without removing them');
   const sealed = await sealStoredSecrets(connection.db, secrets);
   if (sealed > 0) app.log.info({ sealed }, 'sealed authenticator secrets stored before sealing');
-  await listen(`${config.host}:${config.port}`, () => app.listen({ port: config.port, host: config.host }), 'PORT or HOST');
+  const backlog = config.listenBacklog;
+  await listen(`${config.host}:${config.port}`, () => app.listen({ port: config.port, host: config.host, backlog }), 'PORT or HOST');
+  // The kernel lowers a larger backlog without a word; the operator should know the burst it can hold.
+  const somaxconn = kernelBacklogCap();
+  if (somaxconn !== null && somaxconn < backlog)
+    app.log.warn(
+      { listenBacklog: backlog, somaxconn },
+      'the kernel caps LISTEN_BACKLOG at net.core.somaxconn: in a burst of more new connections, the rest wait seconds for their SYNs to be retried; raise it with sysctl',
+    );
   let metricsServer: Server | null = null;
   if (metrics && config.metricsPort !== null) {
     const port = config.metricsPort;

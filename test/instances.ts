@@ -41,6 +41,8 @@ export interface InstanceOptions {
 
 export interface Instance {
   readonly base: string;
+  /** The server's process (a test may pause it with SIGSTOP, as a long event-loop turn would). */
+  readonly pid: number;
   readonly contentDir: string;
   readonly child: ChildProcess;
   /** Resolves with the exit code once the process ended. */
@@ -89,6 +91,7 @@ export async function startInstance(settings: Record<string, string>, options: I
   }
   return {
     base,
+    pid: child.pid!,
     contentDir,
     child,
     exited,
