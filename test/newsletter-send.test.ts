@@ -89,6 +89,8 @@ describe('newsletter sending', () => {
     expect(mail.subject).toBe('Spring issue');
     expect(mail.text).toContain('The daffodils are out.');
     expect(mail.html).toContain('The daffodils are out.');
+    // The default newsletter's `sender_reply_to` is `newsletter`: Ghost replies to the sender itself.
+    expect(mail.replyTo).toBe(mail.headers.get('from'));
     expect(mail.headers.get('list-unsubscribe-post')).toBe('List-Unsubscribe=One-Click');
     expect(mail.headers.get('list-unsubscribe')).toMatch(
       /^<http:\/\/127\.0\.0\.1:2368\/unsubscribe\/\?uuid=[0-9a-f-]{36}&key=[0-9a-f]{64}&newsletter=[0-9a-f-]{36}>$/,

@@ -1,5 +1,4 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import validator from 'validator';
 import type { Ctx, CtxBase } from '../../ctx.js';
 import type { Config } from '../../config.js';
 import type { EmailRecipientFailureRow } from '../../db/schema.js';
@@ -9,6 +8,7 @@ import type { JobHandler } from '../../jobs/jobs.js';
 import { SendRefusal, type BulkSender } from '../../mail/bulk-transport.js';
 import { readSettings } from '../../settings/settings.js';
 import { personaliseEmail, recordEmailLinks, renderPostEmail, type RenderedEmail } from '../email-render/email-render.js';
+import { newsletterSender } from '../email-render/email-render.sender.js';
 import { openPixelUrl, unsubscribeUrl } from './emails.links.js';
 import type { BatchPayload } from './emails.prepare.js';
 import {
@@ -226,12 +226,19 @@ export function newsletterBatchJob(base: CtxBase, config: Config, sender: BulkSe
       const html = rendered.html;
       rendered = { ...rendered, html: await ctx.write((w) => recordEmailLinks(w, emailId, html)) };
     }
-    const settings = await readSettings(ctx.db, ['members_email_auth_secret', 'members_support_address']);
-    const replyTo = newsletter.sender_reply_to === 'support' ? settings.get('members_support_address') : newsletter.sender_reply_to;
+    const settings = await readSettings(ctx.db, ['title', 'members_email_auth_secret', 'members_support_address']);
+    // Reply-To by Ghost's rules, as a test send has it (`newsletter` is the sender, `support` the support address).
+    const { replyTo } = newsletterSender(
+      newsletter,
+      settings.get('title') ?? '',
+      base.mailer.fromAddress,
+      settings.get('members_support_address') ?? null,
+      ctx.site.url,
+    );
     const sending: Sending = {
       rendered: { ...rendered, subject: email.subject || rendered.subject },
       from: email.from ?? base.mailer.fromAddress,
-      replyTo: replyTo && validator.isEmail(replyTo) ? replyTo : null,
+      replyTo,
       siteUrl: ctx.site.url,
       validationKey: settings.get('members_email_auth_secret') ?? '',
       newsletterUuid: newsletter.uuid,
