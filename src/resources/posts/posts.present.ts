@@ -107,7 +107,6 @@ function revisionsFor(revisions: PostRevisionRow[], ctx: PresentContext, authors
   });
 }
 
-/** Counts Ghost attaches to admin posts; with no members or e-mail analytics yet, they are all zero. */
 /** The columns both APIs show as stored, in Ghost's order after the dates (URLs and code injection made absolute). */
 function pageColumns(row: PostRecord['row'], siteUrl: string) {
   return {
@@ -125,6 +124,7 @@ function addPrimaries(out: Record<string, unknown>, record: PostRecord): void {
   if (out.tags) out.primary_tag = record.tags![0]?.visibility === 'public' ? (out.tags as unknown[])[0] : null;
 }
 
+/** Counts Ghost attaches to admin posts; with no members or e-mail analytics yet, they are all zero. */
 function countsFor(include: readonly string[]): Record<string, number> | null {
   const keys = include.filter((name) => name.startsWith('count.')).map((name) => name.slice('count.'.length));
   if (keys.length === 0) return null;

@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import { framesOf } from '../../http/frame.js';
-import type { UserRow } from '../../db/schema.js';
 import { actorOf } from '../../auth/actor.js';
 import { parseInclude } from '../../browse/include.js';
 import { viewRoutes } from '../../http/view-routes.js';
@@ -21,7 +20,7 @@ const frame = framesOf('users');
 export function usersRoutes(app: FastifyInstance) {
   const include = (query: Query) => parseInclude(query.include, USER_INCLUDES);
 
-  viewRoutes<UserRow, 'id' | 'slug' | 'email'>(app, {
+  viewRoutes(app, {
     docName: 'users',
     spec: USERS_BROWSE,
     object: 'user',
