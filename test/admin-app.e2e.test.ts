@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { DEFAULT_ADMIN_APP_DIR } from '../src/config.js';
@@ -6,6 +5,7 @@ import { adminBuildState, fetchAdminBuild } from '../src/admin-app/fetch.js';
 import { ADMIN_PACKAGE } from '../src/admin-app/pin.js';
 import { freePort } from './support.js';
 import { useTestSite } from './test-site.js';
+import { assertChromium, CHROMIUM, skipWithoutChromium } from './browser.js';
 
 /**
  * Ghost's own admin app, as `npm install` fetched it, driven in Chromium against this server: first-run set-up,
@@ -14,9 +14,6 @@ import { useTestSite } from './test-site.js';
  * A missing admin build is fetched first (the npm registry must answer). Every request the page makes to another
  * host is recorded and printed: the editor and the settings app must load from this server.
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const available = existsSync(CHROMIUM);
-const required = Boolean(process.env.CI);
 const OWNER = { name: 'Browser Owner', email: 'browser-owner@example.com', password: 'Sup3r-secret-pass!', title: 'Browser Site' };
 
 let port = 0;
@@ -58,12 +55,7 @@ async function publishPost(page: Page, admin: string, title: string, text: strin
   await expect.poll(() => page.locator('[data-test-publish-flow=complete]').textContent(), { timeout: 30_000 }).toContain("It's out there");
 }
 
-if (!available && !required) {
-  console.warn(`admin-app.e2e: no Chromium at ${CHROMIUM}, browser test skipped (apt-get install chromium, or set CHROMIUM_PATH)`);
-  describe("Ghost's admin app in a browser", () => {
-    it.skip(`skipped: no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH); CI runs it`, () => {});
-  });
-} else {
+if (!skipWithoutChromium("Ghost's admin app in a browser")) {
   describe("Ghost's admin app in a browser", () => {
     let base: string;
     let browser: Browser;
@@ -86,7 +78,7 @@ if (!available && !required) {
     }
 
     beforeAll(async () => {
-      if (!available) throw new Error(`Chromium is required in CI and missing at ${CHROMIUM}: apt-get install -y chromium`);
+      assertChromium();
       if (!adminBuildState(DEFAULT_ADMIN_APP_DIR).ready) await fetchAdminBuild(DEFAULT_ADMIN_APP_DIR, ADMIN_PACKAGE);
       await t.app.listen({ port, host: '127.0.0.1' });
       await sub.app.listen({ port: subPort, host: '127.0.0.1' });

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -6,24 +6,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { makePost } from './factories.js';
 import { useTestSite } from './test-site.js';
+import { assertChromium, CHROMIUM, skipWithoutChromium } from './browser.js';
 
 /**
  * A real browser on another origin reads the Content API, as a headless front end's visitors do. Chromium
  * comes from the system's packages (`apt-get install chromium`), not from npm: CI (`CI` set, as `.ci/run`
  * does) installs it and fails here without it; a developer without it gets a skipped test saying so.
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const available = existsSync(CHROMIUM);
-const required = Boolean(process.env.CI);
 
 const t = useTestSite();
 
-if (!available && !required) {
-  console.warn(`browser-cors.e2e: no Chromium at ${CHROMIUM}, browser test skipped (apt-get install chromium, or set CHROMIUM_PATH)`);
-  describe('browser on another origin', () => {
-    it.skip(`skipped: no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH); CI runs it`, () => {});
-  });
-} else {
+if (!skipWithoutChromium('browser on another origin')) {
   describe('browser on another origin', () => {
     let api: string;
     let front: Server;
@@ -33,7 +26,7 @@ if (!available && !required) {
     let page: Page;
 
     beforeAll(async () => {
-      if (!available) throw new Error(`Chromium is required in CI and missing at ${CHROMIUM}: apt-get install -y chromium`);
+      assertChromium();
       api = await t.listen();
       await makePost(t, { title: 'Seen from afar', status: 'published' });
       // The front end's own origin: another host name (mapped to this machine) and port.

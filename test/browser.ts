@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, it } from 'vitest';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 
 /**
@@ -22,9 +22,14 @@ export function skipWithoutChromium(name: string): boolean {
   return true;
 }
 
+/** Fails as CI must when Chromium is missing: for a test that got past `skipWithoutChromium` because CI requires it. */
+export function assertChromium(): void {
+  if (!available) throw new Error(`Chromium is required in CI and missing at ${CHROMIUM}: apt-get install -y chromium`);
+}
+
 /** A headless Chromium with a fresh profile; `close` ends it and removes the profile. */
 export async function launchChromium(): Promise<{ browser: BrowserContext; close(): Promise<void> }> {
-  if (!available) throw new Error(`Chromium is required in CI and missing at ${CHROMIUM}: apt-get install -y chromium`);
+  assertChromium();
   const profile = mkdtempSync(path.join(tmpdir(), 'quire-chromium-'));
   const browser = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
@@ -37,6 +42,21 @@ export async function launchChromium(): Promise<{ browser: BrowserContext; close
     async close() {
       await browser.close();
       rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Chromium for the enclosing `describe`: launched in its `beforeAll` (allowed two minutes), closed in its `afterAll`. */
+export function useChromium(): { readonly browser: BrowserContext } {
+  let chromium: Awaited<ReturnType<typeof launchChromium>> | undefined;
+  beforeAll(async () => {
+    chromium = await launchChromium();
+  }, 120_000);
+  afterAll(async () => chromium?.close());
+  return {
+    get browser() {
+      if (!chromium) throw new Error('the browser is used before its beforeAll has run');
+      return chromium.browser;
     },
   };
 }

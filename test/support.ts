@@ -194,6 +194,28 @@ export function expectGhostError(res: LightMyRequestResponse, { status, ...field
   expect(ghostError(res)).toMatchObject(fields);
 }
 
+/** Ghost's error type for each refusal status, and the words its error handler starts the message with. */
+const REFUSALS = {
+  400: { type: 'BadRequestError', words: 'Request not understood error' },
+  403: { type: 'NoPermissionError', words: 'Permission error' },
+  404: { type: 'NotFoundError', words: 'Resource not found error' },
+  422: { type: 'ValidationError', words: 'Validation error' },
+} as const;
+
+/**
+ * Asserts Ghost's refusal of an action (`doing`: "list posts", "save tag", …): the status, its error type and
+ * the message Ghost writes for it, `<words>, cannot <doing>.`, and any other fields named (`context`, …).
+ */
+export function expectRefused(
+  res: LightMyRequestResponse,
+  status: keyof typeof REFUSALS,
+  doing: string,
+  fields: Omit<ExpectedGhostError, 'status' | 'type' | 'message'> = {},
+): void {
+  const { type, words } = REFUSALS[status];
+  expectGhostError(res, { status, type, message: `${words}, cannot ${doing}.`, ...fields });
+}
+
 /** How many rows `table` holds (matching `where`, when given). */
 export async function countRows(
   t: TestApp,

@@ -38,7 +38,19 @@ function limiter(spec: Omit<Limiter, 'lifetime'> & { lifetime?: number }): Limit
   return Object.freeze({ ...spec, lifetime });
 }
 
+/** Ghost's hourly limiters: `freeRetries` counted requests, then a wait until the hour since the first is out. */
+const hourly = (name: string, freeRetries: number, refuse: Limiter['refuse']) =>
+  limiter({ name, freeRetries, minWait: HOUR, maxWait: HOUR, lifetime: 3600, refuse });
+
 const tooManyAttempts = () => errors.tooManyRequests('Too many attempts.');
+
+/** The 429 of an hourly limiter per IP address that lets `tries` requests through. */
+const tooManyTriesPerIp = (tries: number, help: string) => (wait: string) =>
+  errors.tooManyRequests({
+    message: `Too many attempts try again in ${wait}`,
+    context: `Only ${tries} tries per IP address every 3600 seconds.`,
+    help,
+  });
 
 export const LIMITERS = {
   /** `POST /session/` per IP; a successful login resets it. */
@@ -55,51 +67,21 @@ export const LIMITERS = {
       }),
   }),
   /** `POST /session/` and `PUT /authentication/password_reset/`, per IP and path. */
-  globalBlock: limiter({
-    name: 'global_block',
-    freeRetries: 99,
-    minWait: HOUR,
-    maxWait: HOUR,
-    lifetime: 3600,
-    refuse: (wait) =>
-      errors.tooManyRequests({
-        message: `Too many attempts try again in ${wait}`,
-        context: 'Only 100 tries per IP address every 3600 seconds.',
-        help: 'Too many attempts.',
-      }),
-  }),
+  globalBlock: hourly('global_block', 99, tooManyTriesPerIp(100, 'Too many attempts.')),
   /** `POST /authentication/password_reset/`, per IP and path. */
-  globalReset: limiter({
-    name: 'global_reset',
-    freeRetries: 4,
-    minWait: HOUR,
-    maxWait: HOUR,
-    lifetime: 3600,
-    refuse: (wait) =>
-      errors.tooManyRequests({
-        message: `Too many attempts try again in ${wait}`,
-        context: 'Only 5 tries per IP address every 3600 seconds.',
-        help: 'Forgotten password reset attempt failed',
-      }),
-  }),
+  globalReset: hourly('global_reset', 4, tooManyTriesPerIp(5, 'Forgotten password reset attempt failed')),
   /** `POST /authentication/password_reset/`, per IP and e-mail address. */
-  userReset: limiter({
-    name: 'user_reset',
-    freeRetries: 4,
-    minWait: HOUR,
-    maxWait: HOUR,
-    lifetime: 3600,
-    refuse: (wait) =>
-      errors.tooManyRequests({
-        message: `Too many password reset attempts try again in ${wait}`,
-        context: 'Only 5 forgotten password attempts per email every 3600 seconds.',
-        help: 'Forgotten password reset attempt failed',
-      }),
-  }),
+  userReset: hourly('user_reset', 4, (wait) =>
+    errors.tooManyRequests({
+      message: `Too many password reset attempts try again in ${wait}`,
+      context: 'Only 5 forgotten password attempts per email every 3600 seconds.',
+      help: 'Forgotten password reset attempt failed',
+    }),
+  ),
   /** `POST /session/verify/` per IP: each request sends an e-mail. */
-  sendVerificationCode: limiter({ name: 'send_verification_code', freeRetries: 4, minWait: HOUR, maxWait: HOUR, lifetime: 3600, refuse: tooManyAttempts }),
+  sendVerificationCode: hourly('send_verification_code', 4, tooManyAttempts),
   /** `PUT /session/verify/` per IP: guesses of the six-digit code. */
-  userVerification: limiter({ name: 'user_verification', freeRetries: 4, minWait: HOUR, maxWait: HOUR, lifetime: 3600, refuse: tooManyAttempts }),
+  userVerification: hourly('user_verification', 4, tooManyAttempts),
   /** `POST /email_previews/posts/:id/` per IP: ten test sends, then one every six minutes within the hour. */
   emailPreview: limiter({
     name: 'email_preview_block',

@@ -16,9 +16,10 @@ export type Field = FieldType | { readonly type: FieldType; readonly query?: fal
  */
 export type FieldMap<Row> = { readonly [Column in keyof Row]-?: Field };
 
-type AnyFieldMap = Readonly<Record<string, Field>>;
+export type AnyFieldMap = Readonly<Record<string, Field>>;
 
-const typeOf = (field: Field): FieldType => (typeof field === 'string' ? field : field.type);
+/** The type a column compares and orders as. */
+export const typeOf = (field: Field): FieldType => (typeof field === 'string' ? field : field.type);
 
 /** The columns `filter` and `order` may name, with the type each compares as. */
 export function queryFields(map: AnyFieldMap): Fields {

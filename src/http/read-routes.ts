@@ -9,7 +9,7 @@ import { errors } from '../errors.js';
 import { assertIdParam, assertSlugParam } from './validate.js';
 
 type Query = Record<string, unknown>;
-type KeyName = 'id' | 'slug' | 'email';
+export type KeyName = 'id' | 'slug' | 'email';
 
 /** What a record is looked up by: `{ id }`, `{ slug }` or `{ email }`. */
 export type ReadKey<K extends KeyName = 'id' | 'slug'> = { [N in K]: { [P in N]: string } }[K];

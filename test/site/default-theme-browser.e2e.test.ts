@@ -1,8 +1,8 @@
 import { createRequire } from 'node:module';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BrowserContext, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import sharp from 'sharp';
-import { launchChromium, skipWithoutChromium, watchPage } from '../browser.js';
+import { skipWithoutChromium, useChromium, watchPage } from '../browser.js';
 import { lexicalOf, makePost, makeTag } from '../factories.js';
 import { freePort } from '../support.js';
 import { useTestSite } from '../test-site.js';
@@ -38,16 +38,8 @@ async function accessibilityProblems(page: Page): Promise<string[]> {
 
 if (!skipWithoutChromium('the default theme in a browser')) {
   describe('the default theme in a browser', () => {
-    let chromium: Awaited<ReturnType<typeof launchChromium>>;
-    let browser: BrowserContext;
+    const chromium = useChromium();
     const origin = `http://127.0.0.1:${port}`;
-
-    beforeAll(async () => {
-      chromium = await launchChromium();
-      browser = chromium.browser;
-    }, 120_000);
-
-    afterAll(async () => chromium?.close());
 
     it('opens home and a post: no console error, every request answered by the site, no serious accessibility violation', async () => {
       await t.app.listen({ port, host: '127.0.0.1' });
@@ -70,7 +62,7 @@ if (!skipWithoutChromium('the default theme in a browser')) {
         lexical: lexicalOf('A paragraph of the post, long enough to read.'),
       });
 
-      const page = await browser.newPage();
+      const page = await chromium.browser.newPage();
       const { problems, answered } = watchPage(page);
       for (const url of [`${origin}/`, `${origin}/seen/`]) {
         const res = await page.goto(url, { waitUntil: 'networkidle' });
@@ -92,7 +84,7 @@ if (!skipWithoutChromium('the default theme in a browser')) {
     }, 120_000);
 
     it('writes on the accent colour in black or white, whichever reads better', async () => {
-      const page = await browser.newPage();
+      const page = await chromium.browser.newPage();
       const buttonColour = async (accent: string) => {
         const res = await t.admin.put('/settings/', { settings: [{ key: 'accent_color', value: accent }] });
         expect(res.statusCode).toBe(200);
@@ -107,7 +99,7 @@ if (!skipWithoutChromium('the default theme in a browser')) {
     }, 60_000);
 
     it('fits a phone screen and puts the skip link first in the keyboard order', async () => {
-      const page = await browser.newPage();
+      const page = await chromium.browser.newPage();
       await page.setViewportSize({ width: 360, height: 740 });
       for (const url of [`${origin}/`, `${origin}/seen/`]) {
         await page.goto(url, { waitUntil: 'load' });

@@ -1,6 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BrowserContext } from 'playwright-core';
-import { launchChromium, skipWithoutChromium, watchPage } from '../browser.js';
+import { describe, expect, it } from 'vitest';
+import { skipWithoutChromium, useChromium, watchPage } from '../browser.js';
 import { makePost, makeTag } from '../factories.js';
 import { freePort } from '../support.js';
 import { useTestSite } from '../test-site.js';
@@ -16,16 +15,8 @@ const t = useTestSite({ settings: () => ({ SITE_URL: `http://127.0.0.1:${port}/`
 
 if (!skipWithoutChromium('the site in a browser')) {
   describe('the site in a browser', () => {
-    let chromium: Awaited<ReturnType<typeof launchChromium>>;
-    let browser: BrowserContext;
+    const chromium = useChromium();
     let origin: string;
-
-    beforeAll(async () => {
-      chromium = await launchChromium();
-      browser = chromium.browser;
-    }, 120_000);
-
-    afterAll(async () => chromium?.close());
 
     it('opens the home page and a post with no console error and every request answered with success', async () => {
       await t.app.listen({ port, host: '127.0.0.1' });
@@ -35,7 +26,7 @@ if (!skipWithoutChromium('the site in a browser')) {
       await installTheme(t, 'source');
       await makeTag(t, { name: 'News', slug: 'news' });
       await makePost(t, { title: 'Seen in a browser', slug: 'seen', status: 'published', tags: ['News'], custom_excerpt: 'A post.' });
-      const page = await browser.newPage();
+      const page = await chromium.browser.newPage();
       const { problems, answered } = watchPage(page);
       for (const url of [`${origin}/`, `${origin}/seen/`]) {
         const res = await page.goto(url, { waitUntil: 'networkidle' });

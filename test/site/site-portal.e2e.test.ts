@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BrowserContext } from 'playwright-core';
 import { freePort } from '../support.js';
-import { launchChromium, skipWithoutChromium } from '../browser.js';
+import { skipWithoutChromium, useChromium } from '../browser.js';
 import { lexicalOf } from '../factories.js';
 import { useTestSite } from '../test-site.js';
 import { linkIn } from '../members-support.js';
@@ -23,15 +22,7 @@ const lexical = lexicalOf('The part for members');
 
 if (!skipWithoutChromium('a reader on the site')) {
   describe('a reader on the site', () => {
-    let chromium: Awaited<ReturnType<typeof launchChromium>>;
-    let browser: BrowserContext;
-
-    beforeAll(async () => {
-      chromium = await launchChromium();
-      browser = chromium.browser;
-    }, 120_000);
-
-    afterAll(async () => chromium?.close());
+    const chromium = useChromium();
 
     it('subscribes through Portal, reads a members-only post, changes newsletters and signs out', async () => {
       await t.app.listen({ port, host: '127.0.0.1' });
@@ -43,7 +34,7 @@ if (!skipWithoutChromium('a reader on the site')) {
       });
       expect(made.statusCode).toBe(201);
 
-      const tab = await browser.newPage();
+      const tab = await chromium.browser.newPage();
       await tab.goto(`${site}/for-members/`);
       expect(await tab.locator('text=The part for members').count()).toBe(0);
       await tab.locator('.gh-post-upgrade-cta [data-portal="signup"]').click();
@@ -69,7 +60,7 @@ if (!skipWithoutChromium('a reader on the site')) {
       await account.locator('button:has-text("Sign out")').first().click();
       await expect.poll(async () => tab.evaluate(async () => (await fetch('/members/api/member/')).status), { timeout: 20_000 }).toBe(204);
       // In a new tab: Portal reloads the old one after signing out, which could interrupt a navigation there.
-      const after = await browser.newPage();
+      const after = await chromium.browser.newPage();
       await after.goto(`${site}/for-members/`);
       expect(await after.locator('text=The part for members').count()).toBe(0);
     }, 180_000);

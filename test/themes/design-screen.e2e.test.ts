@@ -1,9 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BrowserContext } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_ADMIN_APP_DIR } from '../../src/config.js';
 import { adminBuildState, fetchAdminBuild } from '../../src/admin-app/fetch.js';
 import { ADMIN_PACKAGE } from '../../src/admin-app/pin.js';
-import { launchChromium, skipWithoutChromium } from '../browser.js';
+import { skipWithoutChromium, useChromium } from '../browser.js';
 import { freePort, OWNER } from '../support.js';
 import { useTestSite } from '../test-site.js';
 import { SETTINGS_DEMO, zipOfFiles } from '../fixtures/themes/broken-themes.mjs';
@@ -17,15 +16,12 @@ const t = useTestSite({ settings: () => ({ SITE_URL: `http://127.0.0.1:${port}/`
 
 if (!skipWithoutChromium("the admin app's Design screen")) {
   describe("the admin app's Design screen", () => {
-    let chromium: Awaited<ReturnType<typeof launchChromium>>;
-    let browser: BrowserContext;
+    const chromium = useChromium();
     let origin: string;
 
     beforeAll(async () => {
       if (!adminBuildState(DEFAULT_ADMIN_APP_DIR).ready) await fetchAdminBuild(DEFAULT_ADMIN_APP_DIR, ADMIN_PACKAGE);
-      chromium = await launchChromium();
-      browser = chromium.browser;
-      browser.setDefaultTimeout(30_000);
+      chromium.browser.setDefaultTimeout(30_000);
       await t.app.listen({ port, host: '127.0.0.1' });
       origin = `http://127.0.0.1:${port}`;
       const theme = await t.admin.upload('/themes/upload/', {
@@ -35,10 +31,8 @@ if (!skipWithoutChromium("the admin app's Design screen")) {
       expect((await t.admin.put('/themes/settings-demo/activate/')).statusCode).toBe(200);
     }, 300_000);
 
-    afterAll(async () => chromium?.close());
-
     it("loads the active theme's custom settings and saves a change that the site then shows", async () => {
-      const page = await browser.newPage();
+      const page = await chromium.browser.newPage();
       await page.setViewportSize({ width: 1400, height: 900 });
       await page.goto(`${origin}/ghost/`);
       await page.waitForURL(/#\/signin/);

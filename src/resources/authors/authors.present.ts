@@ -1,5 +1,5 @@
 import type { RoleRow, UserRow } from '../../db/schema.js';
-import { presentAdminUser } from '../users/users.present.js';
+import { presentAdminUser, socialProfiles } from '../users/users.present.js';
 
 export interface AuthorExtras {
   url: string;
@@ -19,13 +19,7 @@ export function presentContentAuthor(user: UserRow, extras: AuthorExtras) {
     location: user.location || null,
     facebook: user.facebook || null,
     twitter: user.twitter || null,
-    threads: user.threads,
-    bluesky: user.bluesky,
-    mastodon: user.mastodon,
-    tiktok: user.tiktok,
-    youtube: user.youtube,
-    instagram: user.instagram,
-    linkedin: user.linkedin,
+    ...socialProfiles(user),
     meta_title: user.meta_title || null,
     meta_description: user.meta_description || null,
     ...(extras.count ? { count: extras.count } : {}),

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectGhostError, SITE_URL } from '../../../test/support.js';
+import { expectGhostError, SITE_URL, expectRefused } from '../../../test/support.js';
 import { makeMember, makeStaff } from '../../../test/factories.js';
 import { MailSink } from '../../../test/mail-support.js';
 import { useTestSite } from '../../../test/test-site.js';
@@ -98,18 +98,8 @@ describe('GET /email_previews/posts/:id/', () => {
   });
 
   it('answers 404 for an unknown post or newsletter, and 501 to integrations as Ghost', async () => {
-    expectGhostError(await preview('', UNKNOWN), {
-      status: 404,
-      type: 'NotFoundError',
-      message: 'Resource not found error, cannot read email_preview.',
-      context: 'Post not found.',
-    });
-    expectGhostError(await preview('?newsletter=nope'), {
-      status: 404,
-      type: 'NotFoundError',
-      message: 'Resource not found error, cannot read email_preview.',
-      context: 'Resource could not be found.',
-    });
+    expectRefused(await preview('', UNKNOWN), 404, 'read email_preview', { context: 'Post not found.' });
+    expectRefused(await preview('?newsletter=nope'), 404, 'read email_preview', { context: 'Resource could not be found.' });
     expectGhostError(await t.admin.get(`/email_previews/posts/${post.id}/`, t.integration()), { status: 501, type: 'NotImplementedError' });
     expectGhostError(await preview('', 'not-an-id'), { status: 422, type: 'ValidationError' });
   });

@@ -2,7 +2,7 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { useTestSite, type TestSite } from '../../../test/test-site.js';
 import { useS3Server } from '../../../test/s3-server.js';
-import { ghostError, SITE_URL, expectGhostError } from '../../../test/support.js';
+import { ghostError, SITE_URL, expectGhostError, expectRefused } from '../../../test/support.js';
 import { icon, image, SVG, uploadMonth } from '../../../test/uploads.js';
 
 const s3 = useS3Server();
@@ -132,13 +132,7 @@ describe.each([
 
   it('refuses a text file named x.png as Ghost does (400, image processing failed)', async () => {
     const res = await t.admin.upload('/images/upload/', { file: { name: 'x.png', type: 'image/png', data: 'hello\n' } });
-    expectGhostError(res, {
-      status: 400,
-      type: 'BadRequestError',
-      message: 'Request not understood error, cannot upload image.',
-      context: 'Image processing failed Unable to manipulate image.',
-      help: 'Please verify that the image is valid',
-    });
+    expectRefused(res, 400, 'upload image', { context: 'Image processing failed Unable to manipulate image.', help: 'Please verify that the image is valid' });
   });
 
   it('refuses a missing file (422), a type not on the list (415) and a file under another field name (400)', async () => {

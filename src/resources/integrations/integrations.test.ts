@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ADMIN, adminAuth, ghostError, expectGhostError } from '../../../test/support.js';
+import { ADMIN, adminAuth, ghostError, expectGhostError, expectRefused } from '../../../test/support.js';
 import { useTestSite } from '../../../test/test-site.js';
 
 const t = useTestSite();
@@ -99,19 +99,9 @@ describe('reading', () => {
 
   it('answers 404 and 422 as Ghost does', async () => {
     const missing = await t.admin.get('/integrations/0123456789abcdef01234567/');
-    expectGhostError(missing, {
-      status: 404,
-      type: 'NotFoundError',
-      message: 'Resource not found error, cannot read integration.',
-      context: 'Resource could not be found.',
-    });
+    expectRefused(missing, 404, 'read integration', { context: 'Resource could not be found.' });
     const bad = await t.admin.get('/integrations/abc/');
-    expectGhostError(bad, {
-      status: 422,
-      type: 'ValidationError',
-      message: 'Validation error, cannot read integration.',
-      context: 'Validation (matches) failed for id undefined.id',
-    });
+    expectRefused(bad, 422, 'read integration', { context: 'Validation (matches) failed for id undefined.id' });
     const badLimit = await t.admin.get('/integrations/?limit=abc');
     expect(badLimit.statusCode).toBe(422);
     expect(ghostError(badLimit).message).toBe('Validation error, cannot list integrations.');

@@ -1,8 +1,6 @@
-import type { BrowseSpec } from '../../browse/browse.js';
-import { listColumns, queryFields, type FieldMap } from '../../browse/fields.js';
-import { attributesOf } from '../../browse/order.js';
+import type { FieldMap } from '../../browse/fields.js';
+import { browseSpecOf } from '../../browse/spec-of.js';
 import type { InviteRow } from '../../db/schema.js';
-import type { FilterSpec } from '../../filter/spec.js';
 
 /** Ghost's `invites` table; the token is stored as a hash here and is never filterable or listed. */
 const INVITE_FIELDS = {
@@ -18,17 +16,10 @@ const INVITE_FIELDS = {
   updated_by: 'text',
 } as const satisfies FieldMap<InviteRow>;
 
-export const INVITES_FILTER: FilterSpec = { table: 'invites', fields: queryFields(INVITE_FIELDS) };
-
 /** Staff invitations (`core/server/models/invite.js`: no default order). */
-export const INVITES_BROWSE: BrowseSpec = {
-  table: 'invites',
-  filter: INVITES_FILTER,
-  order: { table: 'invites', attributes: attributesOf('invites', INVITES_FILTER.fields) },
-  columns: listColumns(INVITE_FIELDS),
-  alwaysRead: ['id'],
+export const INVITES_BROWSE = browseSpecOf('invites', INVITE_FIELDS, {
   api: {
     // Statements naming the token are dropped, as Ghost drops private keys on public filters.
     admin: { filter: { reject: (key) => /^token/i.test(key) }, defaultOrder: () => [] },
   },
-};
+});

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ADMIN, ORIGIN, OWNER, ghostError, expectGhostError } from '../../../test/support.js';
+import { ADMIN, ORIGIN, OWNER, ghostError, expectGhostError, expectRefused } from '../../../test/support.js';
 import { makeStaff } from '../../../test/factories.js';
 import { appRefusingMail, lastMailTo, loginAs } from '../../../test/staff-support.js';
 import { useTestSite, type Caller } from '../../../test/test-site.js';
@@ -37,12 +37,7 @@ describe('POST /invites/', () => {
     expect(res.statusCode).toBe(201);
     expect((await lastMailTo(t, 'from-api@example.com'))!.subject).toBe(`You have been invited to join ${OWNER.blogTitle}`);
     const refused = await invite('admin-from-api@example.com', 'Administrator', t.integration());
-    expectGhostError(refused, {
-      status: 403,
-      type: 'NoPermissionError',
-      message: 'Permission error, cannot save invite.',
-      context: 'You do not have permission to add invites',
-    });
+    expectRefused(refused, 403, 'save invite', { context: 'You do not have permission to add invites' });
   });
 
   it('applies the role rules: nobody invites an Owner, Editors only Authors and Contributors', async () => {
@@ -112,7 +107,7 @@ describe('GET and DELETE /invites/', () => {
     expect(del.statusCode).toBe(204);
     expect(del.body).toBe('');
     const again = await t.admin.get(`/invites/${created.id}/`);
-    expectGhostError(again, { status: 404, type: 'NotFoundError', message: 'Resource not found error, cannot read invite.', context: 'Invite not found.' });
+    expectRefused(again, 404, 'read invite', { context: 'Invite not found.' });
     const delAgain = await t.admin.del(`/invites/${created.id}/`);
     expect(ghostError(delAgain)).toMatchObject({
       type: 'NotFoundError',
@@ -132,12 +127,7 @@ describe('GET and DELETE /invites/', () => {
     const probe = await t.admin.get(`/invites/?filter=${encodeURIComponent("token_hash:'x'+email:~'filter-'")}`);
     expect(probe.json().invites).toHaveLength(2);
     const bad = await t.admin.get('/invites/?filter=email:(');
-    expectGhostError(bad, {
-      status: 400,
-      type: 'BadRequestError',
-      message: 'Request not understood error, cannot list invites.',
-      context: 'Error parsing filter',
-    });
+    expectRefused(bad, 400, 'list invites', { context: 'Error parsing filter' });
   });
 
   it('refuses Authors and integrations', async () => {

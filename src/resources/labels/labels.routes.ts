@@ -1,8 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import type { LabelRow } from '../../db/schema.js';
 import { parseInclude } from '../../browse/include.js';
-import { browseRoute } from '../../http/browse-route.js';
-import { readRoutes } from '../../http/read-routes.js';
+import { viewRoutes } from '../../http/view-routes.js';
 import { writeRoutes } from '../../http/write-routes.js';
 import { LABELS_BROWSE } from './labels.browse.js';
 import { findLabel } from './labels.queries.js';
@@ -16,24 +14,15 @@ type Query = Record<string, unknown>;
 export function labelsAdminRoutes(app: FastifyInstance) {
   const include = (query: Query) => parseInclude(query.include, LABEL_INCLUDES);
 
-  browseRoute<LabelRow>(app, {
+  viewRoutes(app, {
     docName: 'labels',
-    api: 'admin',
     spec: LABELS_BROWSE,
-    permission: 'label.browse',
-    params: { include: LABEL_INCLUDES },
-    present: (ctx, rows, params) => presentLabels(ctx, rows, params.include),
-  });
-  readRoutes(app, {
-    docName: 'labels',
-    keys: ['id', 'slug'],
-    permission: 'label.read',
+    object: 'label',
     include: LABEL_INCLUDES,
+    keys: ['id', 'slug'],
     notFound: 'Label not found.',
-    read: async (ctx, key, request) => {
-      const row = await findLabel(ctx.db, key);
-      return row && (await presentLabels(ctx, [row], request.include))[0];
-    },
+    find: (ctx, key) => findLabel(ctx.db, key),
+    view: presentLabels,
   });
 
   writeRoutes(app, {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ghostError, expectGhostError, countRows } from '../../../test/support.js';
+import { ghostError, expectGhostError, countRows, expectRefused } from '../../../test/support.js';
 import { first } from '../../../test/posts-support.js';
 import { makeStaff } from '../../../test/factories.js';
 import { useTestSite, itAnswersNotFound } from '../../../test/test-site.js';
@@ -31,7 +31,7 @@ describe('Admin labels', () => {
     const before = await labelCount();
     for (const name of ['VIP Customers', 'vip customers']) {
       const res = await addLabel({ name });
-      expectGhostError(res, { status: 422, type: 'ValidationError', message: 'Validation error, cannot save label.', context: 'Label already exists' });
+      expectRefused(res, 422, 'save label', { context: 'Label already exists' });
     }
     expect(await labelCount()).toBe(before);
   });
@@ -103,7 +103,7 @@ describe('Admin labels: validation', () => {
   it.each(cases)('add with %s → 422, nothing written', async (_label, body, context, property) => {
     const before = await labelCount();
     const res = await t.admin.post('/labels/', body);
-    expectGhostError(res, { status: 422, type: 'ValidationError', message: 'Validation error, cannot save label.' });
+    expectRefused(res, 422, 'save label');
     expect(ghostError(res).context).toContain(context);
     if (property) expect(ghostError(res).property).toBe(property);
     expect(await labelCount()).toBe(before);

@@ -1,7 +1,6 @@
 import { sql } from 'kysely';
-import type { BrowseSpec } from '../../browse/browse.js';
-import { listColumns, queryFields } from '../../browse/fields.js';
-import { attributesOf } from '../../browse/order.js';
+import { queryFields } from '../../browse/fields.js';
+import { browseSpecOf, columnOrder } from '../../browse/spec-of.js';
 import type { FilterRules } from '../../filter/filter.js';
 import type { FilterSpec } from '../../filter/spec.js';
 import { LABEL_FIELDS } from '../labels/labels.fields.js';
@@ -80,20 +79,16 @@ export const MEMBERS_FILTER_RULES: FilterRules = {
   },
 };
 
+const column = columnOrder('members', MEMBER_FIELDS);
+
 /** Admin API only; `created_at DESC, id DESC` unless `order` says otherwise; `search` matches name or e-mail. */
-export const MEMBERS_BROWSE: BrowseSpec = {
-  table: 'members',
+export const MEMBERS_BROWSE = browseSpecOf('members', MEMBER_FIELDS, {
   filter: MEMBERS_FILTER,
-  order: { table: 'members', attributes: attributesOf('members', MEMBERS_FILTER.fields) },
-  columns: listColumns(MEMBER_FIELDS),
   alwaysRead: ['id', 'uuid', 'email', 'status', 'email_disabled'],
   api: {
     admin: {
       filter: MEMBERS_FILTER_RULES,
-      defaultOrder: () => [
-        { kind: 'column', table: 'members', column: 'created_at', type: 'date', direction: 'desc' },
-        { kind: 'column', table: 'members', column: 'id', type: 'text', direction: 'desc' },
-      ],
+      defaultOrder: () => [column('created_at', 'desc'), column('id', 'desc')],
       // Ghost's `LIKE %q%` on name or e-mail; lower-cased on both sides so every engine matches as MySQL does.
       search: (eb, text) => {
         const pattern = `%${text.toLowerCase()}%`;
@@ -101,4 +96,4 @@ export const MEMBERS_BROWSE: BrowseSpec = {
       },
     },
   },
-};
+});

@@ -1,10 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { framesOf } from '../../http/frame.js';
-import type { MemberRow } from '../../db/schema.js';
 import { errors } from '../../errors.js';
 import { parseInclude } from '../../browse/include.js';
-import { browseRoute } from '../../http/browse-route.js';
-import { readRoutes } from '../../http/read-routes.js';
+import { viewRoutes } from '../../http/view-routes.js';
 import { writeRoutes } from '../../http/write-routes.js';
 import { parseBody } from '../../http/parse-body.js';
 import { MEMBERS_BROWSE } from './members.browse.js';
@@ -41,14 +39,6 @@ export const MEMBER_PATHS_NOT_BUILT = [['GET', 'members/stripe_connect/']] as co
 /** Members: Admin API only. No write purges the site cache (Ghost's members controller says so). */
 export function membersAdminRoutes(app: FastifyInstance) {
   const include = (query: Query) => parseInclude(query.include, MEMBER_INCLUDES);
-  browseRoute<MemberRow>(app, {
-    docName: 'members',
-    api: 'admin',
-    spec: MEMBERS_BROWSE,
-    permission: 'member.browse',
-    params: { include: MEMBER_INCLUDES, maxLimit: 100 },
-    present: (ctx, rows, params) => presentMembers(ctx, rows, params.include, false),
-  });
   app.get<{ Querystring: Query }>('/members/events/', { config: { frame: frame('activityFeed'), permission: 'member.browse' } }, async (request) => {
     // Checked with Ghost's pattern; the value itself is kept as given (see the feed).
     if (request.query.limit !== undefined) parsePageRequest({ limit: request.query.limit });
@@ -60,16 +50,17 @@ export function membersAdminRoutes(app: FastifyInstance) {
   app.get('/members/stats/count/', { config: { frame: frame('memberStats'), permission: 'member.browse' } }, async (request) =>
     memberCountHistory(request.ctx.db),
   );
-  readRoutes(app, {
+  viewRoutes(app, {
     docName: 'members',
-    keys: ['id'],
-    permission: 'member.read',
+    spec: MEMBERS_BROWSE,
+    object: 'member',
     include: MEMBER_INCLUDES,
+    params: { maxLimit: 100 },
+    keys: ['id'],
     notFound: 'Member not found.',
-    read: async (ctx, key, request) => {
-      const row = await findMember(ctx.db, key.id);
-      return row && (await presentMembers(ctx, [row], request.include, true))[0];
-    },
+    find: (ctx, key) => findMember(ctx.db, key.id),
+    // A read shows the member's tiers and attribution whatever `include` says; a browse only when asked.
+    view: (ctx, rows, include, method) => presentMembers(ctx, rows, include, method === 'read'),
   });
   writeRoutes(app, {
     docName: 'members',

@@ -1,32 +1,12 @@
-import type { BrowseSpec } from '../../browse/browse.js';
-import { listColumns, queryFields } from '../../browse/fields.js';
-import { attributesOf } from '../../browse/order.js';
-import type { FilterSpec } from '../../filter/spec.js';
+import { browseSpecOf, columnOrder } from '../../browse/spec-of.js';
 import { NEWSLETTER_FIELDS } from './newsletters.fields.js';
 import { NEWSLETTER_COUNTS } from './newsletters.queries.js';
 
-export const NEWSLETTERS_FILTER: FilterSpec = { table: 'newsletters', fields: queryFields(NEWSLETTER_FIELDS) };
-
-const byOrder = () =>
-  (['sort_order', 'created_at', 'id'] as const).map((column) => ({
-    kind: 'column' as const,
-    table: 'newsletters',
-    column,
-    type: NEWSLETTER_FIELDS[column],
-    direction: 'asc' as const,
-  }));
+const column = columnOrder('newsletters', NEWSLETTER_FIELDS);
+const byOrder = () => [column('sort_order', 'asc'), column('created_at', 'asc'), column('id', 'asc')];
 
 /** Newsletters (`core/server/models/newsletter.js`): `sort_order, created_at, id` ascending; the Content API sees active ones only. */
-export const NEWSLETTERS_BROWSE: BrowseSpec = {
-  table: 'newsletters',
-  filter: NEWSLETTERS_FILTER,
-  order: {
-    table: 'newsletters',
-    attributes: attributesOf('newsletters', NEWSLETTERS_FILTER.fields),
-    counts: ['count.posts', 'count.members', 'count.active_members'],
-  },
-  columns: listColumns(NEWSLETTER_FIELDS),
-  alwaysRead: ['id'],
+export const NEWSLETTERS_BROWSE = browseSpecOf('newsletters', NEWSLETTER_FIELDS, {
   counts: {
     'count.posts': () => (eb) => NEWSLETTER_COUNTS['count.posts'](eb),
     'count.members': () => (eb) => NEWSLETTER_COUNTS['count.members'](eb),
@@ -36,4 +16,4 @@ export const NEWSLETTERS_BROWSE: BrowseSpec = {
     admin: { defaultOrder: byOrder },
     content: { defaultOrder: byOrder, filter: { enforced: 'status:active' } },
   },
-};
+});

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { NewsletterRow } from '../../db/schema.js';
 import { parseInclude } from '../../browse/include.js';
 import { browseRoute } from '../../http/browse-route.js';
-import { readRoutes } from '../../http/read-routes.js';
+import { viewRoutes } from '../../http/view-routes.js';
 import { NEWSLETTERS_BROWSE } from './newsletters.browse.js';
 import { findNewsletter } from './newsletters.queries.js';
 import { presentNewsletters } from './newsletters.views.js';
@@ -17,24 +17,15 @@ type Query = Record<string, unknown>;
 export function newslettersAdminRoutes(app: FastifyInstance) {
   const include = (query: Query) => parseInclude(query.include, NEWSLETTER_INCLUDES);
 
-  browseRoute<NewsletterRow>(app, {
+  viewRoutes(app, {
     docName: 'newsletters',
-    api: 'admin',
     spec: NEWSLETTERS_BROWSE,
-    permission: 'newsletter.browse',
-    params: { include: NEWSLETTER_INCLUDES },
-    present: (ctx, rows, params) => presentNewsletters(ctx, rows, params.include),
-  });
-  readRoutes(app, {
-    docName: 'newsletters',
-    keys: ['id'],
-    permission: 'newsletter.read',
+    object: 'newsletter',
     include: NEWSLETTER_INCLUDES,
+    keys: ['id'],
     notFound: 'Newsletter not found.',
-    read: async (ctx, key, request) => {
-      const row = await findNewsletter(ctx.db, key.id);
-      return row && (await presentNewsletters(ctx, [row], request.include))[0];
-    },
+    find: (ctx, key) => findNewsletter(ctx.db, key.id),
+    view: presentNewsletters,
   });
 
   writeRoutes(app, {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ADMIN, expectGhostError } from '../../../test/support.js';
+import { ADMIN, expectGhostError, expectRefused } from '../../../test/support.js';
 import { makeStaff } from '../../../test/factories.js';
 import { useTestSite } from '../../../test/test-site.js';
 
@@ -33,12 +33,7 @@ describe('notifications', () => {
     expect(again.statusCode).toBe(200);
     expect(again.json()).toEqual({ notifications: [] });
     const empty = await t.admin.post('/notifications/', { notifications: [] });
-    expectGhostError(empty, {
-      status: 400,
-      type: 'BadRequestError',
-      message: 'Request not understood error, cannot save notification.',
-      context: "No root key ('notifications') provided.",
-    });
+    expectRefused(empty, 400, 'save notification', { context: "No root key ('notifications') provided." });
   });
 
   it('keeps one release notification: a new one replaces the old', async () => {

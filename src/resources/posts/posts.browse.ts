@@ -3,9 +3,11 @@ import type { ApiRules, BrowseSpec } from '../../browse/browse.js';
 import { attributesOf, type OrderTerm } from '../../browse/order.js';
 import type { BrowseParams } from '../../browse/params.js';
 import { listColumns } from '../../browse/fields.js';
+import { columnOrder } from '../../browse/spec-of.js';
 import { POST_FIELDS, POST_META_COLUMNS, SOURCE_COLUMNS } from './posts.fields.js';
 import { POSTS_FILTER } from './posts.filter.js';
 
+const column = columnOrder('posts', POST_FIELDS);
 const desc = (expression: ReturnType<typeof sql>): OrderTerm => ({ kind: 'expression', expression, direction: 'desc' });
 
 /**
@@ -16,8 +18,8 @@ function adminDefaultOrder(params: BrowseParams): OrderTerm[] {
   const terms: OrderTerm[] = [
     { kind: 'expression', expression: sql`case when posts.status = 'scheduled' then 1 when posts.status = 'draft' then 2 else 3 end`, direction: 'asc' },
     desc(sql`case when posts.status <> 'draft' then posts.published_at end`),
-    { kind: 'column', table: 'posts', column: 'updated_at', type: 'date', direction: 'desc' },
-    { kind: 'column', table: 'posts', column: 'id', type: 'text', direction: 'desc' },
+    column('updated_at', 'desc'),
+    column('id', 'desc'),
   ];
   const filter = params.filter ?? '';
   if (/(tags|tag):\s?\[.*\]/.test(filter)) terms.unshift(desc(sql`(select count(*) from posts_tags where posts_tags.post_id = posts.id)`));
@@ -43,11 +45,7 @@ function adminRules(type: 'post' | 'page'): ApiRules {
 function contentRules(type: 'post' | 'page'): ApiRules {
   return {
     filter: { wrap: true, extra: `type:${type}`, enforced: 'status:published', defaults: 'type:post', reject: PRIVATE_AUTHOR_FIELDS },
-    defaultOrder: () => [
-      type === 'post'
-        ? { kind: 'column', table: 'posts', column: 'published_at', type: 'date', direction: 'desc' }
-        : { kind: 'column', table: 'posts', column: 'title', type: 'text', direction: 'asc' },
-    ],
+    defaultOrder: () => [type === 'post' ? column('published_at', 'desc') : column('title', 'asc')],
     slugListOrder: true,
     hiddenColumns: SOURCE_COLUMNS,
   };

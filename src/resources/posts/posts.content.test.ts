@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ghostError, SITE_URL, expectGhostError } from '../../../test/support.js';
+import { ghostError, SITE_URL, expectGhostError, expectRefused } from '../../../test/support.js';
 import { PROFILE_KEYS, SEO_KEYS } from '../../../test/shapes.js';
 import { first } from '../../../test/posts-support.js';
 import { useTestSite } from '../../../test/test-site.js';
@@ -105,7 +105,7 @@ describe('Content API posts', () => {
     expect(first(await t.content.get('/posts/slug/older/'), 'posts').id).toBe(ids.older);
     for (const path of [`/posts/${ids.draft}/`, `/posts/${UNKNOWN}/`, '/posts/slug/draft/']) {
       const res = await t.content.get(path);
-      expectGhostError(res, { status: 404, type: 'NotFoundError', message: 'Resource not found error, cannot read post.', context: 'Post not found.' });
+      expectRefused(res, 404, 'read post', { context: 'Post not found.' });
     }
   });
 

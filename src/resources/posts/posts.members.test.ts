@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ghostError, SITE_URL, expectGhostError } from '../../../test/support.js';
+import { ghostError, SITE_URL, expectGhostError, expectRefused } from '../../../test/support.js';
 import { first } from '../../../test/posts-support.js';
 import { useTestSite } from '../../../test/test-site.js';
 import { lexicalOf, makePage, makePost, makeStaff } from '../../../test/factories.js';
@@ -83,12 +83,7 @@ describe('Admin posts: visibility and tiers', () => {
   it('an unknown tier id fails as Ghost fails (creating a nameless tier), and nothing is written', async () => {
     const before = await t.db.selectFrom('posts').select('id').execute();
     const res = await addPost({ title: 'Unknown tier', visibility: 'tiers', tiers: [{ id: UNKNOWN }] });
-    expectGhostError(res, {
-      status: 422,
-      type: 'ValidationError',
-      message: 'Validation error, cannot save post.',
-      context: 'Value in [products.name] cannot be blank. products.name',
-    });
+    expectRefused(res, 422, 'save post', { context: 'Value in [products.name] cannot be blank. products.name' });
     expect(await t.db.selectFrom('posts').select('id').execute()).toHaveLength(before.length);
 
     const page = await addPost({ visibility: 'tiers', tiers: [{ id: UNKNOWN }] }, 'pages');
@@ -161,12 +156,7 @@ describe('Admin posts: publishing with a newsletter', () => {
   it('refuses an unknown newsletter and a bad email segment with Ghost’s errors; the post stays a draft', async () => {
     const id = await makePost(t, { title: 'Refused', lexical: lexicalOf('Hello') });
     const unknown = await edit(id, { status: 'published' }, '?newsletter=nope');
-    expectGhostError(unknown, {
-      status: 400,
-      type: 'BadRequestError',
-      message: 'Request not understood error, cannot edit post.',
-      context: "The newsletter parameter doesn't match any active newsletter.",
-    });
+    expectRefused(unknown, 400, 'edit post', { context: "The newsletter parameter doesn't match any active newsletter." });
     const syntax = await edit(id, { status: 'published' }, '?newsletter=default-newsletter&email_segment=bad%20filter');
     expectGhostError(syntax, { status: 400, context: "The email segment parameter doesn't contain a valid filter Error parsing filter" });
     const column = await edit(id, { status: 'published' }, '?newsletter=default-newsletter&email_segment=foo:bar');

@@ -107,6 +107,23 @@ function revisionsFor(revisions: PostRevisionRow[], ctx: PresentContext, authors
   });
 }
 
+/** The columns both APIs show as stored, in Ghost's order after the dates (URLs and code injection made absolute). */
+function pageColumns(row: PostRecord['row'], siteUrl: string) {
+  return {
+    custom_excerpt: row.custom_excerpt,
+    codeinjection_head: absHtml(row.codeinjection_head, siteUrl),
+    codeinjection_foot: absHtml(row.codeinjection_foot, siteUrl),
+    custom_template: row.custom_template,
+    canonical_url: abs(row.canonical_url, siteUrl),
+  };
+}
+
+/** Ghost's primary author and tag, when their relation is shown: the first author, the first tag if it is public. */
+function addPrimaries(out: Record<string, unknown>, record: PostRecord): void {
+  if (out.authors) out.primary_author = (out.authors as unknown[])[0] ?? null;
+  if (out.tags) out.primary_tag = record.tags![0]?.visibility === 'public' ? (out.tags as unknown[])[0] : null;
+}
+
 /** Counts Ghost attaches to admin posts; with no members or e-mail analytics yet, they are all zero. */
 function countsFor(include: readonly string[]): Record<string, number> | null {
   const keys = include.filter((name) => name.startsWith('count.')).map((name) => name.slice('count.'.length));
@@ -141,11 +158,7 @@ export function presentAdminPost(record: PostRecord, ctx: PresentContext, revisi
     created_at: isoDate(row.created_at),
     updated_at: isoDate(row.updated_at),
     published_at: isoDate(row.published_at),
-    custom_excerpt: row.custom_excerpt,
-    codeinjection_head: absHtml(row.codeinjection_head, ctx.siteUrl),
-    codeinjection_foot: absHtml(row.codeinjection_foot, ctx.siteUrl),
-    custom_template: row.custom_template,
-    canonical_url: abs(row.canonical_url, ctx.siteUrl),
+    ...pageColumns(row, ctx.siteUrl),
   });
   if (!isPost) out.show_title_and_feature_image = row.show_title_and_feature_image;
   for (const name of ctx.include) {
@@ -162,8 +175,7 @@ export function presentAdminPost(record: PostRecord, ctx: PresentContext, revisi
   if (newsletter) out.newsletter = presentAdminNewsletter(newsletter, ctx.siteUrl);
   const count = countsFor(ctx.include);
   if (count) out.count = count;
-  if (out.authors) out.primary_author = (out.authors as unknown[])[0] ?? null;
-  if (out.tags) out.primary_tag = record.tags![0]?.visibility === 'public' ? (out.tags as unknown[])[0] : null;
+  addPrimaries(out, record);
   if (isPost) out.email_segment = row.email_recipient_filter;
   out.url = postUrl(ctx.siteUrl, { ...row, email_only: meta?.email_only });
   out.excerpt = excerptOf({ custom_excerpt: row.custom_excerpt, plaintext });
@@ -204,11 +216,7 @@ export function presentContentPost(record: PostRecord, ctx: ContentPresentContex
     created_at: zonedIso(row.created_at, ctx.timezone),
     updated_at: zonedIso(row.updated_at, ctx.timezone),
     published_at: zonedIso(row.published_at, ctx.timezone),
-    custom_excerpt: row.custom_excerpt,
-    codeinjection_head: absHtml(row.codeinjection_head, ctx.siteUrl),
-    codeinjection_foot: absHtml(row.codeinjection_foot, ctx.siteUrl),
-    custom_template: row.custom_template,
-    canonical_url: abs(row.canonical_url, ctx.siteUrl),
+    ...pageColumns(row, ctx.siteUrl),
   });
   if (!isPost) out.show_title_and_feature_image = row.show_title_and_feature_image;
   for (const name of ctx.include) {
@@ -216,8 +224,7 @@ export function presentContentPost(record: PostRecord, ctx: ContentPresentContex
     if (name === 'authors' && record.authors) out.authors = authorsFor(record, ctx, false);
     if (name === 'tiers' && ctx.tiers) out.tiers = tiersForPost(row.visibility, row.id, ctx.tiers);
   }
-  if (out.authors) out.primary_author = (out.authors as unknown[])[0] ?? null;
-  if (out.tags) out.primary_tag = record.tags![0]?.visibility === 'public' ? (out.tags as unknown[])[0] : null;
+  addPrimaries(out, record);
   out.url = postUrl(ctx.siteUrl, { ...row, email_only: meta?.email_only });
   out.excerpt = excerptOf({ custom_excerpt: row.custom_excerpt, plaintext });
   // Reading time is worked out before gating, from the whole post.

@@ -30,6 +30,16 @@ export interface AdminView {
   member?: MemberAccess | null;
 }
 
+/** The posts' tiers, when `tiers` is included. */
+const tiersIfIncluded = (db: ReadDb, rows: PostRow[], view: AdminView) =>
+  view.include.includes('tiers')
+    ? loadPostTiers(
+        db,
+        view.engine,
+        rows.map((row) => row.id),
+      )
+    : undefined;
+
 /** Admin API posts or pages with their relations, in the envelope key's array. */
 export async function adminPosts(db: ReadDb, rows: PostRow[], view: AdminView) {
   const include = view.include;
@@ -46,13 +56,7 @@ export async function adminPosts(db: ReadDb, rows: PostRow[], view: AdminView) {
     urlSets(db, records, revisionAuthorIds),
     include.includes('authors.roles') ? rolesOfUsers(db, authorIds) : Promise.resolve(undefined),
     usersByIds(db, revisionAuthorIds),
-    include.includes('tiers')
-      ? loadPostTiers(
-          db,
-          view.engine,
-          rows.map((row) => row.id),
-        )
-      : undefined,
+    tiersIfIncluded(db, rows, view),
     include.includes('email') || include.includes('newsletter') ? loadPostMailing(db, rows) : undefined,
   ]);
   const ctx: PresentContext = {
@@ -76,13 +80,7 @@ export async function contentPosts(db: ReadDb, rows: PostRow[], view: AdminView)
   const [records, settings, tiers] = await Promise.all([
     loadRecords(db, rows, { tags: include.includes('tags'), authors: include.includes('authors'), revisions: false }),
     readSettings(db, CONTENT_SETTINGS),
-    include.includes('tiers')
-      ? loadPostTiers(
-          db,
-          view.engine,
-          rows.map((row) => row.id),
-        )
-      : undefined,
+    tiersIfIncluded(db, rows, view),
   ]);
   const publishedTags = new Set(records.flatMap((record) => record.tags?.map((tag) => tag.id) ?? []));
   const publishedAuthors = new Set(records.flatMap((record) => record.authors?.map((user) => user.id) ?? []));

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ghostError, SITE_URL, expectGhostError } from '../../../test/support.js';
+import { ghostError, SITE_URL, expectGhostError, expectRefused } from '../../../test/support.js';
 import { SEO_KEYS } from '../../../test/shapes.js';
 import { first } from '../../../test/posts-support.js';
 import { useTestSite } from '../../../test/test-site.js';
@@ -271,12 +271,7 @@ describe('Admin posts: edit', () => {
   it('the newsletter option needs an active newsletter when publishing', async () => {
     const post = first(await addPost({ title: 'Newsletter' }), 'posts');
     const res = await editPost(post.id, { status: 'published', updated_at: post.updated_at }, '?newsletter=weekly');
-    expectGhostError(res, {
-      status: 400,
-      type: 'BadRequestError',
-      message: 'Request not understood error, cannot edit post.',
-      context: "The newsletter parameter doesn't match any active newsletter.",
-    });
+    expectRefused(res, 400, 'edit post', { context: "The newsletter parameter doesn't match any active newsletter." });
     expect(first(await t.admin.get(`/posts/${post.id}/`), 'posts').status).toBe('draft');
   });
 });

@@ -1,10 +1,25 @@
 import { expect, it } from 'vitest';
-import { ORIGIN, expectGhostError } from '../../../test/support.js';
+import { ORIGIN, expectGhostError, expectRefused } from '../../../test/support.js';
 import { makeStaff } from '../../../test/factories.js';
 import { loginAs } from '../../../test/staff-support.js';
 import { NOBODY, useTestSite, type Caller } from '../../../test/test-site.js';
 
 const t = useTestSite();
+
+/** Ghost's eleven roles in fixture order. */
+const ALL_ROLES = [
+  'Administrator',
+  'Editor',
+  'Author',
+  'Contributor',
+  'Owner',
+  'Admin Integration',
+  'Ghost Explore Integration',
+  'Self-Serve Migration Integration',
+  'DB Backup Integration',
+  'Scheduler Integration',
+  'Super Editor',
+];
 
 const names = async (query: string, as: Caller) => {
   const res = await t.admin.get(`/roles/${query}`, as);
@@ -18,19 +33,7 @@ const as = async (role: 'Administrator' | 'Editor' | 'Super Editor' | 'Author' |
 });
 
 it('lists all eleven roles in fixture order, without meta', async () => {
-  expect(await names('', t.owner)).toEqual([
-    'Administrator',
-    'Editor',
-    'Author',
-    'Contributor',
-    'Owner',
-    'Admin Integration',
-    'Ghost Explore Integration',
-    'Self-Serve Migration Integration',
-    'DB Backup Integration',
-    'Scheduler Integration',
-    'Super Editor',
-  ]);
+  expect(await names('', t.owner)).toEqual(ALL_ROLES);
   const res = await t.admin.get('/roles/');
   expect(Object.keys(res.json().roles[0])).toEqual(['id', 'name', 'description', 'created_at', 'updated_at']);
 });
@@ -43,28 +46,12 @@ it('filters to assignable roles with permissions=assign, per caller', async () =
   expect(await names('?permissions=assign', await as('Author'))).toEqual([]);
   expect(await names('?permissions=assign', await as('Contributor'))).toEqual([]);
   // An integration may assign anything but Owner, internal integration roles included (observed on Ghost).
-  expect(await names('?permissions=assign', t.integration())).toEqual([
-    'Administrator',
-    'Editor',
-    'Author',
-    'Contributor',
-    'Admin Integration',
-    'Ghost Explore Integration',
-    'Self-Serve Migration Integration',
-    'DB Backup Integration',
-    'Scheduler Integration',
-    'Super Editor',
-  ]);
+  expect(await names('?permissions=assign', t.integration())).toEqual(ALL_ROLES.filter((name) => name !== 'Owner'));
 });
 
 it('refuses other permissions values with 422', async () => {
   const res = await t.admin.get('/roles/?permissions=foo');
-  expectGhostError(res, {
-    status: 422,
-    type: 'ValidationError',
-    message: 'Validation error, cannot list roles.',
-    context: 'Validation (AllowedValues) failed for permissions',
-  });
+  expectRefused(res, 422, 'list roles', { context: 'Validation (AllowedValues) failed for permissions' });
 });
 
 it('requires authentication', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ghostError, SITE_URL, expectGhostError } from '../../../test/support.js';
+import { ghostError, SITE_URL, expectRefused } from '../../../test/support.js';
 import { makeStaff } from '../../../test/factories.js';
 import { useTestSite, withTestSite, type TestSite } from '../../../test/test-site.js';
 import { SETTINGS, SETTING_KEYS } from '../../settings/keys.js';
@@ -279,7 +279,7 @@ describe('PUT /settings/', () => {
   it('is refused to Editors (403) and to integrations (501), as in Ghost', async () => {
     const editor = await makeStaff(t, 'Editor');
     const asEditor = await t.admin.put('/settings/', { settings: [{ key: 'title', value: 'Editor' }] }, await t.session(editor));
-    expectGhostError(asEditor, { status: 403, type: 'NoPermissionError', message: 'Permission error, cannot edit setting.' });
+    expectRefused(asEditor, 403, 'edit setting');
     const asIntegration = await t.admin.put('/settings/', { settings: [{ key: 'title', value: 'Integration' }] }, t.integration());
     expect(asIntegration.statusCode).toBe(501);
     expect(ghostError(asIntegration).type).toBe('NotImplementedError');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ADMIN, SITE_URL, ghostError, expectGhostError } from '../../../test/support.js';
+import { ADMIN, SITE_URL, ghostError, expectGhostError, expectRefused } from '../../../test/support.js';
 import { lexicalOf, makeStaff } from '../../../test/factories.js';
 import { useTestSite } from '../../../test/test-site.js';
 
@@ -46,7 +46,7 @@ describe('adding and reading', () => {
 
   it('answers 404 for an unknown snippet and 422 for bad formats', async () => {
     const missing = await t.admin.get(`/snippets/${'a'.repeat(24)}/`);
-    expectGhostError(missing, { status: 404, type: 'NotFoundError', message: 'Resource not found error, cannot read snippet.', context: 'Snippet not found.' });
+    expectRefused(missing, 404, 'read snippet', { context: 'Snippet not found.' });
     const formats = await t.admin.get('/snippets/?formats=html');
     expectGhostError(formats, { status: 422, message: 'Validation error, cannot list snippets.', context: 'Validation (AllowedValues) failed for formats' });
   });
@@ -56,12 +56,7 @@ describe('validation', () => {
   it('requires name and mobiledoc, as JSON, and a unique name; writes nothing on failure', async () => {
     const before = (await t.admin.get('/snippets/?limit=all')).json().meta.pagination.total;
     const noMobiledoc = await add({ name: name() });
-    expectGhostError(noMobiledoc, {
-      status: 422,
-      type: 'ValidationError',
-      message: 'Validation error, cannot save snippet.',
-      context: 'Validation failed for snippets[0].',
-    });
+    expectRefused(noMobiledoc, 422, 'save snippet', { context: 'Validation failed for snippets[0].' });
     const notJson = await add({ name: name(), mobiledoc: '{nope' });
     expect(notJson.statusCode).toBe(422);
     expect(ghostError(notJson).context).toBe('Validation failed for mobiledoc.');
@@ -70,12 +65,7 @@ describe('validation', () => {
     const unique = name();
     expect((await add({ name: unique, mobiledoc: MOBILEDOC })).statusCode).toBe(201);
     const duplicate = await add({ name: unique, mobiledoc: MOBILEDOC });
-    expectGhostError(duplicate, {
-      status: 422,
-      type: 'ValidationError',
-      message: 'Validation error, cannot save snippet.',
-      context: 'Snippet already exists.',
-    });
+    expectRefused(duplicate, 422, 'save snippet', { context: 'Snippet already exists.' });
     expect((await t.admin.get('/snippets/?limit=all')).json().meta.pagination.total).toBe(before + 1);
   });
 });

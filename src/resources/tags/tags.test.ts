@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ghostError, SITE_URL, expectGhostError } from '../../../test/support.js';
+import { ghostError, SITE_URL, expectGhostError, expectRefused } from '../../../test/support.js';
 import { SEO_KEYS } from '../../../test/shapes.js';
 import { first, tableCounts } from '../../../test/posts-support.js';
 import { makeStaff } from '../../../test/factories.js';
@@ -167,12 +167,7 @@ describe('Admin tags: not found and permissions', () => {
     const contributor = await t.session(await makeStaff(t, 'Contributor'));
     expect((await t.admin.get('/tags/', contributor)).statusCode).toBe(200);
     const denied = await t.admin.post('/tags/', { tags: [{ name: 'Nope' }] }, contributor);
-    expectGhostError(denied, {
-      status: 403,
-      type: 'NoPermissionError',
-      message: 'Permission error, cannot save tag.',
-      context: 'You do not have permission to add tags',
-    });
+    expectRefused(denied, 403, 'save tag', { context: 'You do not have permission to add tags' });
     const author = await t.session(await makeStaff(t, 'Author'));
     const added = await t.admin.post('/tags/', { tags: [{ name: 'By an author' }] }, author);
     expect(added.statusCode).toBe(201);

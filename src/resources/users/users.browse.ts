@@ -1,28 +1,12 @@
-import type { BrowseSpec } from '../../browse/browse.js';
-import { listColumns, queryFields } from '../../browse/fields.js';
-import { attributesOf } from '../../browse/order.js';
-import type { FilterSpec } from '../../filter/spec.js';
+import { browseSpecOf, columnOrder } from '../../browse/spec-of.js';
 import { USER_FIELDS } from './users.fields.js';
 import { authorHasPublishedPost, authorPostCount } from './users.queries.js';
 
-export const USERS_FILTER: FilterSpec = { table: 'users', fields: queryFields(USER_FIELDS) };
-
 const ALL_STATES = 'status:[active,warn-1,warn-2,warn-3,warn-4,inactive,locked]';
-const column = (name: string, direction: 'asc' | 'desc', type: 'text' | 'date' = 'text') => ({
-  kind: 'column' as const,
-  table: 'users',
-  column: name,
-  type,
-  direction,
-});
+const column = columnOrder('users', USER_FIELDS);
 
 /** Staff users (Admin `users`) and authors (Content `authors`): `core/server/models/user.js`, `author.js`. */
-export const USERS_BROWSE: BrowseSpec = {
-  table: 'users',
-  filter: USERS_FILTER,
-  order: { table: 'users', attributes: attributesOf('users', USERS_FILTER.fields), counts: ['count.posts'] },
-  columns: listColumns(USER_FIELDS),
-  alwaysRead: ['id'],
+export const USERS_BROWSE = browseSpecOf('users', USER_FIELDS, {
   computed: { url: ['slug'] },
   counts: {
     'count.posts': (api) => (eb) => authorPostCount(eb, api),
@@ -30,7 +14,7 @@ export const USERS_BROWSE: BrowseSpec = {
   api: {
     admin: {
       filter: { defaults: ALL_STATES },
-      defaultOrder: () => [column('last_seen', 'desc', 'date'), column('name', 'asc'), column('created_at', 'desc', 'date')],
+      defaultOrder: () => [column('last_seen', 'desc'), column('name', 'asc'), column('created_at', 'desc')],
     },
     content: {
       // Private columns cannot be probed through the filter; statuses cannot be narrowed either.
@@ -40,4 +24,4 @@ export const USERS_BROWSE: BrowseSpec = {
       scope: authorHasPublishedPost,
     },
   },
-};
+});

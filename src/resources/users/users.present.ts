@@ -25,6 +25,17 @@ export function presentRole(role: RoleRow & { permissions?: PermissionRow[] }) {
   };
 }
 
+/** The social profiles both APIs show as stored (Ghost's Content API nulls only the older facebook and twitter). */
+export const socialProfiles = (user: UserRow) => ({
+  threads: user.threads,
+  bluesky: user.bluesky,
+  mastodon: user.mastodon,
+  tiktok: user.tiktok,
+  youtube: user.youtube,
+  instagram: user.instagram,
+  linkedin: user.linkedin,
+});
+
 /** Fields of the admin user shape, shared by every presenter below. */
 function adminUserFields(user: UserRow) {
   return {
@@ -39,13 +50,7 @@ function adminUserFields(user: UserRow) {
     location: user.location,
     facebook: user.facebook,
     twitter: user.twitter,
-    threads: user.threads,
-    bluesky: user.bluesky,
-    mastodon: user.mastodon,
-    tiktok: user.tiktok,
-    youtube: user.youtube,
-    instagram: user.instagram,
-    linkedin: user.linkedin,
+    ...socialProfiles(user),
     accessibility: user.accessibility,
     status: user.status,
     meta_title: user.meta_title,

@@ -1,10 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { framesOf } from '../../http/frame.js';
-import type { UserRow } from '../../db/schema.js';
 import { actorOf } from '../../auth/actor.js';
 import { parseInclude } from '../../browse/include.js';
-import { browseRoute } from '../../http/browse-route.js';
-import { readRoutes } from '../../http/read-routes.js';
+import { viewRoutes } from '../../http/view-routes.js';
 import { assertIdParam } from '../../http/validate.js';
 import { parseBody } from '../../http/parse-body.js';
 import { OWNER_TRANSFER, PASSWORD_CHANGE, USER_EDIT } from './users.schemas.js';
@@ -22,30 +20,20 @@ const frame = framesOf('users');
 export function usersRoutes(app: FastifyInstance) {
   const include = (query: Query) => parseInclude(query.include, USER_INCLUDES);
 
-  browseRoute<UserRow>(app, {
+  viewRoutes(app, {
     docName: 'users',
-    api: 'admin',
     spec: USERS_BROWSE,
-    permission: 'user.browse',
-    params: { include: USER_INCLUDES },
-    present: (ctx, rows, params) => presentUsers(ctx.db, ctx.site.url, rows, params.include),
-  });
-
-  readRoutes(app, {
-    docName: 'users',
-    keys: ['id', 'slug', 'email'],
-    permission: 'user.read',
+    object: 'user',
     include: USER_INCLUDES,
+    keys: ['id', 'slug', 'email'],
     notFound: 'User not found.',
-    read: async (ctx, key, request) => {
-      const user =
-        'id' in key
-          ? await findUserById(ctx.db, resolveUserId(actorOf(ctx), key.id))
-          : 'slug' in key
-            ? await findUserBySlug(ctx.db, key.slug)
-            : await findUserByEmail(ctx.db, key.email);
-      return user && (await presentUsers(ctx.db, ctx.site.url, [user], request.include))[0];
-    },
+    find: (ctx, key) =>
+      'id' in key
+        ? findUserById(ctx.db, resolveUserId(actorOf(ctx), key.id))
+        : 'slug' in key
+          ? findUserBySlug(ctx.db, key.slug)
+          : findUserByEmail(ctx.db, key.email),
+    view: (ctx, rows, include) => presentUsers(ctx.db, ctx.site.url, rows, include),
   });
 
   // Not one of the five controller verbs: errors keep their own message.

@@ -1,7 +1,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { OWNER, adminAuth, ghostError, expectGhostError } from '../../../test/support.js';
+import { OWNER, adminAuth, ghostError, expectGhostError, expectRefused } from '../../../test/support.js';
 import { makePost, makeStaff, STAFF_PASSWORD } from '../../../test/factories.js';
 import { loginAs, staffKey } from '../../../test/staff-support.js';
 import { NOBODY, useTestSite, withTestSite } from '../../../test/test-site.js';
@@ -85,16 +85,11 @@ describe('PUT /users/:id/', () => {
     const owner422 = await t.admin.put(`/users/${author.id}/`, { users: [{ roles: [{ id: t.roleId('Owner') }] }] });
     expect(ghostError(owner422)).toMatchObject({ type: 'ValidationError', context: 'This method does not support assigning the owner role' });
     const noRoot = await t.admin.put(`/users/${author.id}/`, { user: [{ name: 'x' }] });
-    expectGhostError(noRoot, {
-      status: 400,
-      type: 'BadRequestError',
-      message: 'Request not understood error, cannot edit user.',
-      context: "No root key ('users') provided.",
-    });
+    expectRefused(noRoot, 400, 'edit user', { context: "No root key ('users') provided." });
     const mismatch = await t.admin.put(`/users/${author.id}/`, { users: [{ id: 'aaaaaaaaaaaaaaaaaaaaaaaa', name: 'x' }] });
     expect(ghostError(mismatch)).toMatchObject({ type: 'BadRequestError', context: 'Invalid id provided.' });
     const missing = await t.admin.put('/users/aaaaaaaaaaaaaaaaaaaaaaaa/', { users: [{ name: 'x' }] });
-    expectGhostError(missing, { status: 404, type: 'NotFoundError', message: 'Resource not found error, cannot edit user.', context: 'User not found' });
+    expectRefused(missing, 404, 'edit user', { context: 'User not found' });
   });
 
   it('changes roles by id (and by name for the Owner)', async () => {
@@ -149,7 +144,7 @@ describe('PUT /users/:id/', () => {
       const admin = await makeStaff(t, 'Administrator');
       const author = await makeStaff(t, 'Author');
       const res = await t.admin.put(`/users/${author.id}/`, { users: [{ roles: ['Editor'] }] }, await t.session(admin));
-      expectGhostError(res, { status: 404, type: 'NotFoundError', message: 'Resource not found error, cannot edit user.', context: 'Role not found' });
+      expectRefused(res, 404, 'edit user', { context: 'Role not found' });
     });
 
     it('refuses an Administrator making someone Owner', async () => {
@@ -215,12 +210,7 @@ describe('DELETE /users/:id/', () => {
   it('never deletes the Owner; (Super) Editors delete only Authors, Contributors and themselves', async () => {
     const admin = await makeStaff(t, 'Administrator');
     const ownerRes = await t.admin.del('/users/1/', await t.session(admin));
-    expectGhostError(ownerRes, {
-      status: 403,
-      type: 'NoPermissionError',
-      message: 'Permission error, cannot delete user.',
-      context: 'You do not have permission to destroy users',
-    });
+    expectRefused(ownerRes, 403, 'delete user', { context: 'You do not have permission to destroy users' });
     const editor = await makeStaff(t, 'Editor');
     const headers = await t.session(editor);
     const other = await makeStaff(t, 'Administrator');
@@ -232,7 +222,7 @@ describe('DELETE /users/:id/', () => {
 
   it('answers 404 for an unknown user', async () => {
     const res = await t.admin.del('/users/aaaaaaaaaaaaaaaaaaaaaaaa/');
-    expectGhostError(res, { status: 404, type: 'NotFoundError', message: 'Resource not found error, cannot delete user.', context: 'User not found' });
+    expectRefused(res, 404, 'delete user', { context: 'User not found' });
   });
 });
 

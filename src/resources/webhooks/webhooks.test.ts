@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ghostError, expectGhostError } from '../../../test/support.js';
+import { ghostError, expectGhostError, expectRefused } from '../../../test/support.js';
 import { makeIntegration, makeStaff } from '../../../test/factories.js';
 import { useTestSite } from '../../../test/test-site.js';
 import { WEBHOOK_EVENTS } from './webhooks.events.js';
@@ -52,10 +52,7 @@ describe('adding', () => {
 
   it('needs integration_id from staff, and an existing one', async () => {
     const missing = await t.admin.post('/webhooks/', hook());
-    expectGhostError(missing, {
-      status: 422,
-      type: 'ValidationError',
-      message: 'Validation error, cannot save webhook.',
+    expectRefused(missing, 422, 'save webhook', {
       context: "Validation failed for 'integration_id'. You may only create webhooks with 'integration_id' when using session authentication.",
     });
     const unknown = await t.admin.post('/webhooks/', hook({ integration_id: '0123456789abcdef01234567' }));
@@ -168,10 +165,7 @@ describe('editing and deleting', () => {
       await t.admin.post('/webhooks/', hook(), { authorization: `Ghost ${(await import('../../auth/admin-jwt.js')).signAdminToken(other.adminKey)}` })
     ).json().webhooks[0];
     const edit = await t.admin.put(`/webhooks/${theirs.id}/`, { webhooks: [{ name: 'x' }] }, t.integration());
-    expectGhostError(edit, {
-      status: 403,
-      type: 'NoPermissionError',
-      message: 'Permission error, cannot edit webhook.',
+    expectRefused(edit, 403, 'edit webhook', {
       context:
         'You do not have permission to edit this webhook. You may only edit webhooks that belong to the authenticated integration. Check the supplied Admin API Key.',
     });
