@@ -86,6 +86,12 @@ describe('configuration', () => {
     expect(() => parseConfig({ DB_ACQUIRE_TIMEOUT_MS: 'soon' })).toThrow(/^DB_ACQUIRE_TIMEOUT_MS: must be a whole number/);
   });
 
+  it('turns away a request that waited over a second for its turn, unless REQUEST_QUEUE_TIMEOUT_MS says otherwise (0: never)', () => {
+    expect(parseConfig({}).requestQueueTimeoutMs).toBe(1000);
+    expect(parseConfig({ REQUEST_QUEUE_TIMEOUT_MS: '0' }).requestQueueTimeoutMs).toBe(0);
+    expect(() => parseConfig({ REQUEST_QUEUE_TIMEOUT_MS: '-1' })).toThrow(/^REQUEST_QUEUE_TIMEOUT_MS: must be a whole number from 0 to 3600000/);
+  });
+
   it('reads the log format; unset, it is null (pretty at a terminal)', () => {
     expect(parseConfig({ LOG_FORMAT: 'pretty' }).logFormat).toBe('pretty');
     expect(parseConfig({}).logFormat).toBeNull();
