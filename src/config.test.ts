@@ -68,8 +68,8 @@ describe('configuration', () => {
     expect(() => parseConfig({ WORKER_THREADS: '0' })).toThrow('WORKER_THREADS: must be a whole number from 1 to 64 (got "0")');
   });
 
-  it("listens with Node's backlog, 511, unless LISTEN_BACKLOG says otherwise", () => {
-    expect(parseConfig({}).listenBacklog).toBe(511);
+  it("listens with a backlog of 4096 (Linux's own cap), unless LISTEN_BACKLOG says otherwise", () => {
+    expect(parseConfig({}).listenBacklog).toBe(4096);
     expect(parseConfig({ LISTEN_BACKLOG: '8192' }).listenBacklog).toBe(8192);
     expect(() => parseConfig({ LISTEN_BACKLOG: '0' })).toThrow('LISTEN_BACKLOG: must be a whole number from 1 to 65535 (got "0")');
   });

@@ -209,9 +209,10 @@ export function parseConfig(source: Source, cwd = process.cwd()): Config {
   const port = parsePort(source.PORT ?? '2368');
   const host = (source.HOST ?? '127.0.0.1').trim();
   if (!host) throw new ConfigError('HOST: must not be empty');
-  // Node's default. A larger one did not help a burst (README, bench/many-readers.mjs): Node accepts one connection
-  // per event-loop turn, so under load the queue stays full whatever its length and its connections wait there.
-  const listenBacklog = parseCount('LISTEN_BACKLOG', (source.LISTEN_BACKLOG ?? '511').trim(), 1, 65_535);
+  // Linux's own cap since 5.4 (net.core.somaxconn): a burst of 1,000 new readers is held whole, and the request
+  // queue (http/request-queue.ts) accepts it within a fraction of a second; with Node's 511 the rest had their
+  // SYNs dropped and retried a second or more later (bench/many-readers.mjs).
+  const listenBacklog = parseCount('LISTEN_BACKLOG', (source.LISTEN_BACKLOG ?? '4096').trim(), 1, 65_535);
   // Without SITE_URL the site is where it listens, so `url` fields and the setup output follow PORT.
   const siteUrl = parseSiteUrl(source.SITE_URL ?? `http://localhost:${port}`);
   const contentDir = path.resolve(cwd, source.CONTENT_DIR ?? './content');
