@@ -10,12 +10,13 @@
  * machine whose cores other work shares, the two runs are not comparable. Give the server and this process
  * cores of their own: `--server-cpu` pins the server, `taskset` this process. `over2s` counts answers that took
  * longer than 2 s (from the connection's start for a request sent on a new connection, so a SYN the kernel
- * dropped and retried counts), `okPerSec` the 2xx answers only (503s of shed load are no throughput).
+ * dropped and retried counts), `okPerSec` the 2xx answers only (503s of shed load are no throughput), `shed503` the 503s, `cpuS` the CPU seconds the server used (all its threads) and
+ * `okPerCpuS` its 2xx answers per CPU second, which a busy machine's share of the core changes less.
  */
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { adminToken, keysFor, lexicalPost, startServer } from './posts-common.mjs';
+import { adminToken, cpuSecondsOf, keysFor, lexicalPost, startServer } from './posts-common.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -46,18 +47,25 @@ try {
     const run = autocannon({ url, connections, duration: seconds, timeout: 30 });
     let over2s = 0;
     let ok = 0;
+    let shed = 0;
     run.on('response', (_client, status, _bytes, ms) => {
       if (ms > 2000) over2s++;
       if (status >= 200 && status < 300) ok++;
+      if (status === 503) shed++;
     });
+    const cpuBefore = cpuSecondsOf(server.pid);
     const r = await run;
+    const cpuS = cpuSecondsOf(server.pid) - cpuBefore;
     out[connections] = {
       reqPerSec: Math.round(r.requests.total / seconds),
       okPerSec: Math.round(ok / seconds),
+      cpuS: +cpuS.toFixed(1),
+      okPerCpuS: Math.round(ok / cpuS),
       p50: r.latency.p50,
       p99: r.latency.p99,
       max: r.latency.max,
       over2s,
+      shed503: shed,
       non2xx: r.non2xx,
       errors: r.errors,
       timeouts: r.timeouts,

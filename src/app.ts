@@ -23,6 +23,7 @@ import { OneLinePerRequest } from './http/request-log.js';
 import { requestIdOf } from './http/logging.js';
 import { healthRoutes, type Readiness } from './http/health.js';
 import { clientTimeoutOptions } from './http/client-timeout.js';
+import { queuedServerFactory } from './http/request-queue.js';
 import type { Metrics } from './http/metrics.js';
 import { legacyUrlRewriter } from './http/legacy-versions.js';
 import { checkVersionMatch } from './http/version-match.js';
@@ -94,6 +95,12 @@ export async function buildApp({
     genReqId: requestIdOf,
     rewriteUrl: legacyUrlRewriter(apiRoot),
     ...clientTimeoutOptions(config.requestTimeoutMs),
+    serverFactory: queuedServerFactory(config.requestQueueTimeoutMs, (count) =>
+      app.log.warn(
+        { count, queueTimeoutMs: config.requestQueueTimeoutMs },
+        'overloaded: requests that waited longer than REQUEST_QUEUE_TIMEOUT_MS for their turn were answered 503',
+      ),
+    ),
   });
   await app.register(cookie);
   const base = ctxBaseFromConfig(config, connection, app.log, { mailer, secrets, storage, clock });

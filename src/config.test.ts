@@ -68,8 +68,8 @@ describe('configuration', () => {
     expect(() => parseConfig({ WORKER_THREADS: '0' })).toThrow('WORKER_THREADS: must be a whole number from 1 to 64 (got "0")');
   });
 
-  it("listens with Node's backlog, 511, unless LISTEN_BACKLOG says otherwise", () => {
-    expect(parseConfig({}).listenBacklog).toBe(511);
+  it("listens with a backlog of 4096 (Linux's own cap), unless LISTEN_BACKLOG says otherwise", () => {
+    expect(parseConfig({}).listenBacklog).toBe(4096);
     expect(parseConfig({ LISTEN_BACKLOG: '8192' }).listenBacklog).toBe(8192);
     expect(() => parseConfig({ LISTEN_BACKLOG: '0' })).toThrow('LISTEN_BACKLOG: must be a whole number from 1 to 65535 (got "0")');
   });
@@ -84,6 +84,12 @@ describe('configuration', () => {
     expect(set).toMatchObject({ requestTimeoutMs: 5000, db: { acquireTimeoutMs: 2000, statementTimeoutMs: 0 }, workerTaskTimeoutMs: 1000 });
     expect(() => parseConfig({ REQUEST_TIMEOUT_MS: '0' })).toThrow('REQUEST_TIMEOUT_MS: must be a whole number from 1000 to 3600000 (got "0")');
     expect(() => parseConfig({ DB_ACQUIRE_TIMEOUT_MS: 'soon' })).toThrow(/^DB_ACQUIRE_TIMEOUT_MS: must be a whole number/);
+  });
+
+  it('turns away a request that waited over a second for its turn, unless REQUEST_QUEUE_TIMEOUT_MS says otherwise (0: never)', () => {
+    expect(parseConfig({}).requestQueueTimeoutMs).toBe(1000);
+    expect(parseConfig({ REQUEST_QUEUE_TIMEOUT_MS: '0' }).requestQueueTimeoutMs).toBe(0);
+    expect(() => parseConfig({ REQUEST_QUEUE_TIMEOUT_MS: '-1' })).toThrow(/^REQUEST_QUEUE_TIMEOUT_MS: must be a whole number from 0 to 3600000/);
   });
 
   it('reads the log format; unset, it is null (pretty at a terminal)', () => {

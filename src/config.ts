@@ -104,6 +104,11 @@ export interface Config {
    * over slow links.
    */
   readonly requestTimeoutMs: number;
+  /**
+   * Longest time a request may wait for its turn under load (`REQUEST_QUEUE_TIMEOUT_MS`) before it is answered
+   * 503 with Retry-After instead (http/request-queue.ts); 0: no limit.
+   */
+  readonly requestQueueTimeoutMs: number;
   /** Database waits (`db/connect.ts`). */
   readonly db: DbTimeouts;
   /** Longest run of one worker-pool task (rendering, html conversion, hashing) before its thread is ended. */
@@ -162,6 +167,7 @@ const SETTINGS = [
   'ADMIN_APP',
   'ADMIN_APP_DIR',
   'REQUEST_TIMEOUT_MS',
+  'REQUEST_QUEUE_TIMEOUT_MS',
   'DB_ACQUIRE_TIMEOUT_MS',
   'DB_STATEMENT_TIMEOUT_MS',
   'WORKER_TASK_TIMEOUT_MS',
@@ -203,9 +209,10 @@ export function parseConfig(source: Source, cwd = process.cwd()): Config {
   const port = parsePort(source.PORT ?? '2368');
   const host = (source.HOST ?? '127.0.0.1').trim();
   if (!host) throw new ConfigError('HOST: must not be empty');
-  // Node's default. A larger one did not help a burst (README, bench/many-readers.mjs): Node accepts one connection
-  // per event-loop turn, so under load the queue stays full whatever its length and its connections wait there.
-  const listenBacklog = parseCount('LISTEN_BACKLOG', (source.LISTEN_BACKLOG ?? '511').trim(), 1, 65_535);
+  // Linux's own cap since 5.4 (net.core.somaxconn): a burst of 1,000 new readers is held whole, and the request
+  // queue (http/request-queue.ts) accepts it within a fraction of a second; with Node's 511 the rest had their
+  // SYNs dropped and retried a second or more later (bench/many-readers.mjs).
+  const listenBacklog = parseCount('LISTEN_BACKLOG', (source.LISTEN_BACKLOG ?? '4096').trim(), 1, 65_535);
   // Without SITE_URL the site is where it listens, so `url` fields and the setup output follow PORT.
   const siteUrl = parseSiteUrl(source.SITE_URL ?? `http://localhost:${port}`);
   const contentDir = path.resolve(cwd, source.CONTENT_DIR ?? './content');
@@ -253,6 +260,9 @@ export function parseConfig(source: Source, cwd = process.cwd()): Config {
     dir: source.ADMIN_APP_DIR?.trim() ? path.resolve(cwd, source.ADMIN_APP_DIR.trim()) : DEFAULT_ADMIN_APP_DIR,
   });
   const requestTimeoutMs = parseCount('REQUEST_TIMEOUT_MS', (source.REQUEST_TIMEOUT_MS ?? '60000').trim(), 1000, 3_600_000);
+  // Well under the 2 s a reader should wait at most, yet long enough that few requests are turned away: a
+  // turned-away reader who tries again at once costs a little work, so the shorter the wait, the more of them.
+  const requestQueueTimeoutMs = parseCount('REQUEST_QUEUE_TIMEOUT_MS', (source.REQUEST_QUEUE_TIMEOUT_MS ?? '1000').trim(), 0, 3_600_000);
   const db = Object.freeze({
     acquireTimeoutMs: parseCount('DB_ACQUIRE_TIMEOUT_MS', (source.DB_ACQUIRE_TIMEOUT_MS ?? '10000').trim(), 100, 600_000),
     statementTimeoutMs: parseCount('DB_STATEMENT_TIMEOUT_MS', (source.DB_STATEMENT_TIMEOUT_MS ?? '60000').trim(), 0, 3_600_000),
@@ -287,6 +297,7 @@ export function parseConfig(source: Source, cwd = process.cwd()): Config {
     members,
     adminApp,
     requestTimeoutMs,
+    requestQueueTimeoutMs,
     db,
     workerTaskTimeoutMs,
   });

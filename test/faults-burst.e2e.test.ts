@@ -10,7 +10,7 @@ import { createTestDatabase, type TestDatabase } from './support.js';
  * A burst of new connections while the server cannot accept them (its process stopped here, as a long
  * event-loop turn under load stops it): the kernel holds up to the listen backlog of them for the server, and
  * drops the SYNs of the rest, whose clients retry after 1 s, 3 s, 7 s… Node's default backlog, 511, is less
- * than a burst of 1,000 readers; the built server (`dist/main.mjs`) listens with `LISTEN_BACKLOG` (default 511).
+ * than a burst of 1,000 readers; the built server (`dist/main.mjs`) listens with `LISTEN_BACKLOG` (default 4096).
  */
 const root = path.resolve(import.meta.dirname, '..');
 const BURST = 1000;

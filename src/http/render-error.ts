@@ -94,7 +94,12 @@ export function renderError(err: unknown, request: FastifyRequest, reply: Fastif
   request.answeredError = { type: error.type, message: error.message, context: error.context, id: error.id };
   // A failure of ours: the cause with its stack, under the id the client was given.
   if (error.status >= 500) request.log.error({ err, error_id: error.id }, 'unexpected error');
-  const body = {
+  return reply.status(error.status).type('application/json; charset=utf-8').send(errorBody(error));
+}
+
+/** The JSON body Ghost answers an error with. */
+export function errorBody(error: GhostError) {
+  return {
     errors: [
       {
         message: error.message,
@@ -109,5 +114,4 @@ export function renderError(err: unknown, request: FastifyRequest, reply: Fastif
       },
     ],
   };
-  return reply.status(error.status).type('application/json; charset=utf-8').send(body);
 }
