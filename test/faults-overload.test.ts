@@ -1,7 +1,8 @@
 import type { IncomingMessage } from 'node:http';
+import { connect, type Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { useTestSite } from './test-site.js';
-import { CONTENT } from './support.js';
+import { ADMIN, CONTENT } from './support.js';
 
 /**
  * Overload: a request that waited longer than REQUEST_QUEUE_TIMEOUT_MS for its turn is answered Ghost's 503 at
@@ -10,6 +11,8 @@ import { CONTENT } from './support.js';
  */
 const QUEUE_TIMEOUT_MS = 300;
 const t = useTestSite({ settings: { REQUEST_QUEUE_TIMEOUT_MS: String(QUEUE_TIMEOUT_MS) } });
+let listening: Promise<string> | undefined;
+const listen = () => (listening ??= t.listen());
 
 /** Holds the event loop for `ms` once the next request matching `path` has been read. */
 function holdLoopAfterNextRequest(path: string, ms: number): void {
@@ -24,7 +27,7 @@ function holdLoopAfterNextRequest(path: string, ms: number): void {
 
 describe('a request that waited too long for its turn', () => {
   it("is answered Ghost's 503 with Retry-After, health checks still answer, and the next request is served", async () => {
-    const base = await t.listen();
+    const base = await listen();
     const url = `${base}${CONTENT}/posts/?key=${t.keys.contentKey}`;
 
     holdLoopAfterNextRequest(`${CONTENT}/posts/`, QUEUE_TIMEOUT_MS * 3);
@@ -49,5 +52,28 @@ describe('a request that waited too long for its turn', () => {
     const served = await fetch(url);
     expect(served.status).toBe(200);
     expect(((await served.json()) as { posts: unknown[] }).posts).toBeInstanceOf(Array);
+  });
+});
+
+describe('requests that hold their place', () => {
+  it('do not keep others from starting: readers are served while 80 sign-ins wait for bodies that never arrive', async () => {
+    const base = await listen();
+    const port = Number(new URL(base).port);
+    // More than the queue lets run at once (64): each has started and waits for its body, as a slow upload does.
+    const head = `POST ${ADMIN}/session/ HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"username":`;
+    const held: Socket[] = [];
+    try {
+      for (let i = 0; i < 80; i++) {
+        const socket = connect(port, '127.0.0.1');
+        socket.on('error', () => {});
+        await new Promise((resolve) => socket.once('connect', resolve));
+        socket.write(head);
+        held.push(socket);
+      }
+      const url = `${base}${CONTENT}/posts/?key=${t.keys.contentKey}`;
+      for (let i = 0; i < 3; i++) expect((await fetch(url)).status).toBe(200);
+    } finally {
+      for (const socket of held) socket.destroy();
+    }
   });
 });

@@ -19,10 +19,21 @@ const SHED_BUDGET_MS = 5;
  * on a database server or a worker thread a started request waits elsewhere, out of the queue's sight.
  */
 const MAX_IN_FLIGHT = 64;
+/**
+ * A started request holds its place for at most this long (half the queue timeout, so the requests behind it
+ * start before they would be shed): one whose client sends its body or reads its answer slowly, or whose work is
+ * long (an export), must not keep the site from starting others, as it would not without the queue.
+ */
+const holdLimitMs = (queueTimeoutMs: number) => (queueTimeoutMs > 0 ? queueTimeoutMs / 2 : 500);
 /** What a shed request is told to wait before trying again (seconds). */
 const RETRY_AFTER_S = 1;
 /** Shed requests are logged as a count at most this often: under overload, a line each would add to it. */
 const SHED_REPORT_MS = 10_000;
+
+interface Started {
+  since: number;
+  released: boolean;
+}
 
 interface Waiting {
   request: http.IncomingMessage;
@@ -63,6 +74,11 @@ export function queuedServerFactory(queueTimeoutMs: number, onShed: (count: numb
     let head = 0;
     let shedCount = 0;
     let inFlight = 0;
+    // Started requests in start order, to let the oldest go once they have held a place for holdLimitMs.
+    const started: Started[] = [];
+    let startedHead = 0;
+    let agingTimer: NodeJS.Timeout | undefined;
+    const holdLimit = holdLimitMs(queueTimeoutMs);
     let scheduled = false;
     let accepting = false;
     let lastStart = performance.now();
@@ -72,9 +88,31 @@ export function queuedServerFactory(queueTimeoutMs: number, onShed: (count: numb
       scheduled = true;
       setImmediate(run);
     };
-    const finished = () => {
+    const release = (entry: Started) => {
+      if (entry.released) return;
+      entry.released = true;
       inFlight--;
-      schedule();
+    };
+    const releaseAged = (now: number) => {
+      while (startedHead < started.length && (started[startedHead]!.released || now - started[startedHead]!.since >= holdLimit)) {
+        release(started[startedHead++]!);
+      }
+      if (startedHead > 1024 || startedHead === started.length) {
+        started.splice(0, startedHead);
+        startedHead = 0;
+      }
+    };
+    /** At the cap with requests waiting, nothing may close for a while: look again when the oldest has held its place long enough. */
+    const wakeWhenOldestAges = (now: number) => {
+      if (agingTimer || startedHead === started.length) return;
+      agingTimer = setTimeout(
+        () => {
+          agingTimer = undefined;
+          schedule();
+        },
+        Math.max(1, started[startedHead]!.since + holdLimit - now),
+      );
+      agingTimer.unref();
     };
     const take = () => {
       const next = waiting[head]!;
@@ -104,18 +142,27 @@ export function queuedServerFactory(queueTimeoutMs: number, onShed: (count: numb
         }
       }
       while (head < waiting.length && waiting[head]!.request.socket.destroyed) take();
+      releaseAged(now);
       if (head < waiting.length && inFlight < MAX_IN_FLIGHT) {
         lastStart = now;
         const { request, response } = take();
+        const entry: Started = { since: now, released: false };
+        started.push(entry);
         inFlight++;
-        response.once('close', finished);
+        response.once('close', () => {
+          release(entry);
+          schedule();
+        });
         handler(request, response);
       }
       if (head === waiting.length || head > 1024) {
         waiting.splice(0, head);
         head = 0;
       }
-      if (waiting.length > 0 && inFlight < MAX_IN_FLIGHT) schedule();
+      if (waiting.length > 0) {
+        if (inFlight < MAX_IN_FLIGHT) schedule();
+        else wakeWhenOldestAges(now);
+      }
     }
 
     const server = http.createServer(options.http ?? {}, (request, response) => {
