@@ -138,12 +138,13 @@ const BLANK_DOCUMENT = {
 export function htmlToLexicalDocument(html: string): LexicalDocument {
   if (!html) return structuredClone(BLANK_DOCUMENT);
   const lib = libs();
+  if (!looksLight(html)) return lib.ghostHtmlToLexical(html);
   const document = parseBody(lib, html.trim());
   return hasLightContent(document.body) ? convertDocument(lib, document) : lib.ghostHtmlToLexical(html);
 }
 
 /** Whether htmlToLexicalDocument converts `html` with linkedom (for the parity tests). */
-export const convertsWithLinkedom = (html: string): boolean => hasLightContent(parseBody(libs(), html.trim()).body);
+export const convertsWithLinkedom = (html: string): boolean => looksLight(html) && hasLightContent(parseBody(libs(), html.trim()).body);
 
 /**
  * One piece of a large document (html-blocks.ts) → its top-level lexical nodes. A piece mixing plain markup
@@ -154,8 +155,7 @@ export const convertsWithLinkedom = (html: string): boolean => hasLightContent(p
  */
 export function htmlPieceToLexicalChildren(piece: string): unknown[] {
   const lib = libs();
-  const document = parseBody(lib, piece.trim());
-  if (hasLightContent(document.body)) return convertDocument(lib, document).root.children;
+  if (looksLight(piece)) return convertRun(lib, piece).root.children;
   const bounds = [0, ...htmlBlockCuts(piece, EVERY_BLOCK), piece.length];
   const children: unknown[] = [];
   for (let start = 0; start < bounds.length - 1; ) {
@@ -172,8 +172,8 @@ const EVERY_BLOCK = { maxChars: 1, maxBlocks: 1 };
 
 /** A run of blocks: with linkedom when its content allows, else in the shared jsdom document. */
 function convertRun(lib: Libraries, html: string): LexicalDocument {
-  const document = parseBody(lib, html.trim());
-  if (hasLightContent(document.body)) return convertDocument(lib, document);
+  const document = looksLight(html) ? parseBody(lib, html.trim()) : null;
+  if (document && hasLightContent(document.body)) return convertDocument(lib, document);
   // Markup that a document parse treats apart from `innerHTML` on a body (a second `<body>`'s attributes,
   // `<frameset>`): Ghost's own function, with a jsdom of its own.
   if (/<(?:html|head|body|frameset|frame)[\s/>]|<!doctype/i.test(html)) return lib.ghostHtmlToLexical(html);
@@ -182,7 +182,10 @@ function convertRun(lib: Libraries, html: string): LexicalDocument {
   return convertDocument(lib, shared);
 }
 
-/** A cheap guess at whether a block is plain markup, to group blocks into runs; convertRun decides for sure. */
+/**
+ * A quick look at the tags, before parsing: false means the markup is not plain (jsdom it is); true is only
+ * a guess (an entity, or `<` in an attribute, may hide anything), which hasLightContent settles on the tree.
+ */
 function looksLight(html: string): boolean {
   if (html.includes('<!')) return false;
   for (const [, name, attributes] of html.matchAll(/<\/?([a-zA-Z][a-zA-Z0-9-]*)([^>]*)>/g)) {
