@@ -1,13 +1,13 @@
-import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { convertsWithLinkedom, htmlPieceToLexicalChildren, htmlToLexicalDocument } from './html-to-lexical.js';
+import { htmlToLexicalConverter } from './ghost-libs.js';
 import { splitHtmlAtBlocks } from './html-blocks.js';
 import { allPostCases } from '../../test/fixtures/content/load.js';
 
 // Our converter must give exactly what Ghost's `@tryghost/kg-html-to-lexical` gives, whichever DOM it used:
 // every html of the content corpus (Ghost's inputs and Ghost's rendered html), generated large documents
 // like the benchmark's, and markup an HTML parser repairs.
-const ghostHtmlToLexical = (createRequire(import.meta.url)('@tryghost/kg-html-to-lexical') as { htmlToLexical: (html: string) => unknown }).htmlToLexical;
+const ghostHtmlToLexical = htmlToLexicalConverter();
 
 const paragraph = (i: number) => `<p>The quick brown fox ${i} jumps over the lazy dog &amp; keeps typing.</p>`;
 const section = (i: number) =>

@@ -1,19 +1,21 @@
 import { createRequire } from 'node:module';
+import { htmlToLexicalConverter } from './ghost-libs.js';
 import { htmlBlockCuts } from './html-blocks.js';
 
 /**
  * Ghost's html → lexical conversion (`@tryghost/kg-html-to-lexical` 1.2.24) with a lighter DOM. Ghost's
  * function parses `<body>${html.trim()}</body>` into a jsdom document and hands it to lexical's
  * `$generateNodesFromDOM` with Ghost's nodes and transforms. jsdom was most of the cost of a large post:
- * every node it builds carries a symbol tree, mutation records and a CSS style object (a 12 MB post: ~8 CPU s,
- * hundreds of MB). Here the same parser jsdom uses (parse5, same version), so the same tree, builds a linkedom
- * document instead, and the same lexical and Ghost code converts it.
+ * every node it builds carries a symbol tree, mutation records and a CSS style object (12 MB of paragraphs:
+ * about half of the save's CPU time). Here the parser jsdom uses (parse5, the same version, so the same tree)
+ * builds a linkedom document instead, and the same Lexical and Ghost code converts it.
  *
  * linkedom is not jsdom where Ghost's importers read more than the tree's shape: `style` (jsdom's cssstyle
- * parses and normalises it, linkedom does not), serialised markup (`innerHTML`/`outerHTML`: the two escape
- * differently), and the rarer card markup whose importers were not compared. A document using anything
- * outside LIGHT_ELEMENTS / LIGHT_ATTRIBUTES is converted with jsdom, through Ghost's own function: the
- * output is Ghost's either way (html-to-lexical.test.ts compares the two on the content corpus).
+ * parses and normalises it), IDL attributes (`img.src` resolved, `ol.start` a number), serialised markup
+ * (captions, html cards: the two escape differently). Markup using anything outside LIGHT_ELEMENTS /
+ * LIGHT_ATTRIBUTES is converted with jsdom, by Ghost's own function (or, within a large document's piece,
+ * in a jsdom document kept for the purpose). The output is Ghost's either way: html-to-lexical.test.ts
+ * compares the two on the content corpus, generated documents and repaired markup.
  */
 const require = createRequire(import.meta.url);
 
@@ -68,7 +70,6 @@ interface LinkedomDocument {
   createComment(data: string): LinkedomNode;
   createTextNode(data: string): LinkedomNode;
   createDocumentFragment(): LinkedomNode;
-  appendChild(node: LinkedomNode): void;
 }
 
 interface LinkedomNode {
@@ -112,7 +113,7 @@ function libs(): Libraries {
     $getRoot: lexical.$getRoot,
     $generateNodesFromDOM: (require('@lexical/html') as Pick<Libraries, '$generateNodesFromDOM'>).$generateNodesFromDOM,
     $insertGeneratedNodes: (require('@lexical/clipboard') as Pick<Libraries, '$insertGeneratedNodes'>).$insertGeneratedNodes,
-    ghostHtmlToLexical: (require('@tryghost/kg-html-to-lexical') as { htmlToLexical: Libraries['ghostHtmlToLexical'] }).htmlToLexical,
+    ghostHtmlToLexical: htmlToLexicalConverter() as Libraries['ghostHtmlToLexical'],
     sharedJsdomDocument: () => {
       // As Ghost makes it (`new JSDOM(...)`, default options), once per thread.
       sharedJsdom ??= new (require('jsdom') as { JSDOM: new (html: string) => { window: { document: { body: { innerHTML: string } } } } }).JSDOM('').window.document;
@@ -122,23 +123,10 @@ function libs(): Libraries {
   return libraries;
 }
 
-/** What Ghost's converter returns for empty html. */
-const BLANK_DOCUMENT = {
-  root: {
-    children: [{ children: [], direction: null, format: '', indent: 0, type: 'paragraph', version: 1 }],
-    direction: null,
-    format: '',
-    indent: 0,
-    type: 'root',
-    version: 1,
-  },
-};
-
 /** html → lexical document, the same object Ghost's `htmlToLexical(html)` returns. */
 export function htmlToLexicalDocument(html: string): LexicalDocument {
-  if (!html) return structuredClone(BLANK_DOCUMENT);
   const lib = libs();
-  if (!looksLight(html)) return lib.ghostHtmlToLexical(html);
+  if (!html || !looksLight(html)) return lib.ghostHtmlToLexical(html);
   const document = parseBody(lib, html.trim());
   return hasLightContent(document.body) ? convertDocument(lib, document) : lib.ghostHtmlToLexical(html);
 }
