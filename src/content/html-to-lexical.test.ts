@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { convertsWithLinkedom, htmlPieceToLexicalChildren, htmlToLexicalDocument } from './html-to-lexical.js';
+import { convertsWithLinkedom, htmlToLexicalDocument } from './html-to-lexical.js';
 import { htmlToLexicalConverter } from './ghost-libs.js';
-import { splitHtmlAtBlocks } from './html-blocks.js';
 import { allPostCases } from '../../test/fixtures/content/load.js';
 
 // Our converter must give exactly what Ghost's `@tryghost/kg-html-to-lexical` gives, whichever DOM it used:
@@ -56,16 +55,3 @@ describe('htmlToLexicalDocument', () => {
   });
 });
 
-describe('htmlPieceToLexicalChildren', () => {
-  it("gives Ghost's top-level nodes for documents mixing plain runs and others", () => {
-    const mixed = [generated[1], ...corpus, PLAIN.join('<figure><img src="x.jpg"></figure>'), '<p>a</p><ol start="3"><li>c</li></ol><p>d</p>'];
-    for (const html of mixed) {
-      const ghost = (ghostHtmlToLexical(html) as { root: { children: unknown[] } }).root.children;
-      expect(JSON.stringify(htmlPieceToLexicalChildren(html)), html.slice(0, 80)).toBe(JSON.stringify(ghost));
-    }
-    // And per piece as a large document is cut (html-blocks.ts).
-    for (const piece of splitHtmlAtBlocks(generated[1], { maxChars: 2000, maxBlocks: 30 })) {
-      expect(JSON.stringify(htmlPieceToLexicalChildren(piece))).toBe(JSON.stringify((ghostHtmlToLexical(piece) as { root: { children: unknown[] } }).root.children));
-    }
-  });
-});

@@ -1,6 +1,5 @@
 import { createRequire } from 'node:module';
 import { htmlToLexicalConverter } from './ghost-libs.js';
-import { htmlBlockCuts } from './html-blocks.js';
 
 /**
  * Ghost's html → lexical conversion (`@tryghost/kg-html-to-lexical` 1.2.24) with a lighter DOM. Ghost's
@@ -13,9 +12,10 @@ import { htmlBlockCuts } from './html-blocks.js';
  * linkedom is not jsdom where Ghost's importers read more than the tree's shape: `style` (jsdom's cssstyle
  * parses and normalises it), IDL attributes (`img.src` resolved, `ol.start` a number), serialised markup
  * (captions, html cards: the two escape differently). Markup using anything outside LIGHT_ELEMENTS /
- * LIGHT_ATTRIBUTES is converted with jsdom, by Ghost's own function (or, within a large document's piece,
- * in a jsdom document kept for the purpose). The output is Ghost's either way: html-to-lexical.test.ts
- * compares the two on the content corpus, generated documents and repaired markup.
+ * LIGHT_ATTRIBUTES is converted by Ghost's own function, with jsdom. (Converting a large document's pieces
+ * a run of blocks at a time, plain runs with linkedom and the others with jsdom, cost more in editors and
+ * documents than it saved on a post with a figure in every section.) The output is Ghost's either way:
+ * html-to-lexical.test.ts compares the two on the content corpus, generated documents and repaired markup.
  */
 const require = createRequire(import.meta.url);
 
@@ -56,7 +56,6 @@ interface Libraries {
   $generateNodesFromDOM: (editor: Editor, dom: unknown) => unknown[];
   $insertGeneratedNodes: (editor: Editor, nodes: unknown[], selection: unknown) => void;
   ghostHtmlToLexical: (html: string) => LexicalDocument;
-  sharedJsdomDocument: () => { body: { innerHTML: string } };
 }
 
 interface Editor {
@@ -87,7 +86,6 @@ interface LinkedomNode {
 const HTML_NS = 'http://www.w3.org/1999/xhtml';
 
 let libraries: Libraries | null = null;
-let sharedJsdom: { body: { innerHTML: string } } | null = null;
 
 function libs(): Libraries {
   if (libraries) return libraries;
@@ -114,11 +112,6 @@ function libs(): Libraries {
     $generateNodesFromDOM: (require('@lexical/html') as Pick<Libraries, '$generateNodesFromDOM'>).$generateNodesFromDOM,
     $insertGeneratedNodes: (require('@lexical/clipboard') as Pick<Libraries, '$insertGeneratedNodes'>).$insertGeneratedNodes,
     ghostHtmlToLexical: htmlToLexicalConverter() as Libraries['ghostHtmlToLexical'],
-    sharedJsdomDocument: () => {
-      // As Ghost makes it (`new JSDOM(...)`, default options), once per thread.
-      sharedJsdom ??= new (require('jsdom') as { JSDOM: new (html: string) => { window: { document: { body: { innerHTML: string } } } } }).JSDOM('').window.document;
-      return sharedJsdom;
-    },
   };
   return libraries;
 }
@@ -135,44 +128,8 @@ export function htmlToLexicalDocument(html: string): LexicalDocument {
 export const convertsWithLinkedom = (html: string): boolean => looksLight(html) && hasLightContent(parseBody(libs(), html.trim()).body);
 
 /**
- * One piece of a large document (html-blocks.ts) → its top-level lexical nodes. A piece mixing plain markup
- * with other markup (figures, cards, styles) is converted a run of blocks at a time, cut where html-blocks.ts
- * may cut (so the runs' nodes are the piece's): plain runs with linkedom, the others in one jsdom document
- * kept for the purpose. A 1 MB post with a figure in every section would otherwise go through jsdom whole,
- * and a jsdom of its own for each figure costs ~5 ms.
- */
-export function htmlPieceToLexicalChildren(piece: string): unknown[] {
-  const lib = libs();
-  if (looksLight(piece)) return convertRun(lib, piece).root.children;
-  const bounds = [0, ...htmlBlockCuts(piece, EVERY_BLOCK), piece.length];
-  const children: unknown[] = [];
-  for (let start = 0; start < bounds.length - 1; ) {
-    const light = looksLight(piece.slice(bounds[start], bounds[start + 1]));
-    let end = start + 1;
-    while (end < bounds.length - 1 && looksLight(piece.slice(bounds[end], bounds[end + 1])) === light) end++;
-    children.push(...convertRun(lib, piece.slice(bounds[start], bounds[end])).root.children);
-    start = end;
-  }
-  return children;
-}
-
-const EVERY_BLOCK = { maxChars: 1, maxBlocks: 1 };
-
-/** A run of blocks: with linkedom when its content allows, else in the shared jsdom document. */
-function convertRun(lib: Libraries, html: string): LexicalDocument {
-  const document = looksLight(html) ? parseBody(lib, html.trim()) : null;
-  if (document && hasLightContent(document.body)) return convertDocument(lib, document);
-  // Markup that a document parse treats apart from `innerHTML` on a body (a second `<body>`'s attributes,
-  // `<frameset>`): Ghost's own function, with a jsdom of its own.
-  if (/<(?:html|head|body|frameset|frame)[\s/>]|<!doctype/i.test(html)) return lib.ghostHtmlToLexical(html);
-  const shared = lib.sharedJsdomDocument();
-  shared.body.innerHTML = html.trim();
-  return convertDocument(lib, shared);
-}
-
-/**
  * A quick look at the tags, before parsing: false means the markup is not plain (jsdom it is); true is only
- * a guess (an entity, or `<` in an attribute, may hide anything), which hasLightContent settles on the tree.
+ * a guess (`<` in an attribute value may hide anything), which hasLightContent settles on the parsed tree.
  */
 function looksLight(html: string): boolean {
   if (html.includes('<!')) return false;

@@ -19,7 +19,7 @@ import {
   type LexicalRenderOptions,
 } from './ghost-libs.js';
 import { htmlToStorage, lexicalToStorage } from './ghost-url.js';
-import { htmlPieceToLexicalChildren, htmlToLexicalDocument } from './html-to-lexical.js';
+import { htmlToLexicalDocument } from './html-to-lexical.js';
 import { ghostNodeRenderers } from './node-renderers/index.js';
 import { IMAGE_OPTIMIZATION, canTransformImage, mobiledocCards } from './render-options.js';
 import { htmlToPlaintext, readingTime } from './text.js';
@@ -158,8 +158,8 @@ export function renderMobiledoc(mobiledoc: string, options: RenderOptions = {}):
 
 /**
  * `?source=html`: html → serialized lexical as `@tryghost/kg-html-to-lexical` makes it (html-to-lexical.ts),
- * as Ghost's input serializer does. The caller then renders html from the result (Ghost never keeps the client's html). A throw is
- * Ghost's 422 `Failed to convert HTML to Lexical`.
+ * as Ghost's input serializer does. The caller then renders html from the result (Ghost never keeps the
+ * client's html). A throw is Ghost's 422 `Failed to convert HTML to Lexical`.
  */
 export async function htmlToLexical(html: string): Promise<string> {
   return JSON.stringify(htmlToLexicalDocument(html));
@@ -170,7 +170,7 @@ export async function htmlToLexical(html: string): Promise<string> {
  * text without the enclosing brackets, ready to be joined with the other pieces' by html-blocks.ts's lexicalOfPieces.
  */
 export async function htmlPieceToLexicalNodes(html: string): Promise<string> {
-  return JSON.stringify(htmlPieceToLexicalChildren(html)).slice(1, -1);
+  return JSON.stringify(htmlToLexicalDocument(html).root.children).slice(1, -1);
 }
 
 /**
