@@ -13,13 +13,13 @@
  */
 import {
   defaultNodes,
-  htmlToLexicalConverter,
   htmlToMobiledocConverter,
   lexicalHtmlRendererClass,
   mobiledocLibs,
   type LexicalRenderOptions,
 } from './ghost-libs.js';
 import { htmlToStorage, lexicalToStorage } from './ghost-url.js';
+import { htmlToLexicalDocument } from './html-to-lexical.js';
 import { ghostNodeRenderers } from './node-renderers/index.js';
 import { IMAGE_OPTIMIZATION, canTransformImage, mobiledocCards } from './render-options.js';
 import { htmlToPlaintext, readingTime } from './text.js';
@@ -157,12 +157,12 @@ export function renderMobiledoc(mobiledoc: string, options: RenderOptions = {}):
 }
 
 /**
- * `?source=html`: html → serialized lexical with `@tryghost/kg-html-to-lexical`, as Ghost's input serializer
- * does. The caller then renders html from the result (Ghost never keeps the client's html). A throw is
- * Ghost's 422 `Failed to convert HTML to Lexical`.
+ * `?source=html`: html → serialized lexical as `@tryghost/kg-html-to-lexical` makes it (html-to-lexical.ts),
+ * as Ghost's input serializer does. The caller then renders html from the result (Ghost never keeps the
+ * client's html). A throw is Ghost's 422 `Failed to convert HTML to Lexical`.
  */
 export async function htmlToLexical(html: string): Promise<string> {
-  return JSON.stringify(htmlToLexicalConverter()(html));
+  return JSON.stringify(htmlToLexicalDocument(html));
 }
 
 /**
@@ -170,8 +170,7 @@ export async function htmlToLexical(html: string): Promise<string> {
  * text without the enclosing brackets, ready to be joined with the other pieces' by html-blocks.ts's lexicalOfPieces.
  */
 export async function htmlPieceToLexicalNodes(html: string): Promise<string> {
-  const document = htmlToLexicalConverter()(html) as { root: { children: unknown[] } };
-  return JSON.stringify(document.root.children).slice(1, -1);
+  return JSON.stringify(htmlToLexicalDocument(html).root.children).slice(1, -1);
 }
 
 /**
