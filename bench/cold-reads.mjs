@@ -2,7 +2,7 @@
 // ~1,000-word posts with 3 tags each, 16 connections, each server pinned to one core (`taskset -c 0`), the builds
 // alternated round by round so the machine's load falls on both alike.
 // Usage: npm run build && node bench/cold-reads.mjs --before /old/checkout/dist/main.mjs [--seconds 10] [--rounds 2]
-//        [--prof DIR] (CPU profiles of the current build's server, one per round, into DIR)
+//        [--prof DIR] (CPU profiles of the current build's server, one per round, into DIR) [--only pages,settings]
 import { copyFileSync, mkdirSync, mkdtempSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -12,7 +12,13 @@ import { cpuSecondsOf, keysFor, startServer } from './posts-common.mjs';
 import { adminApi, seedThroughApi } from './site-content.mjs';
 
 const { values } = parseArgs({
-  options: { before: { type: 'string' }, seconds: { type: 'string', default: '10' }, rounds: { type: 'string', default: '2' }, prof: { type: 'string' } },
+  options: {
+    before: { type: 'string' },
+    seconds: { type: 'string', default: '10' },
+    rounds: { type: 'string', default: '2' },
+    prof: { type: 'string' },
+    only: { type: 'string' },
+  },
 });
 const root = path.dirname(new URL(import.meta.url).pathname);
 const builds = [...(values.before ? [['before', values.before]] : []), ['after', path.join(root, '../dist/main.mjs')]];
@@ -23,12 +29,18 @@ const { adminKey, contentKey } = await keysFor(seeder.base);
 await seedThroughApi(adminApi(seeder.base, adminKey), 200);
 await seeder.stop();
 
-const REQUESTS = [
+// The Content API reads of `npm run bench`; `--only pages,settings` (names' first words) keeps some of them.
+const ALL_REQUESTS = [
   ['posts include=tags,authors', 'posts/?include=tags,authors'],
   ['post by slug', 'posts/slug/bench-post-100/'],
-  ['filtered browse', 'posts/?filter=tag:topic-3&include=tags'],
-  ['tags include=count.posts', 'tags/?include=count.posts'],
+  ['filtered browse', 'posts/?filter=tag:topic-3&include=tags,authors'],
+  ['tags include=count.posts limit=all', 'tags/?include=count.posts&limit=all'],
+  ['settings', 'settings/'],
+  ['authors', 'authors/'],
+  ['pages', 'pages/'],
 ];
+const only = values.only?.split(',');
+const REQUESTS = only ? ALL_REQUESTS.filter(([title]) => only.includes(title.split(' ')[0])) : ALL_REQUESTS;
 
 /** A server of build `main` on a copy of the seeded database, pinned to core 0, with no response cache. */
 function serve(main, nodeArgs) {
