@@ -125,6 +125,11 @@ function browseQueries(engine: Engine, spec: BrowseSpec, api: Api, params: Brows
   // SQLite only: a server sorts wide rows by reference (PostgreSQL's TOAST, MySQL's sort by row id), and there a
   // second query is a round trip.
   const wide = engine.inProcess && (spec.wideColumns?.some((column) => columns.includes(column)) ?? false);
+  const keys = preparedQuery((db, $: Window) =>
+    ordered(scoped(db).select(`${spec.table}.id as id`))
+      .limit($.limit)
+      .offset($.offset),
+  );
   const byId = preparedQuery((db, $: { ids: string[] }) => withOrderCounts(rowColumns(db).where(`${spec.table}.id`, 'in', $.ids)));
 
   return {
@@ -132,11 +137,7 @@ function browseQueries(engine: Engine, spec: BrowseSpec, api: Api, params: Brows
     page: preparedQuery((db, $: Window) => ordered(rowColumns(db)).limit($.limit).offset($.offset)),
     all: preparedQuery((db) => ordered(rowColumns(db))),
     count: preparedQuery((db) => scoped(db).select(sql<number>`count(*)`.as('total'))),
-    keys: preparedQuery((db, $: Window) =>
-      ordered(scoped(db).select(`${spec.table}.id as id`))
-        .limit($.limit)
-        .offset($.offset),
-    ),
+    keys: async (db: ReadDb, window: Window): Promise<string[]> => (await keys(db, window)).map((row) => row.id as string),
     rowsById: async <Row>(db: ReadDb, ids: readonly string[]): Promise<Row[]> => {
       if (ids.length === 0) return [];
       const rows = (await byId(db, { ids: [...ids] })) as (Row & { id: string })[];
@@ -189,12 +190,7 @@ export async function browseRows<Row>(database: ReadDb, engine: Engine, spec: Br
   }
   const limited = { offset: window.offset, limit: window.limit };
   const pageRows = queries.wide
-    ? queries.keys(database, limited).then((ids) =>
-        queries.rowsById<Row>(
-          database,
-          ids.map((row) => row.id as string),
-        ),
-      )
+    ? queries.keys(database, limited).then((ids) => queries.rowsById<Row>(database, ids))
     : (queries.page(database, limited) as Promise<Row[]>);
   const [rows, [counted]] = await Promise.all([pageRows, queries.count(database, {})]);
   return { rows, meta: paginationMeta(params.page, Number(counted?.total ?? 0)) };
@@ -218,17 +214,16 @@ export async function browseAllPages<Row>(
   pageSize: number,
 ): Promise<AsyncIterable<Row[]>> {
   const queries = queriesFor(engine, spec, api, params);
-  const idsOf = async (window: Window) => (await queries.keys(database, window)).map((row) => row.id as string);
   let first: Row[];
   let rest: string[];
   if (queries.wide) {
     // Wide rows: every id in order at once, then the rows page by page.
-    const ids = await idsOf({ offset: 0, limit: Number.MAX_SAFE_INTEGER });
+    const ids = await queries.keys(database, { offset: 0, limit: Number.MAX_SAFE_INTEGER });
     first = await queries.rowsById<Row>(database, ids.slice(0, pageSize));
     rest = ids.slice(pageSize);
   } else {
     first = (await queries.page(database, { offset: 0, limit: pageSize })) as Row[];
-    rest = first.length < pageSize ? [] : await idsOf({ offset: pageSize, limit: Number.MAX_SAFE_INTEGER });
+    rest = first.length < pageSize ? [] : await queries.keys(database, { offset: pageSize, limit: Number.MAX_SAFE_INTEGER });
   }
   async function* pages(): AsyncGenerator<Row[]> {
     yield first;
