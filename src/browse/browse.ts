@@ -1,4 +1,5 @@
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type SelectQueryBuilder, type SqlBool } from 'kysely';
+import { preparedQuery } from '../db/prepared.js';
 import type { ReadDb } from '../db/read-db.js';
 import type { Engine } from '../db/engine.js';
 import { allOf, type Cond } from '../filter/compile.js';
@@ -86,19 +87,17 @@ export function browseColumns(spec: BrowseSpec, fields: readonly string[] | null
 }
 
 /**
- * The queries of one browse request, built once: conditions, order and columns checked up front (a bad
- * filter or order fails here, before anything is read). `page()` reads the rows in order; `keys()` reads
- * only the ordered ids (`limit=all` streams by them); `rowsById()` reads the rows of some of those ids.
+ * The queries of one browse shape, compiled once (db/prepared.ts): conditions, order and columns checked up
+ * front (a bad filter or order fails here, before anything is read). `page` reads the rows in order; `keys`
+ * only the ordered ids (`limit=all` streams by them); `rowsById` the rows of some of those ids.
  */
-function browseQueries(database: ReadDb, engine: Engine, spec: BrowseSpec, api: Api, params: BrowseParams) {
-  const db = database as unknown as Kysely<any>;
+function browseQueries(engine: Engine, spec: BrowseSpec, api: Api, params: BrowseParams, cond: Cond | null) {
   const rules = spec.api[api]!;
-  const cond = browseCondition(spec, api, params);
   const where = cond ? renderCondition(cond, spec.filter, engine) : null;
   const order = browseOrder(spec, api, params);
 
-  const scoped = () => {
-    let query = db.selectFrom(spec.table);
+  const scoped = (database: ReadDb) => {
+    let query = (database as unknown as Kysely<any>).selectFrom(spec.table);
     if (rules.scope) query = query.where(rules.scope);
     if (rules.search && params.search !== null) query = query.where((eb: Eb) => rules.search!(eb, params.search!));
     if (where) query = query.where(where);
@@ -121,32 +120,61 @@ function browseQueries(database: ReadDb, engine: Engine, spec: BrowseSpec, api: 
     for (const table of orderTables(order, spec.table)) out = joinForOrder(out, spec, table);
     return applyOrder(out, order, spec.order, engine);
   };
-  const rowColumns = () => scoped().select(columns.map((column) => `${spec.table}.${column}`));
+  const rowColumns = (database: ReadDb) => scoped(database).select(columns.map((column) => `${spec.table}.${column}`));
 
   // SQLite only: a server sorts wide rows by reference (PostgreSQL's TOAST, MySQL's sort by row id), and there a
   // second query is a round trip.
   const wide = engine.inProcess && (spec.wideColumns?.some((column) => columns.includes(column)) ?? false);
+  const keys = preparedQuery((db, $: Window) =>
+    ordered(scoped(db).select(`${spec.table}.id as id`))
+      .limit($.limit)
+      .offset($.offset),
+  );
+  const byId = preparedQuery((db, $: { ids: string[] }) => withOrderCounts(rowColumns(db).where(`${spec.table}.id`, 'in', $.ids)));
 
   return {
-    scoped,
     wide,
-    page: (window: { offset: number; limit: number | null }) => {
-      const query = ordered(rowColumns());
-      return window.limit === null ? query : query.limit(window.limit).offset(window.offset);
-    },
-    keys: async (window: { offset: number; limit: number }): Promise<string[]> => {
-      const query = ordered(scoped().select(`${spec.table}.id as id`))
-        .limit(window.limit)
-        .offset(window.offset);
-      return ((await query.execute()) as { id: string }[]).map((row) => row.id);
-    },
-    rowsById: async <Row>(ids: readonly string[]): Promise<Row[]> => {
+    page: preparedQuery((db, $: Window) => ordered(rowColumns(db)).limit($.limit).offset($.offset)),
+    all: preparedQuery((db) => ordered(rowColumns(db))),
+    count: preparedQuery((db) => scoped(db).select(sql<number>`count(*)`.as('total'))),
+    keys: async (db: ReadDb, window: Window): Promise<string[]> => (await keys(db, window)).map((row) => row.id as string),
+    rowsById: async <Row>(db: ReadDb, ids: readonly string[]): Promise<Row[]> => {
       if (ids.length === 0) return [];
-      const rows = (await withOrderCounts(rowColumns().where(`${spec.table}.id`, 'in', ids)).execute()) as (Row & { id: string })[];
+      const rows = (await byId(db, { ids: [...ids] })) as (Row & { id: string })[];
       const position = new Map(ids.map((id, index) => [id, index]));
       return rows.sort((a, b) => position.get(a.id)! - position.get(b.id)!);
     },
   };
+}
+
+type Window = { offset: number; limit: number };
+type BrowseQueries = ReturnType<typeof browseQueries>;
+
+/**
+ * Browse queries kept per shape: per resource, per condition tree (the filter's, itself kept per filter text,
+ * and built afresh when it holds a relative date, so such a shape is compiled per request), and per the rest
+ * of the request that shapes the SQL. `search` text is part of the SQL's shape too: those requests compile
+ * their own.
+ */
+const kept = new WeakMap<BrowseSpec, WeakMap<object, Map<string, BrowseQueries>>>();
+const NO_CONDITION = {};
+const SHAPES_PER_CONDITION = 50;
+
+function queriesFor(engine: Engine, spec: BrowseSpec, api: Api, params: BrowseParams): BrowseQueries {
+  const cond = browseCondition(spec, api, params);
+  if (params.search !== null) return browseQueries(engine, spec, api, params, cond);
+  let byCondition = kept.get(spec);
+  if (!byCondition) kept.set(spec, (byCondition = new WeakMap()));
+  let shapes = byCondition.get(cond ?? NO_CONDITION);
+  if (!shapes) byCondition.set(cond ?? NO_CONDITION, (shapes = new Map()));
+  const key = JSON.stringify([engine.kind, api, params.filter, params.order, params.fields, params.formats, params.include]);
+  let queries = shapes.get(key);
+  if (!queries) {
+    queries = browseQueries(engine, spec, api, params, cond);
+    if (shapes.size >= SHAPES_PER_CONDITION) shapes.delete(shapes.keys().next().value!);
+    shapes.set(key, queries);
+  }
+  return queries;
 }
 
 /**
@@ -154,14 +182,18 @@ function browseQueries(database: ReadDb, engine: Engine, spec: BrowseSpec, api: 
  * includes — counts ride along as subqueries, so the query count does not grow with the page.
  */
 export async function browseRows<Row>(database: ReadDb, engine: Engine, spec: BrowseSpec, api: Api, params: BrowseParams): Promise<BrowseResult<Row>> {
-  const queries = browseQueries(database, engine, spec, api, params);
+  const queries = queriesFor(engine, spec, api, params);
   const window = sqlWindow(params.page);
-  const pageRows =
-    queries.wide && window.limit !== null
-      ? queries.keys({ offset: window.offset, limit: window.limit }).then((ids) => queries.rowsById<Row>(ids))
-      : (queries.page(window).execute() as Promise<Row[]>);
-  const [rows, total] = await Promise.all([pageRows, window.limit === null ? Promise.resolve(null) : countRows(queries.scoped())]);
-  return { rows, meta: paginationMeta(params.page, total ?? rows.length) };
+  if (window.limit === null) {
+    const rows = (await queries.all(database, {})) as Row[];
+    return { rows, meta: paginationMeta(params.page, rows.length) };
+  }
+  const limited = { offset: window.offset, limit: window.limit };
+  const pageRows = queries.wide
+    ? queries.keys(database, limited).then((ids) => queries.rowsById<Row>(database, ids))
+    : (queries.page(database, limited) as Promise<Row[]>);
+  const [rows, [counted]] = await Promise.all([pageRows, queries.count(database, {})]);
+  return { rows, meta: paginationMeta(params.page, Number(counted?.total ?? 0)) };
 }
 
 /**
@@ -181,28 +213,23 @@ export async function browseAllPages<Row>(
   params: BrowseParams,
   pageSize: number,
 ): Promise<AsyncIterable<Row[]>> {
-  const queries = browseQueries(database, engine, spec, api, params);
+  const queries = queriesFor(engine, spec, api, params);
   let first: Row[];
   let rest: string[];
   if (queries.wide) {
     // Wide rows: every id in order at once, then the rows page by page.
-    const ids = await queries.keys({ offset: 0, limit: Number.MAX_SAFE_INTEGER });
-    first = await queries.rowsById<Row>(ids.slice(0, pageSize));
+    const ids = await queries.keys(database, { offset: 0, limit: Number.MAX_SAFE_INTEGER });
+    first = await queries.rowsById<Row>(database, ids.slice(0, pageSize));
     rest = ids.slice(pageSize);
   } else {
-    first = (await queries.page({ offset: 0, limit: pageSize }).execute()) as Row[];
-    rest = first.length < pageSize ? [] : await queries.keys({ offset: pageSize, limit: Number.MAX_SAFE_INTEGER });
+    first = (await queries.page(database, { offset: 0, limit: pageSize })) as Row[];
+    rest = first.length < pageSize ? [] : await queries.keys(database, { offset: pageSize, limit: Number.MAX_SAFE_INTEGER });
   }
   async function* pages(): AsyncGenerator<Row[]> {
     yield first;
-    for (let start = 0; start < rest.length; start += pageSize) yield queries.rowsById<Row>(rest.slice(start, start + pageSize));
+    for (let start = 0; start < rest.length; start += pageSize) yield queries.rowsById<Row>(database, rest.slice(start, start + pageSize));
   }
   return pages();
-}
-
-async function countRows(query: SelectQueryBuilder<any, any, {}>): Promise<number> {
-  const row = await query.select(sql<number>`count(*)`.as('total')).executeTakeFirst();
-  return Number(row?.total ?? 0);
 }
 
 /** Order terms on a one-to-one relation (posts ordered by `posts_meta.meta_title`) need its row. */

@@ -38,9 +38,20 @@ export async function readSettings<K extends SettingKey>(db: ReadDb, keys: reado
   return new Map(keys.map((key) => [key, stored.has(key) ? stored.get(key)! : SETTINGS[key].default]));
 }
 
-/** Every setting, in Ghost's order. */
+const allSettings = new WeakMap<Values, ReadonlyMap<SettingKey, string | null>>();
+
+/**
+ * Every setting, in Ghost's order: the same object while the cached values are unchanged, so what is derived
+ * from all of them (the Content API's settings answer) can be kept per snapshot.
+ */
 export async function readAllSettings(db: ReadDb): Promise<ReadonlyMap<SettingKey, string | null>> {
-  return readSettings(db, SETTING_KEYS);
+  const stored = await storedValues(db, SETTING_KEYS);
+  let all = allSettings.get(stored);
+  if (!all) {
+    all = new Map(SETTING_KEYS.map((key) => [key, stored.has(key) ? stored.get(key)! : SETTINGS[key].default]));
+    allSettings.set(stored, all);
+  }
+  return all;
 }
 
 export async function readSetting(db: ReadDb, key: SettingKey): Promise<string | null> {

@@ -1,5 +1,6 @@
 import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
 import type { Db } from '../../db/connect.js';
+import { preparedQuery } from '../../db/prepared.js';
 import type { ReadDb } from '../../db/read-db.js';
 import type { Database, PostMetaRow, PostRevisionRow, PostRow, TagRow, UserRow } from '../../db/schema.js';
 import type { PostType } from './posts.schemas.js';
@@ -79,9 +80,32 @@ export async function findPostMeta(db: ReadDb, postId: string): Promise<PostMeta
   return (await db.selectFrom('posts_meta').selectAll().where('post_id', '=', postId).executeTakeFirst()) ?? null;
 }
 
+// The relations of a page of posts: read for every posts list, so compiled once per page size.
+const metaByPostIds = preparedQuery((db, $: { postIds: string[] }) => db.selectFrom('posts_meta').selectAll().where('post_id', 'in', $.postIds));
+const tagsByPostIds = preparedQuery((db, $: { postIds: string[] }) =>
+  db
+    .selectFrom('posts_tags')
+    .innerJoin('tags', 'tags.id', 'posts_tags.tag_id')
+    .select(TAG_COLUMNS.map((column) => `tags.${column}` as const))
+    .select(['posts_tags.post_id as _post_id'])
+    .where('posts_tags.post_id', 'in', $.postIds)
+    .orderBy('posts_tags.sort_order', 'asc')
+    .orderBy('posts_tags.id', 'asc'),
+);
+const authorsByPostIds = preparedQuery((db, $: { postIds: string[] }) =>
+  db
+    .selectFrom('posts_authors')
+    .innerJoin('users', 'users.id', 'posts_authors.author_id')
+    .select(USER_COLUMNS.map((column) => `users.${column}` as const))
+    .select(['posts_authors.post_id as _post_id'])
+    .where('posts_authors.post_id', 'in', $.postIds)
+    .orderBy('posts_authors.sort_order', 'asc')
+    .orderBy('posts_authors.id', 'asc'),
+);
+
 export async function metaOfPosts(db: ReadDb, postIds: readonly string[]): Promise<Map<string, PostMetaRow>> {
   if (postIds.length === 0) return new Map();
-  const rows = await db.selectFrom('posts_meta').selectAll().where('post_id', 'in', postIds).execute();
+  const rows = await metaByPostIds(db, { postIds: [...postIds] });
   return new Map(rows.map((row) => [row.post_id, row]));
 }
 
@@ -89,15 +113,7 @@ export async function metaOfPosts(db: ReadDb, postIds: readonly string[]): Promi
 export async function tagsOfPosts(db: ReadDb, postIds: readonly string[]): Promise<Map<string, TagRow[]>> {
   const byPost = new Map<string, TagRow[]>(postIds.map((id) => [id, []]));
   if (postIds.length === 0) return byPost;
-  const rows = await db
-    .selectFrom('posts_tags')
-    .innerJoin('tags', 'tags.id', 'posts_tags.tag_id')
-    .select(TAG_COLUMNS.map((column) => `tags.${column}` as const))
-    .select(['posts_tags.post_id as _post_id'])
-    .where('posts_tags.post_id', 'in', postIds)
-    .orderBy('posts_tags.sort_order', 'asc')
-    .orderBy('posts_tags.id', 'asc')
-    .execute();
+  const rows = await tagsByPostIds(db, { postIds: [...postIds] });
   for (const { _post_id, ...tag } of rows) byPost.get(_post_id)?.push(tag as TagRow);
   return byPost;
 }
@@ -106,15 +122,7 @@ export async function tagsOfPosts(db: ReadDb, postIds: readonly string[]): Promi
 export async function authorsOfPosts(db: ReadDb, postIds: readonly string[]): Promise<Map<string, UserRow[]>> {
   const byPost = new Map<string, UserRow[]>(postIds.map((id) => [id, []]));
   if (postIds.length === 0) return byPost;
-  const rows = await db
-    .selectFrom('posts_authors')
-    .innerJoin('users', 'users.id', 'posts_authors.author_id')
-    .select(USER_COLUMNS.map((column) => `users.${column}` as const))
-    .select(['posts_authors.post_id as _post_id'])
-    .where('posts_authors.post_id', 'in', postIds)
-    .orderBy('posts_authors.sort_order', 'asc')
-    .orderBy('posts_authors.id', 'asc')
-    .execute();
+  const rows = await authorsByPostIds(db, { postIds: [...postIds] });
   for (const { _post_id, ...user } of rows) byPost.get(_post_id)?.push(user as UserRow);
   return byPost;
 }

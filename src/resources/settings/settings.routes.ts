@@ -4,6 +4,7 @@ import { parseBody } from '../../http/parse-body.js';
 import { SETTINGS_EDIT } from './settings.schemas.js';
 import { browseSettings, editSettings, siteFacts } from './settings.service.js';
 import { presentAdminSettings, presentContentSettings } from './settings.present.js';
+import type { SettingValues, SiteFacts } from '../../settings/derived.js';
 
 type Query = Record<string, unknown>;
 
@@ -33,8 +34,23 @@ export function settingsAdminRoutes(app: FastifyInstance) {
   });
 }
 
+/**
+ * The Content API's answer per settings snapshot (browseSettings gives the same values until a setting
+ * changes, here or on another instance): presented and serialised once, not per request.
+ */
+const contentAnswers = new WeakMap<SettingValues, { facts: SiteFacts; body: Buffer }>();
+
 export function settingsContentRoutes(app: FastifyInstance) {
-  app.get('/settings/', { config: { frame: frame('browse') } }, async ({ ctx }) => {
-    return { settings: presentContentSettings(await browseSettings(ctx), siteFacts(ctx)), meta: {} };
+  app.get('/settings/', { config: { frame: frame('browse') } }, async ({ ctx }, reply) => {
+    const values = await browseSettings(ctx);
+    const facts = siteFacts(ctx);
+    let kept = contentAnswers.get(values);
+    if (!kept || kept.facts.siteUrl !== facts.siteUrl || kept.facts.mailFrom !== facts.mailFrom) {
+      kept = { facts, body: Buffer.from(JSON.stringify({ settings: presentContentSettings(values, facts), meta: {} })) };
+      contentAnswers.set(values, kept);
+    }
+    // A Buffer goes out as it is (the scope's serializer would encode a string again).
+    reply.type('application/json; charset=utf-8');
+    return kept.body;
   });
 }

@@ -1,6 +1,7 @@
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { Api } from '../../browse/browse.js';
 import type { Db } from '../../db/connect.js';
+import { preparedQuery } from '../../db/prepared.js';
 import type { ReadDb } from '../../db/read-db.js';
 import type { Database, TagRow } from '../../db/schema.js';
 import { columnsOf } from '../../browse/fields.js';
@@ -44,14 +45,27 @@ export function tagPostCount(eb: ExpressionBuilder<Database, 'tags'>, api: Api) 
   return count.select(sql<number>`count(posts.id)`.as('n'));
 }
 
-/** `count.posts` of each of these tags. */
+/**
+ * `count.posts` of each of these tags (the same counts as tagPostCount), in one grouped query that reads the
+ * posts once: looking a post up per link instead made SQLite read each post's whole row (its type and status
+ * come after the html) — most of a cold `tags/?include=count.posts` answer's time.
+ */
+const tagPostCounts = (api: Api) =>
+  preparedQuery((db, $: { tagIds: string[] }) => {
+    let posts = db.selectFrom('posts').select('posts.id');
+    if (api === 'content') posts = posts.where('posts.type', '=', 'post').where('posts.status', '=', 'published');
+    return db
+      .selectFrom('posts_tags')
+      .select(['posts_tags.tag_id as id', sql<number>`count(*)`.as('n')])
+      .where('posts_tags.tag_id', 'in', $.tagIds)
+      .where('posts_tags.post_id', 'in', posts)
+      .groupBy('posts_tags.tag_id');
+  });
+const TAG_POST_COUNTS = { admin: tagPostCounts('admin'), content: tagPostCounts('content') };
+
 export async function postCountsOfTags(db: ReadDb, tagIds: readonly string[], api: Api): Promise<Map<string, number>> {
   if (tagIds.length === 0) return new Map();
-  const rows = await db
-    .selectFrom('tags')
-    .select(['tags.id', (eb) => tagPostCount(eb, api).as('n')])
-    .where('tags.id', 'in', tagIds)
-    .execute();
+  const rows = await TAG_POST_COUNTS[api](db, { tagIds: [...tagIds] });
   return new Map(rows.map((row) => [row.id, Number(row.n)]));
 }
 
