@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import autocannon from 'autocannon';
 import { Kysely, MysqlDialect, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { openSqliteFile } from '../scripts/sqlite-file.mjs';
 import { keysFor, startServer } from './posts-common.mjs';
 
 const seconds = Number(process.argv[2] ?? 10);
@@ -15,8 +16,7 @@ const { contentKey } = await keysFor(server.base);
 async function database() {
   const url = process.env.DATABASE_URL;
   if (!url) {
-    const { default: Database } = await import('better-sqlite3');
-    return new Kysely({ dialect: new SqliteDialect({ database: new Database(server.sqliteFile) }) });
+    return new Kysely({ dialect: new SqliteDialect({ database: openSqliteFile(server.sqliteFile) }) });
   }
   if (url.startsWith('postgres')) {
     const { default: pg } = await import('pg');
@@ -34,7 +34,7 @@ const text = (i, n) => Array.from({ length: n }, (_, k) => WORDS[(i * 31 + k * 7
 
 // Seeded by SQL, as an import would: the search index is kept by the database's own triggers.
 const db = await database();
-// better-sqlite3 binds no Date (the service's own SQLite wrapper turns them into ISO text the same way).
+// SQLite binds no Date (the service's own SQLite wrapper turns them into ISO text the same way).
 const stamp = (date) => (process.env.DATABASE_URL ? date : date.toISOString());
 const at = new Date('2026-01-01T00:00:00Z');
 for (let start = 0; start < POSTS; start += 250) {

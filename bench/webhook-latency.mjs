@@ -18,9 +18,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import Database from 'better-sqlite3';
 import pg from 'pg';
 import mysql from 'mysql2/promise';
+import { openSqliteFile } from '../scripts/sqlite-file.mjs';
 import { startServer } from './posts-common.mjs';
 
 const { values: args } = parseArgs({
@@ -42,7 +42,7 @@ async function freshDatabase(engine) {
     return {
       url: `sqlite:${file}`,
       query: async (text) => {
-        const db = new Database(file, { readonly: true });
+        const db = openSqliteFile(file, { readonly: true });
         try {
           return db.prepare(text).all();
         } finally {

@@ -1,12 +1,10 @@
 // Reads back what the reference Ghost stored after the import, straight from its SQLite file, so our
 // database is seeded with the very same rows (ids, rendered html/plaintext, timestamps, the importer's
 // `#Import …` tag, locked users).
-import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import path from 'node:path';
 
-const require = createRequire(import.meta.url);
-const Database = require('better-sqlite3');
+import { openSqliteFile } from '../../scripts/sqlite-file.mjs';
 
 const TABLES = {
   users: null,
@@ -35,7 +33,7 @@ function normalise(table, row, booleanColumns) {
 
 export function snapshotPeer(port) {
   const file = path.join(process.env.GHOST_PEER_HOME ?? path.join(homedir(), '.cache/ghost-peer'), 'run', String(port), 'content/data/ghost.db');
-  const db = new Database(file, { readonly: true });
+  const db = openSqliteFile(file, { readonly: true });
   try {
     const roles = new Map(
       db
