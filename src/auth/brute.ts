@@ -91,6 +91,8 @@ export const LIMITERS = {
     lifetime: 3600,
     refuse: () => errors.tooManyRequests('Only 10 test emails can be sent per hour'),
   }),
+  /** `POST <site>/private/` per IP, every try counted (a right password too): a private site's password form. */
+  privateBlog: hourly('privateblog', 99, (wait) => errors.tooManyRequests(`Too many private sign-in attempts try again in ${wait}`)),
   /** Failed uses of one password-reset token (any IP): the token locks after ten. */
   resetToken: limiter({
     name: 'reset_token',

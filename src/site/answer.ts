@@ -6,7 +6,7 @@ import type { ThemeStore } from './theme-store.js';
 import { dataOwnerPath, matchRoutes } from './routing.js';
 import { MovedTo, planPage, type PagePlan } from './pages.js';
 import type { SiteConfig } from './site-config.js';
-import { renderPage } from './render.js';
+import { renderPage, type PageRequest } from './render.js';
 import { errorTemplate } from './templates.js';
 import type { SiteMember } from './member.js';
 import { feedFor, type FeedSources } from './rss.js';
@@ -117,14 +117,20 @@ export async function pageAnswer(
     if (err instanceof TemplateError) err = err.cause;
     if (status === 500) request.log.error({ err }, 'site page failed');
     const message = err instanceof GhostError && err.status === 404 ? err.message : status === 404 ? 'Page not found' : 'The server has encountered an error.';
-    try {
-      const html = await renderPage({ ...pageRequest, context: [] }, errorTemplate(theme, status), { message, statusCode: status, errorDetails: [] });
-      return { status, type: 'text/html; charset=utf-8', body: Buffer.from(html), cacheControl: ERROR_CACHE };
-    } catch (inner) {
-      request.log.error({ err: inner }, 'the theme error template failed');
-      const text = `<h1>Oops, seems there is an error in the error template.</h1>`;
-      return { status: 500, type: 'text/html; charset=utf-8', body: Buffer.from(text), cacheControl: ERROR_CACHE };
-    }
+    return errorAnswer(pageRequest, status, message, request.log);
+  }
+}
+
+/** The theme's error page for `status` (`error-429.hbs`, `error-4xx.hbs`, `error.hbs`, else Ghost's own). */
+export async function errorAnswer(pageRequest: Omit<PageRequest, 'context'>, status: number, message: string, log: FastifyRequest['log']): Promise<Answer> {
+  try {
+    const template = errorTemplate(pageRequest.theme, status);
+    const html = await renderPage({ ...pageRequest, context: [] }, template, { message, statusCode: status, errorDetails: [] });
+    return { status, type: 'text/html; charset=utf-8', body: Buffer.from(html), cacheControl: ERROR_CACHE };
+  } catch (inner) {
+    log.error({ err: inner }, 'the theme error template failed');
+    const text = `<h1>Oops, seems there is an error in the error template.</h1>`;
+    return { status: 500, type: 'text/html; charset=utf-8', body: Buffer.from(text), cacheControl: ERROR_CACHE };
   }
 }
 

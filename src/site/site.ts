@@ -6,7 +6,9 @@ import type { ContentVersions } from '../events/content-version.js';
 import type { ResponseCache } from '../http/response-cache.js';
 import { ThemeStore } from './theme-store.js';
 import { siteRedirect, type SiteRoutes } from './routing.js';
-import { NO_STORE, REDIRECT_CACHE, pageAnswer } from './answer.js';
+import { NO_STORE, REDIRECT_CACHE, errorAnswer, pageAnswer } from './answer.js';
+import { GhostError } from '../errors.js';
+import { LIMITERS, hit } from '../auth/brute.js';
 import { SiteConfigStore } from './site-config.js';
 import { findRedirect } from '../resources/redirects/redirects.parse.js';
 import { renderPage } from './render.js';
@@ -154,6 +156,8 @@ export function createSite({ base, versions, cache, routes, member: resolveMembe
       reply.header('Cache-Control', NO_STORE);
       if (!secret || hasPrivateSession(request.cookies ?? {}, secret)) return reply.redirect(base.site.url, 302);
       reply.header('X-Robots-Tag', 'noindex');
+      const refused = await guessesRefused(request, version);
+      if (refused) return reply.code(refused.status).header('Cache-Control', NO_STORE).type(refused.type).send(refused.body);
       const body = (request.body ?? {}) as Record<string, unknown>;
       if (typeof body.password === 'string' && body.password === secret.password) {
         const forward = forwardPath((request.query as Record<string, unknown>).r, base.site.url);
@@ -165,6 +169,28 @@ export function createSite({ base, versions, cache, routes, member: resolveMembe
 
     close: () => themes.close(),
   };
+
+  /** Ghost's limit on the password form: 100 tries per IP an hour, then its 429 page in the theme's error template. */
+  async function guessesRefused(request: FastifyRequest, version: number) {
+    try {
+      await hit(base.db, LIMITERS.privateBlog, request.ip, 'privateblog', base.clock.epochMs());
+      return null;
+    } catch (err) {
+      if (!(err instanceof GhostError && err.status === 429)) throw err;
+      const [theme, globals] = await Promise.all([themes.active(visitorCtx, version), snapshots.at(version).globals()]);
+      const pageRequest = {
+        ctx: visitorCtx,
+        theme,
+        relativeUrl: '/private/',
+        member: null,
+        log: request.log,
+        version,
+        globals,
+        reads: directReads(visitorCtx),
+      };
+      return errorAnswer(pageRequest, 429, err.message, request.log);
+    }
+  }
 
   /** The password form: the theme's `private.hbs`, else the site's own page. */
   async function sendPrivatePage(request: FastifyRequest, reply: FastifyReply, error: { message: string } | null, version: number, globals: SiteGlobals) {

@@ -122,6 +122,25 @@ describe('a private site', () => {
     expect((await login('wrong')).body).toContain('<em>Incorrect password.</em>');
     await setPrivate({ is_private: false });
   });
+
+  // Last in this block: it uses up the hour's tries of the tests' one address.
+  it("refuses the password form after Ghost's 100 tries per address an hour, even the right password, with its 429 page", async () => {
+    await setPrivate({ is_private: true, password: 'letmein' });
+    // The earlier tests' tries are forgotten; then every try counts, right or wrong.
+    await t.db.deleteFrom('brute').execute();
+    for (let i = 0; i < 99; i++) expect((await login('wrong')).statusCode).toBe(200);
+    expect((await login('letmein')).statusCode).toBe(302);
+    const refused = await login('letmein');
+    expect(refused.statusCode).toBe(429);
+    expect(refused.headers['cache-control']).toBe(NO_STORE);
+    expect(refused.headers['set-cookie']).toBeUndefined();
+    expect(refused.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(refused.body).toContain('<title>429 — Too many private sign-in attempts try again in an hour</title>');
+    expect(refused.body).toContain('<h2 class="error-description">Too many private sign-in attempts try again in an hour</h2>');
+    // Only the form is limited: the pages still ask for the password.
+    expect((await t.app.inject({ url: '/private/' })).statusCode).toBe(200);
+    await setPrivate({ is_private: false });
+  });
 });
 
 describe('draft previews at /p/{uuid}/', () => {
