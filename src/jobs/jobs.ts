@@ -32,7 +32,13 @@ export interface RunningJob {
  * throws fails the job with that message (the error is the result: a job is not tried again after a failure
  * of its own, only after its instance died).
  */
-export type JobHandler = (job: RunningJob) => Promise<unknown>;
+export type JobHandler = ((job: RunningJob) => Promise<unknown>) & {
+  /**
+   * Told when a job of this kind has ended failed, by its own error or given up after its instances died
+   * `MAX_JOB_ATTEMPTS` times, so that the rows it was working on say so instead of staying half-done.
+   */
+  readonly failed?: (payload: unknown, error: string) => Promise<void>;
+};
 
 /** The handlers this runner knows, by kind (passed in by app.ts: jobs/ imports no resource). */
 export type JobHandlers = Readonly<Record<string, JobHandler>>;
@@ -140,9 +146,13 @@ export async function runJob(run: RunContext, id: string): Promise<void> {
   if (!handler) return;
   const started = performance.now();
   const line = (extra: object = {}) => ({ job: row.kind, job_id: id, attempt: row.attempts, ms: Math.round(performance.now() - started), ...extra });
+  const failed = async (error: string) => {
+    if (!(await finish(db, id, owner, now(), { status: 'failed', result: null, error: error.slice(0, 2000) }))) return;
+    await handler.failed?.(jobPayload(row), error).catch((err: unknown) => log.error(line({ err }), 'recording a failed background job failed'));
+  };
   if (row.attempts > MAX_JOB_ATTEMPTS) {
-    await finish(db, id, owner, now(), { status: 'failed', result: null, error: `given up after ${MAX_JOB_ATTEMPTS} attempts` });
     log.error(line(), `background job given up after ${MAX_JOB_ATTEMPTS} attempts`);
+    await failed(`given up after ${MAX_JOB_ATTEMPTS} attempts`);
     return;
   }
   log.info(line(), 'background job started');
@@ -181,7 +191,6 @@ export async function runJob(run: RunContext, id: string): Promise<void> {
       return;
     }
     log.error(line({ err }), 'background job failed');
-    const message = err instanceof Error ? err.message : String(err);
-    await finish(db, id, owner, now(), { status: 'failed', result: null, error: message.slice(0, 2000) });
+    await failed(err instanceof Error ? err.message : String(err));
   }
 }

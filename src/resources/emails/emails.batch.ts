@@ -15,7 +15,9 @@ import {
   findBatch,
   findEmail,
   findPostOfEmail,
+  failOpenBatch,
   finishEmailIfDone,
+  SEND_FAILED,
   recordDelivered,
   recordFailure,
   unprocessedRecipients,
@@ -24,8 +26,6 @@ import {
 } from './emails.queries.js';
 import { findNewsletter } from '../newsletters/newsletters.queries.js';
 
-/** Ghost's error on an email whose batches failed. */
-export const SEND_FAILED = 'An unexpected error occurred, please retry sending your newsletter.';
 const NO_SMTP = 'No SMTP server is configured for newsletters (NEWSLETTER_SMTP_URL or MAIL_SMTP_URL).';
 
 /** What every copy of one batch shares. */
@@ -192,7 +192,7 @@ async function sendAll(
  * when its last batch does.
  */
 export function newsletterBatchJob(base: CtxBase, config: Config, sender: BulkSender | null): JobHandler {
-  return async (job) => {
+  const run: JobHandler = async (job) => {
     const { emailId, batchId } = job.payload as BatchPayload;
     const ctx = jobCtx(base);
     const now = () => ctx.clock.now();
@@ -265,4 +265,13 @@ export function newsletterBatchJob(base: CtxBase, config: Config, sender: BulkSe
       pending = refused.map((r) => r.recipient);
     }
   };
+  // A batch whose job failed outside its own handling (its render threw, or its instances died) is failed, and
+  // the email with it once no batch is left open: the admin shows the failure and can retry it.
+  const failed = (payload: unknown, error: string) =>
+    jobCtx(base).write(async (w) => {
+      const { emailId, batchId } = payload as BatchPayload;
+      await failOpenBatch(w.db, batchId, error.slice(0, 2000), w.clock.now());
+      await finishEmailIfDone(w.db, emailId, SEND_FAILED, w.clock.now());
+    });
+  return Object.assign(run, { failed });
 }

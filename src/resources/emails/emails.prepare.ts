@@ -8,12 +8,14 @@ import { renderPostEmail } from '../email-render/email-render.js';
 import { recipientFilter } from './emails.recipients.js';
 import {
   batchesOfEmail,
+  failUnsentEmail,
   findEmail,
   findPostOfEmail,
   insertBatch,
   insertRecipients,
   recipientMembersPage,
   reopenFailedBatches,
+  SEND_FAILED,
   updateEmail,
 } from './emails.queries.js';
 import { findNewsletter } from '../newsletters/newsletters.queries.js';
@@ -112,7 +114,7 @@ async function createBatches(
  * completion, so a prepare taken over after a crash starts from nothing or finds its work done.
  */
 export function newsletterPrepareJob(base: CtxBase, config: Config): JobHandler {
-  return async (job) => {
+  const run: JobHandler = async (job) => {
     const { emailId } = job.payload as PreparePayload;
     const ctx = jobCtx(base);
     const email = await findEmail(ctx.db, emailId);
@@ -144,4 +146,8 @@ export function newsletterPrepareJob(base: CtxBase, config: Config): JobHandler 
       return result;
     });
   };
+  // An email whose prepare failed or was given up is failed (it made no batches: they commit with its
+  // completion), so the admin shows it and can retry instead of it staying pending.
+  const failed = (payload: unknown) => jobCtx(base).write((w) => failUnsentEmail(w.db, (payload as PreparePayload).emailId, SEND_FAILED, w.clock.now()));
+  return Object.assign(run, { failed });
 }

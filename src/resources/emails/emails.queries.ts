@@ -180,6 +180,29 @@ export async function recordFailure(db: Db, failure: EmailRecipientFailureRow): 
  * Ends a send whose batches are all done: `submitted`, or `failed` when a batch failed. Run after each batch
  * commits: whichever instance commits the last batch sees every other one done.
  */
+/** Fails a batch not sent yet (a job that ended outside its own handling). */
+export async function failOpenBatch(db: Db, id: string, error: string, now: Date): Promise<void> {
+  await db
+    .updateTable('email_batches')
+    .set({ status: 'failed', error_message: error, updated_at: now })
+    .where('id', '=', id)
+    .where('status', 'in', ['pending', 'submitting'])
+    .execute();
+}
+
+/** Fails an email still waiting for its batches. */
+export async function failUnsentEmail(db: Db, id: string, error: string, now: Date): Promise<void> {
+  await db
+    .updateTable('emails')
+    .set({ status: 'failed', error, updated_at: now })
+    .where('id', '=', id)
+    .where('status', 'in', ['pending', 'submitting'])
+    .execute();
+}
+
+/** Ghost's error on an email whose send failed. */
+export const SEND_FAILED = 'An unexpected error occurred, please retry sending your newsletter.';
+
 export async function finishEmailIfDone(db: Db, emailId: string, failedError: string, now: Date): Promise<void> {
   const open = await db
     .selectFrom('email_batches')
