@@ -11,6 +11,7 @@ import { errorTemplate } from './templates.js';
 import type { SiteMember } from './member.js';
 import { feedFor, type FeedSources } from './rss.js';
 import { directReads } from './data.js';
+import type { SitePreview } from './design-preview.js';
 import type { Snapshots } from './snapshot.js';
 
 /** What a site path answers with, before the request's own rules (private site, member, page cache) apply. */
@@ -49,6 +50,8 @@ export interface PageAsk {
   config: SiteConfig;
   /** A member's, a private site's or a preview's page: read for this reader, never from the shared snapshot. */
   personal: boolean;
+  /** Settings the Design screen previews, laid over `@site` and `@custom`. */
+  preview?: SitePreview | null;
 }
 
 /**
@@ -57,7 +60,7 @@ export interface PageAsk {
  */
 export async function pageAnswer(
   { themes, snapshots }: PageSources,
-  { request, ctx, version, relativeUrl, member, config, personal }: PageAsk,
+  { request, ctx, version, relativeUrl, member, config, personal, preview = null }: PageAsk,
 ): Promise<Answer> {
   const snapshot = snapshots.at(version);
   const [theme, links, globals] = await Promise.all([themes.active(ctx, version), config.permalinks(ctx), snapshot.globals()]);
@@ -69,7 +72,7 @@ export async function pageAnswer(
     settings: globals.values,
     keep: personal ? (_key, make) => make() : (key, make) => snapshot.keep(key, make),
   };
-  const pageRequest = { ctx, theme, relativeUrl, member: member?.data ?? null, log: request.log, version, postUrl: links.postUrl, globals, reads };
+  const pageRequest = { ctx, theme, relativeUrl, member: member?.data ?? null, log: request.log, version, postUrl: links.postUrl, globals, reads, preview };
   try {
     // Each route the path matches is tried in Ghost's order; one with nothing there passes it on (Ghost's `next()`).
     let plan: PagePlan | null = null;

@@ -5,6 +5,7 @@ import { DEFAULT_ERROR_TEMPLATE, renderDefaultErrorPage } from './default-error.
 import type { SiteReads } from './data.js';
 import type { SiteGlobals } from './snapshot.js';
 import { customValues } from './custom.js';
+import { previewedCustom, type SitePreview } from './design-preview.js';
 
 /** What one page needs besides its data: the request's ctx, the theme, the path and the kind of page. */
 export interface PageRequest {
@@ -23,6 +24,11 @@ export interface PageRequest {
   postUrl?: (post: Record<string, unknown>) => string;
   /** The settings as templates see them, read once per content version. */
   globals: SiteGlobals;
+  /**
+   * Settings the Design screen previews, laid over `@site` and `@custom` as templates see them; the helpers'
+   * metadata (descriptions, images, icon) stays the saved settings', as Ghost's does.
+   */
+  preview?: SitePreview | null;
   /** Where `{{#get}}` and the adjacent-post helpers read: the version's kept reads, or the database for a page read for itself. */
   reads: SiteReads;
 }
@@ -83,7 +89,8 @@ export async function renderPage(request: PageRequest, template: string, data: R
     },
   };
   // Stored values: they change when the Design screen saves, which moves the content version.
-  const custom = await customValues(ctx, theme, request.version);
+  const stored = await customValues(ctx, theme, request.version);
+  const custom = request.preview ? previewedCustom(stored, request.preview) : stored;
   const locals = {
     ...data,
     context: request.context,
@@ -92,7 +99,10 @@ export async function renderPage(request: PageRequest, template: string, data: R
     _render: env,
     _contentKey: globals.contentKey,
     _templateOptions: {
-      data: new TemplateData(site, globals.labs, configOf(theme), custom, request.member ?? null, { show_title_and_feature_image: true, ...page }),
+      data: new TemplateData(request.preview ? { ...site, ...request.preview.site } : site, globals.labs, configOf(theme), custom, request.member ?? null, {
+        show_title_and_feature_image: true,
+        ...page,
+      }),
     },
   };
   return theme.render(template, locals);

@@ -16,6 +16,7 @@ import { hasMemberCookie, type SiteMemberResolver } from './member.js';
 import { serveSiteFile } from './files.js';
 import { directReads } from './data.js';
 import { Snapshots, type SiteGlobals } from './snapshot.js';
+import { PREVIEW_HEADER, previewOf } from './design-preview.js';
 import { readAllSettings } from '../settings/settings.js';
 import {
   OPEN_WHEN_PRIVATE,
@@ -71,7 +72,8 @@ export function createSite({ base, versions, cache, routes, member: resolveMembe
 
   return {
     owns(method, path) {
-      if (method !== 'GET' && method !== 'HEAD') return false;
+      // Ghost answers a page posted as it answers a GET: the Design screen's preview posts it (design-preview.ts).
+      if (method !== 'GET' && method !== 'HEAD' && method !== 'POST') return false;
       if (!path.startsWith(sitePath) && `${path}/` !== sitePath) return false;
       return !NOT_SITE.test(`/${path.slice(sitePath.length)}`);
     },
@@ -112,7 +114,9 @@ export function createSite({ base, versions, cache, routes, member: resolveMembe
       }
       // A private site's pages are never kept or served from the shared cache: each visitor proved the password.
       // Previews show drafts (and take `member_status`): never kept either.
-      const personal = hasMemberCookie(request.cookies ?? {}) || secret !== null || relativeUrl.startsWith('/p/');
+      // So are the Design screen's previews of settings not saved yet.
+      const preview = request.method === 'POST' ? previewOf(request.headers[PREVIEW_HEADER]) : null;
+      const personal = hasMemberCookie(request.cookies ?? {}) || secret !== null || relativeUrl.startsWith('/p/') || preview !== null;
       const key = `site\n${relativeUrl}`;
       if (cache && !personal) {
         // A kept page before the member, site files and rendering are looked at: only pages are kept (never a
@@ -126,7 +130,7 @@ export function createSite({ base, versions, cache, routes, member: resolveMembe
       if (await serveSiteFile(request, reply, { ctx, relativeUrl, theme: () => themes.active(ctx, version) })) return reply;
       const answer = await pageAnswer(
         { themes, snapshots },
-        { request, ctx, version, relativeUrl, member, config: refuseFeed ? { ...config, routes: NO_ROUTES } : config, personal },
+        { request, ctx, version, relativeUrl, member, config: refuseFeed ? { ...config, routes: NO_ROUTES } : config, personal, preview },
       );
       // Ghost's private router comes after every other: on a public site, `/private/` not taken by a page goes home.
       if (!secret && relativeUrl === '/private/' && answer.status === 404) return reply.header('Cache-Control', NO_STORE).redirect(base.site.url, 302);

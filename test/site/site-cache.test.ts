@@ -41,6 +41,32 @@ describe('site pages through the page cache', () => {
     expect((await t.app.inject({ url: '/' })).body).toContain('Cached title');
   });
 
+  it("renders the Design screen's preview of unsaved settings (Ghost's x-ghost-preview header) without keeping it", async () => {
+    await installTheme(t, 'source');
+    const saved = await t.app.inject({ url: '/' });
+    expect(saved.body).toContain('<header id="gh-navigation" class="gh-navigation is-middle-logo gh-outer">');
+    const custom = JSON.stringify({ navigation_layout: 'Stacked', header_text: 'Hello preview', not_a_setting: 'x' });
+    const header = `c=%23ff0000&d=Preview%20description&cover=&custom=${encodeURIComponent(custom)}`;
+    // The admin app posts the page, with a text/html content type and no body.
+    const preview = await t.app.inject({ method: 'POST', url: '/', headers: { 'x-ghost-preview': header, 'content-type': 'text/html;charset=utf-8' } });
+    expect(preview.statusCode).toBe(200);
+    // @custom and @site as the templates see them: the theme's own settings, the accent colour, the cover cleared.
+    expect(preview.body).toContain('<header id="gh-navigation" class="gh-navigation is-stacked gh-outer">');
+    expect(preview.body).toContain('<h1 class="gh-header-title is-title">Hello preview</h1>');
+    expect(preview.body).toContain('<style>:root {--ghost-accent-color: #ff0000;}</style>');
+    expect(preview.body).toContain('data-locale="en" data-accent-color="#ff0000" crossorigin="anonymous">');
+    expect(preview.body).not.toContain('class="gh-header-image"');
+    expect(preview.body).toContain('Preview description');
+    // The page's metadata stays the saved settings', as Ghost's does.
+    expect(preview.body).toContain('<meta name="description" content="Thoughts, stories and ideas.">');
+    expect(preview.body).not.toContain('content="Preview description"');
+    // Never kept: the next visitor gets the saved page, and a post without the header is that page too.
+    const after = await t.app.inject({ url: '/' });
+    expect(after.body).toBe(saved.body);
+    expect(after.headers.etag).toBe(saved.headers.etag);
+    expect((await t.app.inject({ method: 'POST', url: '/' })).body).toBe(saved.body);
+  });
+
   it('renders a template error as the theme error page with a 500', async () => {
     const storage = storageFor(t.config);
     const files: Record<string, string> = {

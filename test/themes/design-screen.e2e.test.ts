@@ -9,7 +9,8 @@ import { SETTINGS_DEMO, zipOfFiles } from '../fixtures/themes/broken-themes.mjs'
 
 /**
  * Ghost's admin app's Design screen (Settings → Design → Customize) against this server: it lists the active
- * theme's custom settings by group, and a change saved there is what the site then shows through `@custom`.
+ * theme's custom settings by group, previews a change before it is saved, and a change saved there is what the
+ * site then shows through `@custom`.
  */
 const port = await freePort();
 const t = useTestSite({ settings: () => ({ SITE_URL: `http://127.0.0.1:${port}/` }) });
@@ -50,7 +51,16 @@ if (!skipWithoutChromium("the admin app's Design screen")) {
       for (const label of ['Layout', 'Show badge', 'Brand color', 'Hero image', 'Post note']) await page.getByText(label, { exact: true }).waitFor();
       const badge = page.getByLabel('Show badge');
       expect(await badge.getAttribute('aria-checked')).toBe('true');
+      // Each change is previewed before it is saved: the admin posts the home page with the unsaved values.
+      const previewed = page.waitForResponse(
+        (res) =>
+          res.request().method() === 'POST' &&
+          /"show_badge":false/.test(new URLSearchParams(res.request().headers()['x-ghost-preview'] ?? '').get('custom') ?? ''),
+      );
       await badge.click();
+      const preview = await previewed;
+      expect(preview.status()).toBe(200);
+      expect(await preview.text()).toContain('<p class="custom">Wide|false|#ff0000||Hello|');
       await page.getByLabel('Post note').fill('Typed on the Design screen');
 
       const saved = page.waitForResponse((res) => res.url().includes('/ghost/api/admin/custom_theme_settings/') && res.request().method() === 'PUT');

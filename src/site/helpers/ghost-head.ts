@@ -259,8 +259,12 @@ export function ghost_head(this: Obj, options: Options) {
   const locale = escape(String(site.locale ?? 'en'));
   const key = escape(String(root._contentKey ?? ''));
   let members = '';
+  // `@site` as the templates see it: the Design screen's unsaved accent colour in its preview (design-preview.ts),
+  // which Portal is given only then (the saved one it reads itself).
+  const shown = options.data.site as Obj;
+  const accent = '_preview' in shown && shown.accent_color ? ` data-accent-color="${escape(String(shown.accent_color))}"` : '';
   if (membersEnabled) {
-    members += `<script defer src="${siteUrl}public/portal/portal.min.js" data-i18n="true" data-ghost="${siteUrl}" data-key="${key}" data-api="${siteUrl}ghost/api/content/" data-locale="${locale}" crossorigin="anonymous"></script>`;
+    members += `<script defer src="${siteUrl}public/portal/portal.min.js" data-i18n="true" data-ghost="${siteUrl}" data-key="${key}" data-api="${siteUrl}ghost/api/content/" data-locale="${locale}"${accent} crossorigin="anonymous"></script>`;
     members += `<style id="gh-members-styles">${MEMBERS_STYLES}</style>`;
   }
   head.push(members);
@@ -275,8 +279,8 @@ export function ghost_head(this: Obj, options: Options) {
   }
   if (membersEnabled && settings.get('members_track_sources') !== 'false')
     head.push(`<script defer src="${asset('public/member-attribution.min.js')}"></script>`);
-  if (site.accent_color) {
-    const style = `<style>:root {--ghost-accent-color: ${escape(String(site.accent_color))};}</style>`;
+  if (shown.accent_color) {
+    const style = `<style>:root {--ghost-accent-color: ${escape(String(shown.accent_color))};}</style>`;
     let last = -1;
     head.forEach((line, index) => {
       if (/<\/(style|script)>/.test(line)) last = index;
