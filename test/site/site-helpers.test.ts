@@ -68,4 +68,35 @@ describe('helpers (through a theme of their own)', () => {
       '<i>X</i></html>',
     ]);
   });
+
+  it("prints Ghost's custom fonts: the saved ones, a Design screen preview's instead, nothing for a font Ghost does not offer", async () => {
+    await helperTheme(t, { 'index.hbs': '{{!< default}}[{{body_class}}]{{ghost_head}}' });
+    const fontsOf = (body: string) => ({
+      classes: /\[([^\]]*)\]/.exec(body)![1],
+      css: body.slice(body.indexOf('<link rel="preconnect" href="https://fonts.bunny.net">')),
+    });
+    const none = await t.app.inject({ url: '/' });
+    expect(none.body).not.toContain('fonts.bunny.net');
+    expect(fontsOf(none.body).classes).toBe('home-template');
+
+    const saved = await t.admin.put('/settings/', {
+      settings: [
+        { key: 'heading_font', value: 'Space Grotesk' },
+        { key: 'body_font', value: 'Lora' },
+      ],
+    });
+    expect(saved.statusCode).toBe(200);
+    // Ghost 5.130's page for these two settings (@tryghost/custom-fonts 1.0.2).
+    expect(fontsOf((await t.app.inject({ url: '/' })).body)).toEqual({
+      classes: 'home-template gh-font-heading-space-grotesk gh-font-body-lora',
+      css:
+        '<link rel="preconnect" href="https://fonts.bunny.net"><link rel="stylesheet" href="https://fonts.bunny.net/css?family=space-grotesk:700|lora:400,700">' +
+        '<style>:root {--gh-font-heading: Space Grotesk;--gh-font-body: Lora;}</style></html>',
+    });
+    // A preview takes its own fonts, an empty one included (the heading font is cleared here).
+    const preview = await t.app.inject({ method: 'POST', url: '/', headers: { 'x-ghost-preview': 'bf=Inter&hf=' } });
+    expect(fontsOf(preview.body).classes).toBe('home-template gh-font-body-inter');
+    expect(preview.body).toContain('<style>:root {--gh-font-body: Inter;}</style>');
+    expect((await t.app.inject({ method: 'POST', url: '/', headers: { 'x-ghost-preview': 'bf=Comic%20Sans&hf=' } })).body).not.toContain('fonts.bunny.net');
+  });
 });

@@ -1,4 +1,6 @@
+import { generateCustomFontBodyClass } from '@tryghost/custom-fonts';
 import { SafeString, envOf, type Options } from './env.js';
+import { customFonts } from './custom-fonts.js';
 
 type Entity = { slug?: string; tags?: { slug: string }[] } | undefined;
 
@@ -15,5 +17,7 @@ export function body_class(this: Record<string, unknown>, options: Options) {
   else if (context.includes('private')) classes.push('private-template');
   for (const tag of obj?.tags ?? []) classes.push(`tag-${tag.slug}`);
   if (context.includes('paged')) classes.push('paged');
+  const fonts = customFonts(options);
+  if (fonts) classes.push(generateCustomFontBodyClass(fonts));
   return new SafeString(classes.join(' ').trim());
 }

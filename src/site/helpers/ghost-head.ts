@@ -4,6 +4,8 @@ import { paginatedUrl } from './page-url.js';
 import { truncate } from './excerpt.js';
 import { MEMBERS_STYLES } from './members-styles.js';
 import { findKey } from './social-url.js';
+import { generateCustomFontCss } from '@tryghost/custom-fonts';
+import { customFonts } from './custom-fonts.js';
 
 type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -289,6 +291,8 @@ export function ghost_head(this: Obj, options: Options) {
     else head.push(style);
   }
   for (const code of [settings.get('codeinjection_head'), data.post?.codeinjection_head, data.tag?.codeinjection_head]) if (code) head.push(String(code));
+  const fonts = customFonts(options);
+  if (fonts) head.push(generateCustomFontCss(fonts));
   return new SafeString(head.join('\n    ').trim());
 }
 
