@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { useTestSite } from './test-site.js';
 import { packageDir, readerScripts } from '../src/resources/reader-scripts/reader-scripts.urls.js';
 
-/** Portal and Search are served by the site from their npm packages, not from a CDN. */
+/** Portal, Search and the announcement bar are served by the site from their npm packages, not from a CDN. */
 const t = useTestSite({ setup: 'none' });
 
 describe('reader scripts at <site>/public/', () => {
@@ -12,6 +12,7 @@ describe('reader scripts at <site>/public/', () => {
     ['/public/portal/portal.min.js', '@tryghost/portal', 'umd/portal.min.js', 'application/javascript; charset=utf-8'],
     ['/public/sodo-search/sodo-search.min.js', '@tryghost/sodo-search', 'umd/sodo-search.min.js', 'application/javascript; charset=utf-8'],
     ['/public/sodo-search/main.css', '@tryghost/sodo-search', 'umd/main.css', 'text/css; charset=utf-8'],
+    ['/public/announcement-bar/announcement-bar.min.js', '@tryghost/announcement-bar', 'umd/announcement-bar.min.js', 'application/javascript; charset=utf-8'],
   ])('%s is the package file, gzipped when asked, with a strong ETag', async (url, pkg, file, type) => {
     const original = readFileSync(`${packageDir(pkg)}/${file}`);
     const plain = await t.app.inject({ url });

@@ -42,7 +42,7 @@ export interface SiteDeps {
 }
 
 /** Paths the site never answers: the APIs, the admin app, members, uploads and Quire's own endpoints have their handlers. */
-const NOT_SITE = /^\/(ghost|members|content|_quire)(\/|$)|^\/public\/(portal|sodo-search)(\/|$)/;
+const NOT_SITE = /^\/(ghost|members|content|_quire)(\/|$)|^\/public\/(portal|sodo-search|announcement-bar)(\/|$)/;
 
 export interface Site {
   /** Whether `path` (within the site) is the site's to answer. */

@@ -7,7 +7,7 @@ import { installTheme } from './site-support.js';
 
 /**
  * Source's home page and a post in a real browser: no console error, and every request the page makes
- * answered with success (Portal's and search's own scripts included).
+ * answered with success (Portal's and search's own scripts included); the announcement bar as a visitor sees it.
  */
 // The site's address is known before the app is built: the pages print it (Portal's and search's script URLs).
 const port = await freePort();
@@ -38,5 +38,20 @@ if (!skipWithoutChromium('the site in a browser')) {
       expect(answered.some((url) => url.startsWith(`${origin}/public/cards.min.js`))).toBe(true);
       await page.close();
     }, 120_000);
+
+    it('shows the announcement bar to a visitor, from the script and the Members API this site serves', async () => {
+      const settings = [
+        { key: 'announcement_content', value: '<p>Big <strong>news</strong> today</p>' },
+        { key: 'announcement_visibility', value: ['visitors'] },
+      ];
+      expect((await t.admin.put('/settings/', { settings })).statusCode).toBe(200);
+      const page = await chromium.browser.newPage();
+      const { problems, answered } = watchPage(page);
+      await page.goto(`${origin}/`, { waitUntil: 'networkidle' });
+      await expect.poll(() => page.locator('#announcement-bar-root').innerText(), { timeout: 15_000 }).toContain('Big news today');
+      expect(problems).toEqual([]);
+      expect(answered).toContain(`${origin}/members/api/announcement/`);
+      await page.close();
+    }, 60_000);
   });
 }

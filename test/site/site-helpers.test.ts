@@ -69,6 +69,31 @@ describe('helpers (through a theme of their own)', () => {
     ]);
   });
 
+  it('prints the announcement bar script once the announcement has content and a visibility, and in a preview that gives both', async () => {
+    await helperTheme(t, { 'index.hbs': '{{!< default}}{{ghost_head}}' });
+    const script = (body: string) => /<script defer src="[^"]*announcement-bar[^>]*><\/script>/.exec(body)?.[0];
+    expect(script((await t.app.inject({ url: '/' })).body)).toBeUndefined();
+    const settings = (values: Record<string, unknown>) =>
+      t.admin.put('/settings/', { settings: Object.entries(values).map(([key, value]) => ({ key, value })) });
+    expect((await settings({ announcement_content: '<p>Big news</p>', announcement_visibility: [] })).statusCode).toBe(200);
+    expect(script((await t.app.inject({ url: '/' })).body)).toBeUndefined();
+    expect((await settings({ announcement_visibility: ['visitors'] })).statusCode).toBe(200);
+    // Ghost's tag, the script served by this site instead of Ghost's CDN.
+    expect(script((await t.app.inject({ url: '/' })).body)).toBe(
+      '<script defer src="http://127.0.0.1:2368/public/announcement-bar/announcement-bar.min.js" data-announcement-bar="http://127.0.0.1:2368/" ' +
+        'data-api-url="http://127.0.0.1:2368/members/api/announcement/" crossorigin="anonymous"></script>',
+    );
+    const preview = (header: string) => t.app.inject({ method: 'POST', url: '/', headers: { 'x-ghost-preview': header } });
+    expect(script((await preview('announcement=Hi%20%3Cthere%3E&announcement_bg=dark&announcement_vis=visitors')).body)).toBe(
+      '<script defer src="http://127.0.0.1:2368/public/announcement-bar/announcement-bar.min.js" data-announcement-bar="http://127.0.0.1:2368/" ' +
+        'data-api-url="http://127.0.0.1:2368/members/api/announcement/" data-announcement="Hi &lt;there&gt;" data-announcement-background="dark" ' +
+        'data-preview="true" crossorigin="anonymous"></script>',
+    );
+    // A preview without a visibility shows no bar, whatever is saved.
+    expect(script((await preview('announcement=Hi')).body)).toBeUndefined();
+    expect((await settings({ announcement_content: null, announcement_visibility: [] })).statusCode).toBe(200);
+  });
+
   it("prints Ghost's custom fonts: the saved ones, a Design screen preview's instead, nothing for a font Ghost does not offer", async () => {
     await helperTheme(t, { 'index.hbs': '{{!< default}}[{{body_class}}]{{ghost_head}}' });
     const fontsOf = (body: string) => ({

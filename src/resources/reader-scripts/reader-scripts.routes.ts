@@ -9,7 +9,8 @@ import { packageDir } from './reader-scripts.urls.js';
 /**
  * The reader apps Ghost loads from a CDN, served by the site itself from their npm packages' `umd/` builds:
  * Portal (sign-up, sign-in, account) at `<site>/public/portal/portal.min.js` and Search at
- * `<site>/public/sodo-search/sodo-search.min.js` with its `main.css`. `{{ghost_head}}` prints these URLs
+ * `<site>/public/sodo-search/sodo-search.min.js` with its `main.css`, and the announcement bar at
+ * `<site>/public/announcement-bar/announcement-bar.min.js`. `{{ghost_head}}` prints these URLs
  * (`readerScripts()` in reader-scripts.urls.ts) with Ghost's `data-*` attributes. Each file is read once, kept with its gzip form,
  * and sent with a strong ETag.
  */
@@ -23,6 +24,11 @@ const ASSETS: Record<string, Asset> = {
   'portal/portal.min.js': { pkg: '@tryghost/portal', file: 'umd/portal.min.js', type: 'application/javascript; charset=utf-8' },
   'sodo-search/sodo-search.min.js': { pkg: '@tryghost/sodo-search', file: 'umd/sodo-search.min.js', type: 'application/javascript; charset=utf-8' },
   'sodo-search/main.css': { pkg: '@tryghost/sodo-search', file: 'umd/main.css', type: 'text/css; charset=utf-8' },
+  'announcement-bar/announcement-bar.min.js': {
+    pkg: '@tryghost/announcement-bar',
+    file: 'umd/announcement-bar.min.js',
+    type: 'application/javascript; charset=utf-8',
+  },
 };
 
 interface Loaded {

@@ -6,6 +6,7 @@ import { MEMBERS_STYLES } from './members-styles.js';
 import { findKey } from './social-url.js';
 import { generateCustomFontCss } from '@tryghost/custom-fonts';
 import { customFonts } from './custom-fonts.js';
+import { announcementBarScript } from './announcement-bar.js';
 
 type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -273,7 +274,7 @@ export function ghost_head(this: Obj, options: Options) {
   head.push(
     `<script defer src="${siteUrl}public/sodo-search/sodo-search.min.js" data-key="${key}" data-styles="${siteUrl}public/sodo-search/main.css" data-sodo-search="${siteUrl}" data-locale="${locale}" crossorigin="anonymous"></script>`,
   );
-  head.push('');
+  head.push(announcementBarScript(siteUrl, settings, shown._preview as string | undefined));
   head.push(`<link href="${siteUrl}webmentions/receive/" rel="webmention">`);
   if (env.theme.config.card_assets) {
     head.push(`<script defer src="${asset('public/cards.min.js')}"></script>`);
