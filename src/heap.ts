@@ -4,15 +4,18 @@ import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
 /*
  * How the server's V8 heap grows. By default it is tuned for throughput on a big machine: under read load the
  * young generation doubles up to 32 MB and the old generation to more than twice what is alive before a full
- * collection, and every page of both stays resident though most of it is garbage (172 MB RSS over 102 MB at
- * start). The flags that would say otherwise (`--max-semi-space-size`) are read once when the heap is made,
+ * collection, and every page of both stays resident though most of it is garbage (peaks of 150–217 MB RSS over
+ * 124 MB at start). The flags that would say otherwise (`--max-semi-space-size`) are read once when the heap is made,
  * so they hold only for starts that pass them, not `node dist/main.mjs` or a supervisor's own command line;
  * the two below are read by V8 each time it grows a space, so the server sets them itself. main.ts imports this
  * module first: loading it sets them before the rest of the bundle is evaluated, whose evaluation and start-up
  * would otherwise take the young generation to 16 MB before the server answers anything.
  */
 
-/** The young generation's ceiling, both semi-spaces together. */
+/**
+ * The young generation's ceiling, both semi-spaces together. At 8 MB a request costs the CPU it did at 32 MB;
+ * at 4 MB some reads cost up to 1.2× (more of each request's objects outlive a scavenge).
+ */
 export const YOUNG_GENERATION_MB = 8;
 
 /**
