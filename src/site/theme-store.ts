@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Ctx } from '../ctx.js';
 import { DEFAULT_THEME_FILES, DEFAULT_THEME_NAME } from '../resources/themes/default-theme.js';
 import { activeThemeName } from '../resources/themes/themes.service.js';
-import { compileTheme, type CompiledTheme } from './engine.js';
+import type { CompiledTheme } from './engine.js';
 
 /**
  * The active theme, compiled once per activation. Theme files live in storage (local disk or S3); the engine
@@ -51,6 +51,9 @@ export class ThemeStore {
       await mkdir(path.dirname(target), { recursive: true });
       await writeFile(target, content);
     }
+    // The engine (express-hbs, the helpers, moment-timezone: ~5 MB of heap) loads with the first theme, so a
+    // server that only answers the APIs never holds it.
+    const { compileTheme } = await import('./engine.js');
     return compileTheme(name, dir);
   }
 }

@@ -1,0 +1,50 @@
+import { PerformanceObserver } from 'node:perf_hooks';
+import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
+
+/*
+ * How the server's V8 heap grows. By default it is tuned for throughput on a big machine: under read load the
+ * young generation doubles up to 32 MB and the old generation to more than twice what is alive before a full
+ * collection, and every page of both stays resident though most of it is garbage (peaks of 150–217 MB RSS over
+ * 124 MB at start). The flags that would say otherwise (`--max-semi-space-size`) are read once when the heap is made,
+ * so they hold only for starts that pass them, not `node dist/main.mjs` or a supervisor's own command line;
+ * the two below are read by V8 each time it grows a space, so the server sets them itself. main.ts imports this
+ * module first: loading it sets them before the rest of the bundle is evaluated, whose evaluation and start-up
+ * would otherwise take the young generation to 16 MB before the server answers anything.
+ */
+
+/**
+ * The young generation's ceiling, both semi-spaces together. At 8 MB a request costs the CPU it did at 32 MB;
+ * at 4 MB some reads cost up to 1.2× (more of each request's objects outlive a scavenge).
+ */
+export const YOUNG_GENERATION_MB = 8;
+
+/**
+ * After a full collection the old generation may grow by this share of what survived before the next one
+ * (V8's own factor is 1.1× to 4×, from the collector's speed). A ceiling on growth, not on size: a large post
+ * or import still gets all the memory it needs.
+ */
+export const OLD_GENERATION_GROWTH_PERCENT = 20;
+
+setFlagsFromString(`--heap-growing-percent=${OLD_GENERATION_GROWTH_PERCENT}`);
+// V8 grows the new space by this factor when enough survived the scavenges since it last grew; 1 holds it.
+setFlagsFromString('--semi-space-growth-factor=1');
+
+const newSpaceBytes = (): number => getHeapSpaceStatistics().find((space) => space.space_name === 'new_space')?.space_size ?? 0;
+
+/**
+ * From now on, lets the young generation grow up to `mb`: after each collection the growth factor is 2 while
+ * the new space is under the ceiling and 1 at it (V8 shrinks the space when the process goes quiet; it grows
+ * again under load). Collections are reported between turns of the event loop, so start-up's long synchronous
+ * stretches would double it twice past the ceiling before a report: main.ts calls this once it listens. The
+ * flag is the process's: worker threads' young generations grow only while the server's is under its ceiling.
+ */
+export function growYoungGenerationUpTo(mb: number = YOUNG_GENERATION_MB): void {
+  const ceiling = mb * 1024 * 1024;
+  let factor = 1;
+  new PerformanceObserver(() => {
+    const next = newSpaceBytes() >= ceiling ? 1 : 2;
+    if (next === factor) return;
+    factor = next;
+    setFlagsFromString(`--semi-space-growth-factor=${next}`);
+  }).observe({ entryTypes: ['gc'] });
+}
