@@ -4,7 +4,8 @@ import { attributesOf, type OrderTerm } from '../../browse/order.js';
 import type { BrowseParams } from '../../browse/params.js';
 import { listColumns } from '../../browse/fields.js';
 import { columnOrder } from '../../browse/spec-of.js';
-import { POST_FIELDS, POST_META_COLUMNS, SOURCE_COLUMNS } from './posts.fields.js';
+import { CONTENT_HIDDEN_COLUMNS, POST_FIELDS, POST_META_COLUMNS } from './posts.fields.js';
+import { excerptSource } from './posts.queries.js';
 import { POSTS_FILTER } from './posts.filter.js';
 
 const column = columnOrder('posts', POST_FIELDS);
@@ -42,24 +43,12 @@ function adminRules(type: 'post' | 'page'): ApiRules {
   };
 }
 
-/**
- * The start of plaintext the excerpt is cut from (excerptOf: its first 500 UTF-16 units once `__GHOST_URL__` is
- * expanded). EXCERPT_SOURCE_CHARS characters (what substr counts on every engine) are at least as many units,
- * and expanding changes nothing before the first marker: read whole when a marker starts within them (`_` in
- * the pattern is any one character, so every marker matches it), the text up to the cut is the column's own.
- */
-const EXCERPT_SOURCE_CHARS = 600;
-const excerptSource = (column: string) => {
-  const start = sql`substr(${sql.ref(column)}, 1, ${sql.lit(EXCERPT_SOURCE_CHARS)})`;
-  return sql`case when ${start} like '%GHOST_URL%' then ${sql.ref(column)} else ${start} end`;
-};
-
 function contentRules(type: 'post' | 'page'): ApiRules {
   return {
     filter: { wrap: true, extra: `type:${type}`, enforced: 'status:published', defaults: 'type:post', reject: PRIVATE_AUTHOR_FIELDS },
     defaultOrder: () => [type === 'post' ? column('published_at', 'desc') : column('title', 'asc')],
     slugListOrder: true,
-    hiddenColumns: SOURCE_COLUMNS,
+    hiddenColumns: CONTENT_HIDDEN_COLUMNS,
     partialColumns: { plaintext: excerptSource },
   };
 }

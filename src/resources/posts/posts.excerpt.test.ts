@@ -25,7 +25,7 @@ beforeAll(async () => {
 });
 
 describe('Content API post excerpts', () => {
-  it('are the first 500 units of the whole plaintext in lists, as in a read with formats=plaintext', async () => {
+  it('are the first 500 units of the whole plaintext, in lists and reads alike', async () => {
     const listed = (await t.content.get('/posts/?limit=all')).json().posts as { slug: string; excerpt: string }[];
     expect(listed).toHaveLength(Object.keys(texts).length);
     for (const post of listed) {
@@ -33,6 +33,7 @@ describe('Content API post excerpts', () => {
       expect(read.plaintext.length).toBeGreaterThan(0);
       expect(post.excerpt, post.slug).toBe(read.plaintext.substring(0, 500));
       expect(read.excerpt, post.slug).toBe(post.excerpt);
+      expect((await t.content.get(`/posts/slug/${post.slug}/`)).json().posts[0].excerpt, post.slug).toBe(post.excerpt);
     }
     const astral = listed.find((post) => post.slug === 'astral')!;
     expect(astral.excerpt.charCodeAt(499)).toBe(0xd83d);
