@@ -19,7 +19,8 @@ export function jsonBuffer(payload: unknown): Buffer | string {
     const head = `${first ? '' : ','}${JSON.stringify(key)}:`;
     if (Array.isArray(value) && !hasToJson(value)) {
       parts.push(head, '[');
-      for (let i = 0; i < value.length; i++) parts.push(i ? ',' : '', itemJson(value[i]) ?? 'null');
+      const seen = new Map<object, string>();
+      for (let i = 0; i < value.length; i++) parts.push(i ? ',' : '', itemJson(value[i], seen) ?? 'null');
       parts.push(']');
     } else {
       const json = JSON.stringify(value);
@@ -48,16 +49,42 @@ export function jsonBuffer(payload: unknown): Buffer | string {
  * and the same posts are listed again and again. A member shorter than LONG_TEXT_UNITS, or of any other type,
  * goes through JSON.stringify; the object's keys in the same order, members that serialise to nothing left out.
  */
-function itemJson(item: unknown): string | undefined {
+function itemJson(item: unknown, seen: Map<object, string>): string | undefined {
   if (!isPlainObject(item)) return JSON.stringify(item);
   let out = '{';
   for (const key of Object.keys(item)) {
     const value = item[key];
-    const json = typeof value === 'string' && value.length >= LONG_TEXT_UNITS ? escapedText(value) : JSON.stringify(value);
+    const json =
+      typeof value === 'string' && value.length >= LONG_TEXT_UNITS
+        ? escapedText(value)
+        : typeof value === 'object' && value !== null
+          ? memberJson(value, seen)
+          : JSON.stringify(value);
     if (json === undefined) continue;
     out += `${out.length > 1 ? ',' : ''}${JSON.stringify(key)}:${json}`;
   }
   return `${out}}`;
+}
+
+/**
+ * An object or list inside a list item, as JSON.stringify writes it there. A plain object met before in the same
+ * list (a tag or author embedded in several posts, and again as their primary one) is the same text: written
+ * once. A list's members that serialise to nothing are `null`, as JSON.stringify writes them.
+ */
+function memberJson(value: object, seen: Map<object, string>): string | undefined {
+  if (Array.isArray(value)) {
+    if (hasToJson(value)) return JSON.stringify(value);
+    let out = '[';
+    for (let i = 0; i < value.length; i++) {
+      const member: unknown = value[i];
+      out += `${i ? ',' : ''}${(typeof member === 'object' && member !== null ? memberJson(member, seen) : JSON.stringify(member)) ?? 'null'}`;
+    }
+    return `${out}]`;
+  }
+  if (!isPlainObject(value)) return JSON.stringify(value);
+  let json = seen.get(value);
+  if (json === undefined) seen.set(value, (json = JSON.stringify(value)));
+  return json;
 }
 
 const LONG_TEXT_UNITS = 1024;
