@@ -5,7 +5,7 @@ import { parseBrowseParams, type BrowseParams } from '../browse/params.js';
 import { authorUrl, tagUrl } from '../content/urls.js';
 import { POST_TYPES_BROWSE } from '../resources/posts/posts.browse.js';
 import { CONTENT_INCLUDES, FORMATS, type PostType } from '../resources/posts/posts.schemas.js';
-import { findPublishedPost } from '../resources/posts/posts.queries.js';
+import { findPublishedPost } from '../resources/posts/posts.content.queries.js';
 import { contentPosts } from '../resources/posts/posts.responses.js';
 import { TAGS_BROWSE } from '../resources/tags/tags.browse.js';
 import { findPublicTag, postCountsOfTags } from '../resources/tags/tags.queries.js';

@@ -5,7 +5,7 @@ import type { BrowseParams } from '../../browse/params.js';
 import { listColumns } from '../../browse/fields.js';
 import { columnOrder } from '../../browse/spec-of.js';
 import { CONTENT_HIDDEN_COLUMNS, POST_FIELDS, POST_META_COLUMNS } from './posts.fields.js';
-import { excerptSource } from './posts.queries.js';
+import { excerptSource } from './posts.content.queries.js';
 import { POSTS_FILTER } from './posts.filter.js';
 
 const column = columnOrder('posts', POST_FIELDS);

@@ -6,7 +6,7 @@ import { readRoutes } from '../../http/read-routes.js';
 import { POST_TYPES_BROWSE } from './posts.browse.js';
 import { CONTENT_INCLUDES, DOC_NAME, FORMATS, type Format, type PostType } from './posts.schemas.js';
 import { postFormats } from './posts.options.js';
-import { findPublishedPost } from './posts.queries.js';
+import { findPublishedPost } from './posts.content.queries.js';
 import { contentPosts, type AdminView } from './posts.responses.js';
 
 /** Content API: source formats are never returned (asking for them is not an error); html by default. */
