@@ -23,7 +23,12 @@ describe('jsonBuffer', () => {
       { toJSON: () => ({ replaced: true }) },
       // Long text members of list items are escaped once and remembered: the same bytes, the first time and after.
       { posts: [{ first: undefined, html: `<p id="a">${'“q” \n\u2028 '.repeat(400)}</p>`, fn: () => 1, last: 'x'.repeat(2000) }] },
-      { posts: [{ first: undefined, html: `<p id="a">${'“q” \n\u2028 '.repeat(400)}</p>`, fn: () => 1, last: 'x'.repeat(2000) }] }, // Objects inside list items, one of them embedded in several items (written once, the same bytes each time).
+      { posts: [{ first: undefined, html: `<p id="a">${'“q” \n\u2028 '.repeat(400)}</p>`, fn: () => 1, last: 'x'.repeat(2000) }] },
+      // Kept per item id and member: the same id with an edited text gives the new text's bytes.
+      { posts: [{ id: 'p', html: `<p>${'"a" '.repeat(400)}</p>` }] },
+      { posts: [{ id: 'p', html: `<p>${'"a" '.repeat(400)}</p>` }] },
+      { posts: [{ id: 'p', html: `<p>${'"b" '.repeat(400)}</p>` }] },
+      // Objects inside list items, one of them embedded in several items (written once, the same bytes each time).
       ((tag) => ({
         posts: [
           { tags: [tag, { ...tag }], primary_tag: tag, list: [[1, undefined], [tag], () => 1, Symbol('s'), undefined, null, new Date(0)] },

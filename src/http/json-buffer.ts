@@ -56,7 +56,7 @@ function itemJson(item: unknown, seen: Map<object, string>): string | undefined 
     const value = item[key];
     const json =
       typeof value === 'string' && value.length >= LONG_TEXT_UNITS
-        ? escapedText(value)
+        ? escapedText(value, typeof item.id === 'string' ? `${item.id}\n${key}` : null)
         : typeof value === 'object' && value !== null
           ? memberJson(value, seen)
           : JSON.stringify(value);
@@ -88,19 +88,23 @@ function memberJson(value: object, seen: Map<object, string>): string | undefine
 }
 
 const LONG_TEXT_UNITS = 1024;
-/** Keyed by the text itself, so an edited post can never be served stale; bounded, oldest first out. */
-const escapedTexts = new Map<string, string>();
+/**
+ * Kept per item id and member (`<post id>\n<key>`) with the text it escapes: a lookup compares the text (one
+ * memory comparison), where a map keyed by the text itself hashed each answer's freshly read copy character
+ * by character. An edited post's text no longer matches and is escaped afresh. Bounded, oldest first out.
+ */
+const escapedTexts = new Map<string, { text: string; json: string }>();
 const ESCAPED_TEXT_ENTRIES = 100;
 const ESCAPED_TEXT_MAX_UNITS = 256 * 1024;
 
-function escapedText(text: string): string {
-  let json = escapedTexts.get(text);
-  if (json === undefined) {
-    json = JSON.stringify(text);
-    if (text.length <= ESCAPED_TEXT_MAX_UNITS) {
-      if (escapedTexts.size >= ESCAPED_TEXT_ENTRIES) escapedTexts.delete(escapedTexts.keys().next().value!);
-      escapedTexts.set(text, json);
-    }
+function escapedText(text: string, slot: string | null): string {
+  const kept = slot === null ? undefined : escapedTexts.get(slot);
+  if (kept && kept.text === text) return kept.json;
+  const json = JSON.stringify(text);
+  if (slot !== null && text.length <= ESCAPED_TEXT_MAX_UNITS) {
+    escapedTexts.delete(slot);
+    if (escapedTexts.size >= ESCAPED_TEXT_ENTRIES) escapedTexts.delete(escapedTexts.keys().next().value!);
+    escapedTexts.set(slot, { text, json });
   }
   return json;
 }
