@@ -1,4 +1,4 @@
-import { sql, type Expression, type ExpressionBuilder, type Kysely, type SelectQueryBuilder, type SqlBool } from 'kysely';
+import { sql, type Expression, type ExpressionBuilder, type Kysely, type RawBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import { preparedQuery } from '../db/prepared.js';
 import type { ReadDb } from '../db/read-db.js';
 import type { Engine } from '../db/engine.js';
@@ -49,6 +49,11 @@ export interface ApiRules {
   slugListOrder?: boolean;
   /** Columns this API never reads (Content posts: the mobiledoc/lexical sources, the largest columns). */
   hiddenColumns?: readonly string[];
+  /**
+   * Columns read in part unless `formats` names them, as the expression reading that part of the column it is
+   * given (Content posts: plaintext is only the excerpt's source without `formats=plaintext`).
+   */
+  partialColumns?: Readonly<Record<string, (column: string) => RawBuilder<unknown>>>;
   /** Rows outside it do not exist for this API (Content tags/authors: only those with published posts). */
   scope?: (eb: Eb) => Expression<SqlBool>;
   /** What `search=` matches (members: name or e-mail); without it the parameter is ignored. */
@@ -120,7 +125,15 @@ function browseQueries(engine: Engine, spec: BrowseSpec, api: Api, params: Brows
     for (const table of orderTables(order, spec.table)) out = joinForOrder(out, spec, table);
     return applyOrder(out, order, spec.order, engine);
   };
-  const rowColumns = (database: ReadDb) => scoped(database).select(columns.map((column) => `${spec.table}.${column}`));
+  const partial = (column: string) =>
+    rules.partialColumns && Object.prototype.hasOwnProperty.call(rules.partialColumns, column) && !params.formats?.includes(column)
+      ? rules.partialColumns[column]!
+      : null;
+  const selected = columns.map((column) => {
+    const part = partial(column);
+    return part ? part(`${spec.table}.${column}`).as(column) : `${spec.table}.${column}`;
+  });
+  const rowColumns = (database: ReadDb) => scoped(database).select(selected);
 
   // SQLite only: a server sorts wide rows by reference (PostgreSQL's TOAST, MySQL's sort by row id), and there a
   // second query is a round trip.

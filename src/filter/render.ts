@@ -76,8 +76,12 @@ function renderExists(eb: Eb, cond: Extract<Cond, { kind: 'exists' }>, spec: Fil
         for (const extra of cond.join) on = on.on((jeb: Eb) => render(jeb, extra, spec, engine));
         return on;
       })
-      .select(sql.lit(1).as('one'))
-      .whereRef(`${relation.joinTable}.${relation.joinFrom}`, '=', `${spec.table}.id`);
+      .select(`${relation.joinTable}.${relation.joinFrom}`);
+    // A match is an id in the join table's list, read once: SQLite runs a correlated EXISTS once per row of
+    // the table (a tag filter over 200 posts cost twice what the list does). A negated match keeps NOT EXISTS,
+    // which needs no rule about NULLs and which the server engines plan as an anti-join.
+    if (!cond.not) return eb(`${spec.table}.id`, 'in', withWhere(query, cond, spec, engine));
+    query = query.whereRef(`${relation.joinTable}.${relation.joinFrom}`, '=', `${spec.table}.id`);
   } else if (relation.kind === 'oneToOne') {
     // A missing row must read as NULLs (`meta_title:null` matches posts without a posts_meta row).
     query = eb
@@ -88,9 +92,16 @@ function renderExists(eb: Eb, cond: Extract<Cond, { kind: 'exists' }>, spec: Fil
   } else {
     return sql<SqlBool>`1 = 1`;
   }
-  if (cond.where) {
-    const where = cond.where;
-    query = query.where((web: Eb) => render(web, where, spec, engine));
-  }
+  query = withWhere(query, cond, spec, engine);
   return cond.not ? eb.not(eb.exists(query)) : eb.exists(query);
+}
+
+function withWhere<Q extends { where: (callback: (web: Eb) => Expression<SqlBool>) => Q }>(
+  query: Q,
+  cond: Extract<Cond, { kind: 'exists' }>,
+  spec: FilterSpec,
+  engine: Engine,
+): Q {
+  const where = cond.where;
+  return where ? query.where((web: Eb) => render(web, where, spec, engine)) : query;
 }

@@ -24,6 +24,17 @@ describe('jsonBuffer', () => {
       // Long text members of list items are escaped once and remembered: the same bytes, the first time and after.
       { posts: [{ first: undefined, html: `<p id="a">${'“q” \n\u2028 '.repeat(400)}</p>`, fn: () => 1, last: 'x'.repeat(2000) }] },
       { posts: [{ first: undefined, html: `<p id="a">${'“q” \n\u2028 '.repeat(400)}</p>`, fn: () => 1, last: 'x'.repeat(2000) }] },
+      // Kept per item id and member: the same id with an edited text gives the new text's bytes.
+      { posts: [{ id: 'p', html: `<p>${'"a" '.repeat(400)}</p>` }] },
+      { posts: [{ id: 'p', html: `<p>${'"a" '.repeat(400)}</p>` }] },
+      { posts: [{ id: 'p', html: `<p>${'"b" '.repeat(400)}</p>` }] },
+      // Objects inside list items, one of them embedded in several items (written once, the same bytes each time).
+      ((tag) => ({
+        posts: [
+          { tags: [tag, { ...tag }], primary_tag: tag, list: [[1, undefined], [tag], () => 1, Symbol('s'), undefined, null, new Date(0)] },
+          { tags: [tag], primary_tag: tag, empty: [], nested: { tag, at: new Date(0) }, own: { toJSON: () => 'own' }, date: new Date(0) },
+        ],
+      }))({ id: 't', name: 'Tag', url: 'http://x/tag/t/', count: { posts: 2 }, none: undefined }),
     ];
     for (const value of cases) expect(asText(jsonBuffer(value))).toBe(JSON.stringify(value));
   });

@@ -19,7 +19,8 @@ export function jsonBuffer(payload: unknown): Buffer | string {
     const head = `${first ? '' : ','}${JSON.stringify(key)}:`;
     if (Array.isArray(value) && !hasToJson(value)) {
       parts.push(head, '[');
-      for (let i = 0; i < value.length; i++) parts.push(i ? ',' : '', itemJson(value[i]) ?? 'null');
+      const seen = new Map<object, string>();
+      for (let i = 0; i < value.length; i++) parts.push(i ? ',' : '', itemJson(value[i], seen) ?? 'null');
       parts.push(']');
     } else {
       const json = JSON.stringify(value);
@@ -48,32 +49,62 @@ export function jsonBuffer(payload: unknown): Buffer | string {
  * and the same posts are listed again and again. A member shorter than LONG_TEXT_UNITS, or of any other type,
  * goes through JSON.stringify; the object's keys in the same order, members that serialise to nothing left out.
  */
-function itemJson(item: unknown): string | undefined {
+function itemJson(item: unknown, seen: Map<object, string>): string | undefined {
   if (!isPlainObject(item)) return JSON.stringify(item);
   let out = '{';
   for (const key of Object.keys(item)) {
     const value = item[key];
-    const json = typeof value === 'string' && value.length >= LONG_TEXT_UNITS ? escapedText(value) : JSON.stringify(value);
+    const json =
+      typeof value === 'string' && value.length >= LONG_TEXT_UNITS
+        ? escapedText(value, typeof item.id === 'string' ? `${item.id}\n${key}` : null)
+        : typeof value === 'object' && value !== null
+          ? memberJson(value, seen)
+          : JSON.stringify(value);
     if (json === undefined) continue;
     out += `${out.length > 1 ? ',' : ''}${JSON.stringify(key)}:${json}`;
   }
   return `${out}}`;
 }
 
+/**
+ * An object or list inside a list item, as JSON.stringify writes it there. A plain object met before in the same
+ * list (a tag or author embedded in several posts, and again as their primary one) is the same text: written
+ * once. A list's members that serialise to nothing are `null`, as JSON.stringify writes them.
+ */
+function memberJson(value: object, seen: Map<object, string>): string | undefined {
+  if (Array.isArray(value)) {
+    if (hasToJson(value)) return JSON.stringify(value);
+    let out = '[';
+    for (let i = 0; i < value.length; i++) {
+      const member: unknown = value[i];
+      out += `${i ? ',' : ''}${(typeof member === 'object' && member !== null ? memberJson(member, seen) : JSON.stringify(member)) ?? 'null'}`;
+    }
+    return `${out}]`;
+  }
+  if (!isPlainObject(value)) return JSON.stringify(value);
+  let json = seen.get(value);
+  if (json === undefined) seen.set(value, (json = JSON.stringify(value)));
+  return json;
+}
+
 const LONG_TEXT_UNITS = 1024;
-/** Keyed by the text itself, so an edited post can never be served stale; bounded, oldest first out. */
-const escapedTexts = new Map<string, string>();
+/**
+ * Kept per item id and member (`<post id>\n<key>`) with the text it escapes: a lookup compares the text (one
+ * memory comparison), where a map keyed by the text itself hashed each answer's freshly read copy character
+ * by character. An edited post's text no longer matches and is escaped afresh. Bounded, oldest first out.
+ */
+const escapedTexts = new Map<string, { text: string; json: string }>();
 const ESCAPED_TEXT_ENTRIES = 100;
 const ESCAPED_TEXT_MAX_UNITS = 256 * 1024;
 
-function escapedText(text: string): string {
-  let json = escapedTexts.get(text);
-  if (json === undefined) {
-    json = JSON.stringify(text);
-    if (text.length <= ESCAPED_TEXT_MAX_UNITS) {
-      if (escapedTexts.size >= ESCAPED_TEXT_ENTRIES) escapedTexts.delete(escapedTexts.keys().next().value!);
-      escapedTexts.set(text, json);
-    }
+function escapedText(text: string, slot: string | null): string {
+  const kept = slot === null ? undefined : escapedTexts.get(slot);
+  if (kept && kept.text === text) return kept.json;
+  const json = JSON.stringify(text);
+  if (slot !== null && text.length <= ESCAPED_TEXT_MAX_UNITS) {
+    escapedTexts.delete(slot);
+    if (escapedTexts.size >= ESCAPED_TEXT_ENTRIES) escapedTexts.delete(escapedTexts.keys().next().value!);
+    escapedTexts.set(slot, { text, json });
   }
   return json;
 }

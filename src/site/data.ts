@@ -5,7 +5,7 @@ import { parseBrowseParams, type BrowseParams } from '../browse/params.js';
 import { authorUrl, tagUrl } from '../content/urls.js';
 import { POST_TYPES_BROWSE } from '../resources/posts/posts.browse.js';
 import { CONTENT_INCLUDES, FORMATS, type PostType } from '../resources/posts/posts.schemas.js';
-import { findPost } from '../resources/posts/posts.queries.js';
+import { findPublishedPost } from '../resources/posts/posts.content.queries.js';
 import { contentPosts } from '../resources/posts/posts.responses.js';
 import { TAGS_BROWSE } from '../resources/tags/tags.browse.js';
 import { findPublicTag, postCountsOfTags } from '../resources/tags/tags.queries.js';
@@ -88,7 +88,7 @@ export async function browse(ctx: Ctx, resource: SiteResource, query: Record<str
 
 /** A published post or page by slug or id, with tags, authors and tiers as the site shows it. */
 export async function readPost(ctx: Ctx, type: PostType, key: { slug: string } | { id: string }): Promise<Entity | undefined> {
-  const row = await findPost(ctx.db, key, { type, published: true });
+  const row = await findPublishedPost(ctx.db, key, type, { wholePlaintext: false });
   if (!row) return undefined;
   const params = parseBrowseParams({ include: 'authors,tags,tiers' }, RULES.posts);
   return ((await contentPosts(ctx.db, [row], postView(ctx, params))) as Entity[])[0];

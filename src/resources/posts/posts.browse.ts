@@ -4,7 +4,8 @@ import { attributesOf, type OrderTerm } from '../../browse/order.js';
 import type { BrowseParams } from '../../browse/params.js';
 import { listColumns } from '../../browse/fields.js';
 import { columnOrder } from '../../browse/spec-of.js';
-import { POST_FIELDS, POST_META_COLUMNS, SOURCE_COLUMNS } from './posts.fields.js';
+import { CONTENT_HIDDEN_COLUMNS, POST_FIELDS, POST_META_COLUMNS } from './posts.fields.js';
+import { excerptSource } from './posts.content.queries.js';
 import { POSTS_FILTER } from './posts.filter.js';
 
 const column = columnOrder('posts', POST_FIELDS);
@@ -47,7 +48,8 @@ function contentRules(type: 'post' | 'page'): ApiRules {
     filter: { wrap: true, extra: `type:${type}`, enforced: 'status:published', defaults: 'type:post', reject: PRIVATE_AUTHOR_FIELDS },
     defaultOrder: () => [type === 'post' ? column('published_at', 'desc') : column('title', 'asc')],
     slugListOrder: true,
-    hiddenColumns: SOURCE_COLUMNS,
+    hiddenColumns: CONTENT_HIDDEN_COLUMNS,
+    partialColumns: { plaintext: excerptSource },
   };
 }
 

@@ -6,7 +6,7 @@ import { readRoutes } from '../../http/read-routes.js';
 import { POST_TYPES_BROWSE } from './posts.browse.js';
 import { CONTENT_INCLUDES, DOC_NAME, FORMATS, type Format, type PostType } from './posts.schemas.js';
 import { postFormats } from './posts.options.js';
-import { findPost } from './posts.queries.js';
+import { findPublishedPost } from './posts.content.queries.js';
 import { contentPosts, type AdminView } from './posts.responses.js';
 
 /** Content API: source formats are never returned (asking for them is not an error); html by default. */
@@ -44,7 +44,7 @@ export function postsContentRoutes(app: FastifyInstance, type: PostType) {
     formats: FORMATS,
     notFound: type === 'post' ? 'Post not found.' : 'Page not found.',
     read: async (ctx, key, { include, formats }) => {
-      const row = await findPost(ctx.db, key, { type, published: true });
+      const row = await findPublishedPost(ctx.db, key, type, { wholePlaintext: contentFormats(formats).has('plaintext') });
       return row && (await contentPosts(ctx.db, [row], view(ctx, include, formats)))[0];
     },
   });

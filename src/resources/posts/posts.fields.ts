@@ -39,8 +39,17 @@ export const POST_FIELDS = {
   reading_time: { type: 'number', query: false },
 } as const satisfies FieldMap<PostRow>;
 
-/** The source formats: the Content API never reads them (they are the largest columns). */
-export const SOURCE_COLUMNS: readonly (keyof PostRow)[] = ['mobiledoc', 'lexical'];
+/** Columns the Content API never reads: the source formats (the largest columns) and those only staff see. */
+export const CONTENT_HIDDEN_COLUMNS: readonly (keyof PostRow)[] = [
+  'mobiledoc',
+  'lexical',
+  'locale',
+  'email_recipient_filter',
+  'created_by',
+  'updated_by',
+  'published_by',
+  'newsletter_id',
+];
 
 /** Ghost's `posts_meta` table without its keys (filter reaches it as a relation; its columns are shorthands). */
 export const POST_META_COLUMNS = {

@@ -71,16 +71,32 @@ const absHtml = (value: string | null, siteUrl: string) => (value ? htmlFromStor
 function tagsFor(record: PostRecord, ctx: PresentContext, admin: boolean) {
   return record.tags!.map((tag: TagRow) => {
     const url = tagUrl(ctx.siteUrl, tag.slug, tag.visibility === 'public' && ctx.publishedTags.has(tag.id));
-    return admin ? presentAdminTag(tag, ctx.siteUrl, { url }) : presentContentTag(tag, ctx.siteUrl, { url });
+    return admin ? presentAdminTag(tag, ctx.siteUrl, { url }) : contentShared(ctx, 'tag', tag.id, () => presentContentTag(tag, ctx.siteUrl, { url }));
   });
 }
 
 function authorsFor(record: PostRecord, ctx: PresentContext, admin: boolean) {
   return record.authors!.map((user: UserRow) => {
     const url = authorUrl(ctx.siteUrl, user.slug, ctx.publishedAuthors.has(user.id));
-    if (!admin) return presentContentAuthor(user, { url });
+    if (!admin) return contentShared(ctx, 'author', user.id, () => presentContentAuthor(user, { url }));
     return presentPostAuthor(user, url, ctx.include.includes('authors.roles') ? (ctx.roles?.get(user.id) ?? []) : undefined);
   });
+}
+
+/**
+ * A Content API answer shows a tag or author the same on every post of it (its url, too, is the answer's):
+ * presented once per answer and the one object embedded wherever it appears (nothing changes it after, and the
+ * reply serializer writes a repeated object once).
+ */
+const sharedByContext = new WeakMap<PresentContext, Map<string, Record<string, unknown>>>();
+
+function contentShared(ctx: PresentContext, kind: 'tag' | 'author', id: string, present: () => Record<string, unknown>) {
+  let shared = sharedByContext.get(ctx);
+  if (!shared) sharedByContext.set(ctx, (shared = new Map()));
+  const key = `${kind} ${id}`;
+  let out = shared.get(key);
+  if (!out) shared.set(key, (out = present()));
+  return out;
 }
 
 function revisionsFor(revisions: PostRevisionRow[], ctx: PresentContext, authors: ReadonlyMap<string, UserRow>) {

@@ -88,18 +88,17 @@ export async function contentPosts(db: ReadDb, rows: PostRow[], view: AdminView)
   const memberTiers = new Map(
     [...(tiersPosts.length > 0 ? await tiersOfPosts(db, tiersPosts) : new Map<string, TierRow[]>())].map(([id, list]) => [id, list.map((t) => t.id)]),
   );
-  return records.map((record) =>
-    presentContentPost(record, {
-      siteUrl: view.siteUrl,
-      formats: view.formats,
-      include,
-      publishedTags,
-      publishedAuthors,
-      ...(tiers ? { tiers } : {}),
-      ...(view.member ? { member: view.member, memberTiers } : {}),
-      timezone: settings.get('timezone') || 'Etc/UTC',
-      tagLinks: settings.get('outbound_link_tagging') !== 'false',
-      commentsEnabled: (settings.get('comments_enabled') ?? 'off') !== 'off',
-    }),
-  );
+  const ctx = {
+    siteUrl: view.siteUrl,
+    formats: view.formats,
+    include,
+    publishedTags,
+    publishedAuthors,
+    ...(tiers ? { tiers } : {}),
+    ...(view.member ? { member: view.member, memberTiers } : {}),
+    timezone: settings.get('timezone') || 'Etc/UTC',
+    tagLinks: settings.get('outbound_link_tagging') !== 'false',
+    commentsEnabled: (settings.get('comments_enabled') ?? 'off') !== 'off',
+  };
+  return records.map((record) => presentContentPost(record, ctx));
 }
