@@ -72,7 +72,7 @@ export async function findPostMeta(db: ReadDb, postId: string): Promise<PostMeta
 // reading a tag's two dozen columns once per link was most of the page's database time.
 const metaByPostIds = preparedQuery((db, $: { postIds: string[] }) => db.selectFrom('posts_meta').selectAll().where('post_id', 'in', $.postIds));
 const tagLinksByPostIds = preparedQuery((db, $: { postIds: string[] }) =>
-  db.selectFrom('posts_tags').select(['post_id', 'tag_id']).where('post_id', 'in', $.postIds).orderBy('sort_order', 'asc').orderBy('id', 'asc'),
+  db.selectFrom('posts_tags').select(['post_id', 'tag_id as related']).where('post_id', 'in', $.postIds).orderBy('sort_order', 'asc').orderBy('id', 'asc'),
 );
 const tagsByPostIds = preparedQuery((db, $: { postIds: string[] }) =>
   db
@@ -81,7 +81,12 @@ const tagsByPostIds = preparedQuery((db, $: { postIds: string[] }) =>
     .where('id', 'in', (eb) => eb.selectFrom('posts_tags').select('tag_id').where('post_id', 'in', $.postIds)),
 );
 const authorLinksByPostIds = preparedQuery((db, $: { postIds: string[] }) =>
-  db.selectFrom('posts_authors').select(['post_id', 'author_id']).where('post_id', 'in', $.postIds).orderBy('sort_order', 'asc').orderBy('id', 'asc'),
+  db
+    .selectFrom('posts_authors')
+    .select(['post_id', 'author_id as related'])
+    .where('post_id', 'in', $.postIds)
+    .orderBy('sort_order', 'asc')
+    .orderBy('id', 'asc'),
 );
 const authorsByPostIds = preparedQuery((db, $: { postIds: string[] }) =>
   db
@@ -96,12 +101,23 @@ export async function metaOfPosts(db: ReadDb, postIds: readonly string[]): Promi
   return new Map(rows.map((row) => [row.post_id, row]));
 }
 
+type ByPostIds<Row> = (db: ReadDb, values: { postIds: string[] }) => Promise<Row[]>;
+
 /**
- * Each post's related rows in link order. A link whose row the other query did not see (linked or deleted in
- * between, on a server engine where the two run side by side) is left out, as a join read before it would.
+ * Each post's related rows (tags, authors) in link order, from its links and the rows they name. A link whose row
+ * the other query did not see (linked or deleted in between, on a server engine where the two run side by side)
+ * is left out, as a join read before it would.
  */
-function byPost<Row extends { id: string }>(postIds: readonly string[], links: { post_id: string; related: string }[], rows: Row[]): Map<string, Row[]> {
-  const byId = new Map(rows.map((row) => [row.id, row]));
+async function relatedOfPosts<Row extends { id: string }>(
+  db: ReadDb,
+  postIds: readonly string[],
+  linksOf: ByPostIds<{ post_id: string; related: string }>,
+  rowsOf: ByPostIds<unknown>,
+): Promise<Map<string, Row[]>> {
+  if (postIds.length === 0) return new Map();
+  const values = { postIds: [...postIds] };
+  const [links, rows] = await Promise.all([linksOf(db, values), rowsOf(db, values)]);
+  const byId = new Map((rows as Row[]).map((row) => [row.id, row]));
   const out = new Map<string, Row[]>(postIds.map((id) => [id, []]));
   for (const link of links) {
     const row = byId.get(link.related);
@@ -111,28 +127,10 @@ function byPost<Row extends { id: string }>(postIds: readonly string[], links: {
 }
 
 /** Tags of several posts, each list in its `sort_order`. */
-export async function tagsOfPosts(db: ReadDb, postIds: readonly string[]): Promise<Map<string, TagRow[]>> {
-  if (postIds.length === 0) return new Map();
-  const values = { postIds: [...postIds] };
-  const [links, tags] = await Promise.all([tagLinksByPostIds(db, values), tagsByPostIds(db, values)]);
-  return byPost(
-    postIds,
-    links.map((link) => ({ post_id: link.post_id, related: link.tag_id })),
-    tags as TagRow[],
-  );
-}
+export const tagsOfPosts = (db: ReadDb, postIds: readonly string[]) => relatedOfPosts<TagRow>(db, postIds, tagLinksByPostIds, tagsByPostIds);
 
 /** Authors of several posts, each list in its `sort_order` (the first is the primary author). */
-export async function authorsOfPosts(db: ReadDb, postIds: readonly string[]): Promise<Map<string, UserRow[]>> {
-  if (postIds.length === 0) return new Map();
-  const values = { postIds: [...postIds] };
-  const [links, users] = await Promise.all([authorLinksByPostIds(db, values), authorsByPostIds(db, values)]);
-  return byPost(
-    postIds,
-    links.map((link) => ({ post_id: link.post_id, related: link.author_id })),
-    users as UserRow[],
-  );
-}
+export const authorsOfPosts = (db: ReadDb, postIds: readonly string[]) => relatedOfPosts<UserRow>(db, postIds, authorLinksByPostIds, authorsByPostIds);
 
 export function latestRevision(db: ReadDb, postId: string): Promise<PostRevisionRow | undefined> {
   return db.selectFrom('post_revisions').selectAll().where('post_id', '=', postId).orderBy('created_at_ts', 'desc').orderBy('id', 'desc').executeTakeFirst();
