@@ -95,11 +95,14 @@ export async function buildApp({
     genReqId: requestIdOf,
     rewriteUrl: legacyUrlRewriter(apiRoot),
     ...clientTimeoutOptions(config.requestTimeoutMs),
-    serverFactory: queuedServerFactory(config.requestQueueTimeoutMs, (count) =>
-      app.log.warn(
-        { count, queueTimeoutMs: config.requestQueueTimeoutMs },
-        'overloaded: requests that waited longer than REQUEST_QUEUE_TIMEOUT_MS for their turn were answered 503',
-      ),
+    serverFactory: queuedServerFactory(
+      config.requestQueueTimeoutMs,
+      (count) =>
+        app.log.warn(
+          { count, queueTimeoutMs: config.requestQueueTimeoutMs },
+          'overloaded: requests that waited longer than REQUEST_QUEUE_TIMEOUT_MS for their turn were answered 503',
+        ),
+      (method) => metrics?.shed(method),
     ),
   });
   await app.register(cookie);

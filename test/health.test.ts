@@ -70,4 +70,26 @@ describe('health', () => {
       await app.close();
     }
   });
+
+  it('counts the requests the request queue turns away (503) though Fastify never sees them', async () => {
+    const metrics = createMetrics(t.connection.db);
+    const app = await buildApp({ config: { ...t.config, requestQueueTimeoutMs: 300 }, connection: t.connection, metrics });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      const address = app.server.address();
+      const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+      // The event loop held after the request is read, as a long turn under many readers holds it.
+      app.server.once('request', () => {
+        const until = performance.now() + 900;
+        while (performance.now() < until);
+      });
+      expect((await fetch(`${base}${ADMIN}/site/`)).status).toBe(503);
+      expect((await fetch(`${base}${ADMIN}/site/`)).status).toBe(200);
+      const text = await metrics.registry.metrics();
+      expect(text).toContain('quire_http_requests_total{method="GET",route="(shed)",status="503"} 1');
+      expect(text).toContain('quire_http_requests_total{method="GET",route="/ghost/api/admin/site/",status="200"} 1');
+    } finally {
+      await app.close();
+    }
+  });
 });

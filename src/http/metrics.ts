@@ -13,6 +13,8 @@ export interface Metrics {
   registry: Registry;
   /** Counts and times every request of `app`. */
   instrument(app: FastifyInstance): void;
+  /** Counts a request the request queue answered 503 itself: route `(shed)`, as Fastify never saw it. */
+  shed(method: string): void;
 }
 
 export function createMetrics(db: ReadDb): Metrics {
@@ -60,6 +62,9 @@ export function createMetrics(db: ReadDb): Metrics {
         requests.inc(labels);
         duration.observe(labels, reply.elapsedTime / 1000);
       });
+    },
+    shed(method) {
+      requests.inc({ method, route: '(shed)', status: '503' });
     },
   };
 }

@@ -65,10 +65,15 @@ function shed(response: http.ServerResponse): void {
  * runs on after the call that starts it returns (its promises), so only a turn of its own keeps turns short,
  * and with them the wait of every other reader and of the next connection to be accepted. None starts while
  * connections are being accepted (up to ACCEPT_FIRST_AT_MOST_MS), so a burst of new readers gets in at once.
- * A request that waited longer than `queueTimeoutMs` (0: no limit) is answered 503 instead, and `onShed` told
- * how many were, a while later. Health checks skip the queue.
+ * A request that waited longer than `queueTimeoutMs` (0: no limit) is answered 503 instead, `countShed` told of
+ * each at once (Fastify, which counts the others, never sees it) and `onShed` how many were, a while later.
+ * Health checks skip the queue.
  */
-export function queuedServerFactory(queueTimeoutMs: number, onShed: (count: number) => void): FastifyServerFactory {
+export function queuedServerFactory(
+  queueTimeoutMs: number,
+  onShed: (count: number) => void,
+  countShed: (method: string) => void = () => undefined,
+): FastifyServerFactory {
   return (handler, options) => {
     const waiting: (Waiting | undefined)[] = [];
     let head = 0;
@@ -134,6 +139,7 @@ export function queuedServerFactory(queueTimeoutMs: number, onShed: (count: numb
           const { request, response } = take();
           if (request.socket.destroyed) continue;
           shed(response);
+          countShed(request.method ?? 'GET');
           if (shedCount++ === 0)
             setTimeout(() => {
               onShed(shedCount);
