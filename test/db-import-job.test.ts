@@ -137,6 +137,7 @@ describe('POST /db/ above DB_IMPORT_INLINE_BYTES (imported by a background job)'
       kind: 'db-import',
       payload: { file },
       attempts: 1,
+      held: async () => false,
       progress: async () => undefined,
       complete: async () => Promise.reject(new LostLeaseError('leased to another instance')),
     };

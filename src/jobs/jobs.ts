@@ -17,6 +17,12 @@ export interface RunningJob {
   readonly payload: unknown;
   /** 1 on the first run; more when an instance died running it and this one took it over. */
   readonly attempts: number;
+  /**
+   * Whether this instance still holds the job's lease. A job whose work has outside effects (mail sent) asks
+   * before each piece after a pause: an instance that stalled past its lease must not go on beside the one
+   * that took the job over.
+   */
+  held(): Promise<boolean>;
   /** Records how far the job got (readable by the API at once); best effort, outside any transaction. */
   progress(value: unknown): Promise<void>;
   /**
@@ -163,6 +169,17 @@ export async function runJob(run: RunContext, id: string): Promise<void> {
     kind: row.kind,
     payload: jobPayload(row),
     attempts: row.attempts,
+    held: async () => {
+      const leased = await db
+        .selectFrom('jobs')
+        .select('id')
+        .where('id', '=', id)
+        .where('status', '=', 'pending')
+        .where('lease_owner', '=', owner)
+        .where('lease_expires_at', '>', now())
+        .executeTakeFirst();
+      return leased !== undefined;
+    },
     progress: async (value) => {
       log.info(line(figuresOf(value)), 'background job progress');
       await db

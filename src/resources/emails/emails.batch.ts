@@ -4,7 +4,7 @@ import type { Config } from '../../config.js';
 import type { EmailRecipientFailureRow } from '../../db/schema.js';
 import { jobCtx } from '../../ctx.js';
 import { objectId } from '../../db/ids.js';
-import type { JobHandler } from '../../jobs/jobs.js';
+import { LostLeaseError, type JobHandler } from '../../jobs/jobs.js';
 import { SendRefusal, type BulkSender } from '../../mail/bulk-transport.js';
 import { readSettings } from '../../settings/settings.js';
 import { personaliseEmail, recordEmailLinks, renderPostEmail, type RenderedEmail } from '../email-render/email-render.js';
@@ -149,6 +149,9 @@ class OutcomeRecorder {
 }
 
 /** Sends each copy, at most `concurrency` at once; returns the recipients refused for now, with the refusal. */
+/** How long the senders go on without looking at the batch's lease (a look is one read by primary key). */
+const LEASE_LOOK_MS = 100;
+
 async function sendAll(
   sender: BulkSender,
   s: Sending,
@@ -156,13 +159,28 @@ async function sendAll(
   recorder: OutcomeRecorder,
   emailId: string,
   now: () => Date,
+  held: () => Promise<boolean>,
 ): Promise<{ recipient: PendingRecipient; refusal: SendRefusal }[]> {
   const temporary: { recipient: PendingRecipient; refusal: SendRefusal }[] = [];
   let next = 0;
+  // A pause (a stalled process, a slow database) shows as time since the last look at the lease: after one, the
+  // batch goes on only while this instance still holds it, so one that took it over does not send beside it.
+  let heldAt = performance.now();
+  const stillHeld = async () => {
+    if (performance.now() - heldAt < LEASE_LOOK_MS) return true;
+    if (!(await held())) return false;
+    heldAt = performance.now();
+    return true;
+  };
   // An outcome that could not be written stops every sender: the batch ends failed (to be retried) instead.
   let broken: unknown = null;
   const worker = async () => {
     while (next < recipients.length && !broken) {
+      if (!(await stillHeld())) {
+        broken ??= new LostLeaseError('the batch was taken over by another instance');
+        break;
+      }
+      if (next >= recipients.length) break;
       const r = recipients[next++]!;
       let refusal: SendRefusal | null = null;
       try {
@@ -250,8 +268,10 @@ export function newsletterBatchJob(base: CtxBase, config: Config, sender: BulkSe
     for (let round = 0; ; round++) {
       let refused: Awaited<ReturnType<typeof sendAll>>;
       try {
-        refused = await sendAll(sender, sending, pending, recorder, emailId, now);
+        refused = await sendAll(sender, sending, pending, recorder, emailId, now, () => job.held());
       } catch (err) {
+        // Taken over: the other instance sends what is left and ends the batch.
+        if (err instanceof LostLeaseError) throw err;
         // The database refused an outcome: what is recorded stands, the rest is sent by a retry of the email.
         return end('failed', new SendRefusal(`Sending stopped: ${(err as Error).message}`, 0, null, 'temporary'), { recipients: total, stopped: true });
       }
