@@ -21,6 +21,16 @@ export function resolvedValue(key: SettingKey, raw: string | null): unknown {
   }
 }
 
+/** Who the announcement bar is for (`visitors`, `free_members`, `paid_members`): the stored list, or none. */
+export function announcementVisibility(stored: string | null | undefined): unknown[] {
+  try {
+    const parsed: unknown = JSON.parse(stored ?? '[]');
+    return Array.isArray(parsed) ? parsed : [];
+  } catch {
+    return [];
+  }
+}
+
 export const resolve = (values: SettingValues, key: SettingKey) => resolvedValue(key, values.get(key) ?? null);
 
 /** What calculated keys need besides the settings: where the site lives and whom it mails from. */

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { announcementVisibility } from '../../settings/derived.js';
 import type { MemberRow } from '../../db/schema.js';
 import { objectId } from '../../db/ids.js';
 import { errors } from '../../errors.js';
@@ -43,13 +44,7 @@ export function feedbackRoutes(api: FastifyInstance, sessionOf: SessionOf) {
     const member = await sessionOf(request);
     const s = await readSettings(request.ctx.db, ['announcement_content', 'announcement_visibility', 'announcement_background']);
     const content = s.get('announcement_content');
-    let visibility: unknown = [];
-    try {
-      visibility = JSON.parse(s.get('announcement_visibility') ?? '[]');
-    } catch {
-      visibility = [];
-    }
-    const shown = Array.isArray(visibility) ? visibility : [];
+    const shown = announcementVisibility(s.get('announcement_visibility'));
     const visible =
       Boolean(content) &&
       ((shown.includes('visitors') && !member) ||

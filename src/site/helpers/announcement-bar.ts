@@ -1,3 +1,4 @@
+import { announcementVisibility } from '../../settings/derived.js';
 import { escape } from './env.js';
 
 /**
@@ -15,18 +16,9 @@ export function announcementBarScript(siteUrl: string, settings: ReadonlyMap<str
     const announcement = asked.get('announcement');
     if (!announcement || !asked.has('announcement_vis')) return '';
     attributes.push(['announcement', escape(announcement)], ['announcement-background', escape(asked.get('announcement_bg') ?? '')], ['preview', 'true']);
-  } else if (!settings.get('announcement_content') || visibilityOf(settings.get('announcement_visibility')).length === 0) {
+  } else if (!settings.get('announcement_content') || announcementVisibility(settings.get('announcement_visibility')).length === 0) {
     return '';
   }
   const data = attributes.map(([name, value]) => `data-${name}="${value}"`).join(' ');
   return `<script defer src="${siteUrl}public/announcement-bar/announcement-bar.min.js" ${data} crossorigin="anonymous"></script>`;
-}
-
-function visibilityOf(stored: string | null | undefined): unknown[] {
-  try {
-    const parsed: unknown = JSON.parse(stored ?? '[]');
-    return Array.isArray(parsed) ? parsed : [];
-  } catch {
-    return [];
-  }
 }
