@@ -109,10 +109,22 @@ export async function startInstance(settings: Record<string, string>, options: I
  * its Admin API with that session.
  */
 export async function ownerSession(base: string): Promise<Record<string, string>> {
-  const admin = `${base}/ghost/api/admin`;
   const json = { 'content-type': 'application/json', origin: base };
-  expect((await fetch(`${admin}/authentication/setup/`, { method: 'POST', headers: json, body: JSON.stringify({ setup: [OWNER] }) })).status).toBe(201);
-  const login = await fetch(`${admin}/session/`, { method: 'POST', headers: json, body: JSON.stringify({ username: OWNER.email, password: OWNER.password }) });
+  expect(
+    (await fetch(`${base}/ghost/api/admin/authentication/setup/`, { method: 'POST', headers: json, body: JSON.stringify({ setup: [OWNER] }) })).status,
+  ).toBe(201);
+  return ownerSignIn(base);
+}
+
+/** The Owner (set up already, through any instance) signed in through `base`: a session bound to that origin. */
+export async function ownerSignIn(base: string): Promise<Record<string, string>> {
+  const json = { 'content-type': 'application/json', origin: base };
+  const login = await fetch(`${base}/ghost/api/admin/session/`, {
+    method: 'POST',
+    headers: json,
+    body: JSON.stringify({ username: OWNER.email, password: OWNER.password }),
+  });
+  expect(login.status).toBe(201);
   const cookie = login.headers
     .getSetCookie()
     .map((c) => c.split(';')[0])

@@ -74,8 +74,12 @@ function dialectFor(databaseUrl: string, settings: Settings): { dialect: Dialect
         connectionTimeoutMillis: acquireTimeoutMs,
         keepAlive: true,
         // The server ends a long statement; the client gives up a little later on a server that stopped
-        // answering altogether (frozen, partitioned), where the server's own timeout cannot fire.
-        ...(statementTimeoutMs > 0 ? { statement_timeout: statementTimeoutMs, query_timeout: answerTimeout(statementTimeoutMs) } : {}),
+        // answering altogether (frozen, partitioned), where the server's own timeout cannot fire. A transaction
+        // left idle as long (its process stalled or frozen mid-transaction) is ended by the server, so the rows
+        // it locked do not hold up every other instance until the process runs again.
+        ...(statementTimeoutMs > 0
+          ? { statement_timeout: statementTimeoutMs, query_timeout: answerTimeout(statementTimeoutMs), idle_in_transaction_session_timeout: statementTimeoutMs }
+          : {}),
       });
       return guardPgPool(pool as never, { acquireTimeoutMs, breaker, onLost }) as unknown as InstanceType<typeof pg.Pool>;
     };
@@ -114,11 +118,13 @@ function dialectFor(databaseUrl: string, settings: Settings): { dialect: Dialect
     });
     if (statementTimeoutMs > 0) {
       // MariaDB counts in seconds (max_statement_time), MySQL in milliseconds for SELECTs only
-      // (max_execution_time); each server refuses the other's variable, which is ignored.
+      // (max_execution_time); each server refuses the other's variable, which is ignored. MariaDB also ends a
+      // transaction left idle as long (idle_transaction_timeout, whole seconds), as PostgreSQL does above.
       raw.on('connection', (connection) => {
         const ignore = () => undefined;
         connection.query(`SET SESSION max_statement_time = ${statementTimeoutMs / 1000}`, ignore);
         connection.query(`SET SESSION max_execution_time = ${Math.round(statementTimeoutMs)}`, ignore);
+        connection.query(`SET SESSION idle_transaction_timeout = ${Math.max(1, Math.ceil(statementTimeoutMs / 1000))}`, ignore);
       });
     }
     return guardMysqlPool(raw as never, { acquireTimeoutMs, answerTimeoutMs: answerTimeout(statementTimeoutMs), breaker, onLost }) as unknown as typeof raw;

@@ -137,7 +137,7 @@ class OutcomeRecorder {
       try {
         await this.ctx.write(async (w) => {
           const now = w.clock.now();
-          if (delivered.length) await recordDelivered(w.db, this.emailId, delivered, now);
+          if (delivered.length) await recordDelivered(w.db, w.engine, this.emailId, delivered, now);
           for (const failure of failures) await recordFailure(w.db, failure);
         });
         for (const waiter of waiting) waiter.resolve();
@@ -148,10 +148,10 @@ class OutcomeRecorder {
   }
 }
 
-/** Sends each copy, at most `concurrency` at once; returns the recipients refused for now, with the refusal. */
 /** How long the senders go on without looking at the batch's lease (a look is one read by primary key). */
 const LEASE_LOOK_MS = 100;
 
+/** Sends each copy, at most `concurrency` at once; returns the recipients refused for now, with the refusal. */
 async function sendAll(
   sender: BulkSender,
   s: Sending,

@@ -116,12 +116,20 @@ export function unprocessedRecipients(db: ReadDb, batchId: string): Promise<Pend
 
 /**
  * Records recipients the SMTP server accepted, each once (a row already processed is left alone), and adds
- * them to the email's and their members' counts. Returns how many were new.
+ * them to the email's and their members' counts. Returns how many were new. Call it in a transaction: on a
+ * database server the rows are locked while they are counted, so an instance that took a batch over and one
+ * that stalled in it, both recording the same copy, count it once (the second sees it processed).
  */
-export async function recordDelivered(db: Db, emailId: string, recipients: readonly { id: string; memberId: string }[], now: Date): Promise<number> {
+export async function recordDelivered(
+  db: Db,
+  engine: Engine,
+  emailId: string,
+  recipients: readonly { id: string; memberId: string }[],
+  now: Date,
+): Promise<number> {
   let recorded = 0;
   for (const chunk of chunksOf(recipients)) {
-    const fresh = await db
+    const unprocessed = db
       .selectFrom('email_recipients')
       .select(['id', 'member_id'])
       .where(
@@ -129,8 +137,9 @@ export async function recordDelivered(db: Db, emailId: string, recipients: reado
         'in',
         chunk.map((r) => r.id),
       )
-      .where('processed_at', 'is', null)
-      .execute();
+      .where('processed_at', 'is', null);
+    // SQLite has no FOR UPDATE; its writers are serialised (and one file serves one instance).
+    const fresh = await (engine.inProcess ? unprocessed : unprocessed.forUpdate()).execute();
     if (fresh.length === 0) continue;
     const ids = fresh.map((r) => r.id);
     await db.updateTable('email_recipients').set({ processed_at: now, delivered_at: now }).where('id', 'in', ids).where('processed_at', 'is', null).execute();
@@ -176,10 +185,6 @@ export async function recordFailure(db: Db, failure: EmailRecipientFailureRow): 
   await db.insertInto('email_recipient_failures').values(failure).execute();
 }
 
-/**
- * Ends a send whose batches are all done: `submitted`, or `failed` when a batch failed. Run after each batch
- * commits: whichever instance commits the last batch sees every other one done.
- */
 /** Fails a batch not sent yet (a job that ended outside its own handling). */
 export async function failOpenBatch(db: Db, id: string, error: string, now: Date): Promise<void> {
   await db
@@ -203,6 +208,10 @@ export async function failUnsentEmail(db: Db, id: string, error: string, now: Da
 /** Ghost's error on an email whose send failed. */
 export const SEND_FAILED = 'An unexpected error occurred, please retry sending your newsletter.';
 
+/**
+ * Ends a send whose batches are all done: `submitted`, or `failed` when a batch failed. Run after each batch
+ * commits: whichever instance commits the last batch sees every other one done.
+ */
 export async function finishEmailIfDone(db: Db, emailId: string, failedError: string, now: Date): Promise<void> {
   const open = await db
     .selectFrom('email_batches')
