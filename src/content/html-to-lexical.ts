@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { htmlToLexicalConverter } from './ghost-libs.js';
+import { directLexicalChildren } from './html-direct.js';
 
 /**
  * Ghost's html → lexical conversion (`@tryghost/kg-html-to-lexical` 1.2.24) with a lighter DOM. Ghost's
@@ -118,11 +119,16 @@ function libs(): Libraries {
 
 /** html → lexical document, the same object Ghost's `htmlToLexical(html)` returns. */
 export function htmlToLexicalDocument(html: string): LexicalDocument {
+  const children = html ? directLexicalChildren(html.trim()) : null;
+  if (children) return { root: { children, direction: null, format: '', indent: 0, type: 'root', version: 1 } };
   const lib = libs();
   if (!html || !looksLight(html)) return lib.ghostHtmlToLexical(html);
   const document = parseBody(lib, html.trim());
   return hasLightContent(document.body) ? convertDocument(lib, document) : lib.ghostHtmlToLexical(html);
 }
+
+/** Whether htmlToLexicalDocument converts `html` without a DOM (for the parity tests). */
+export const convertsDirectly = (html: string): boolean => directLexicalChildren(html.trim()) !== null;
 
 /** Whether htmlToLexicalDocument converts `html` with linkedom (for the parity tests). */
 export const convertsWithLinkedom = (html: string): boolean => looksLight(html) && hasLightContent(parseBody(libs(), html.trim()).body);
