@@ -79,6 +79,12 @@ function generate(seed: number): string {
       const code = pick(['', 'const a = 1;\n  b &lt; c;\n\tx', '&amp;&copy x\n\n', '  indented  ']);
       return next() < 0.5 ? `<pre><code${cls}>${code}</code></pre>` : `<pre${cls}><code>${code}</code></pre>`;
     }
+    if (r < 0.93) {
+      const src = pick(['https://example.com/images/1.jpg', 'https://example.com/a b.jpg', 'HTTPS://EXAMPLE.com/x.jpg', '/relative.jpg', 'https://example.com/i.jpg?x=1&amp;y=2', 'https://example.com:443/p.png', 'https://example.com/ünï.jpg']);
+      const attributes = [`src="${src}"`, next() < 0.6 ? `alt="${pick(['Figure 1', '', 'a &amp; b', '"q"'])}"` : '', next() < 0.3 ? `title="${pick(['T', ''])}"` : ''];
+      const caption = pick(['', '<figcaption>Figure 1</figcaption>', "<figcaption>It's (mostly) fine: yes.</figcaption>", '<figcaption>two  spaces</figcaption>', '<figcaption> edge</figcaption>', '<figcaption>a &amp; b</figcaption>', '<figcaption><b>bold</b></figcaption>', '<figcaption></figcaption>']);
+      return `<figure><img ${attributes.filter(Boolean).join(' ')}${pick(['', '/', ' /'])}>${caption}</figure>`;
+    }
     return pick(['<hr>', '<hr/>', '<HR>']);
   };
   const blocks = Array.from({ length: 1 + Math.floor(next() * 5) }, block);
@@ -103,8 +109,8 @@ describe('directLexicalChildren', () => {
       accepted++;
       expect(root(children), `seed ${seed}: ${html}`).toBe(JSON.stringify(ghostHtmlToLexical(html)));
     }
-    expect(accepted).toBeGreaterThan(total * 0.6);
-  }, 120_000);
+    expect(accepted).toBeGreaterThan(total * 0.5);
+  }, 180_000);
 
   it("gives Ghost's lexical for the content corpus's html it accepts", () => {
     const corpus = allPostCases.flatMap((c) => [c.input.html, c.ghost.read.html].filter((html): html is string => Boolean(html)));
@@ -123,6 +129,7 @@ describe('directLexicalChildren', () => {
     const section =
       `<h2>Part 1: notes</h2><p>The <strong>quick</strong> brown fox, and a <a href="https://example.com/articles/1">link</a>. </p>` +
       `<ul><li>First point</li><li>Second, with <code>inline code</code></li></ul><blockquote>A quotation.</blockquote>` +
+      `<figure><img src="https://example.com/images/1.jpg" alt="Figure 1"><figcaption>Figure 1</figcaption></figure>` +
       `<pre><code>const part = 1;\nconsole.log(part * 2);</code></pre><p>${'Another paragraph closes the section. '.repeat(3)}</p>`;
     for (const html of [prose.repeat(50), section.repeat(20)]) {
       expect(directLexicalChildren(html)).not.toBeNull();
@@ -136,6 +143,8 @@ describe('directLexicalChildren', () => {
       '<ul><li>a<ul><li>nested</li></ul></li></ul>',
       '<p style="text-align:center">x</p>',
       '<figure><img src="a.jpg"></figure>',
+      '<figure><img src="https://example.com/a.jpg" width="600"></figure>',
+      '<figure><img src="https://example.com/a.jpg"><figcaption><b>x</b></figcaption></figure>',
       '<!--kg-card-begin: html--><p>x</p><!--kg-card-end: html-->',
       '<p>a &#13; b</p>',
       '<p>1 < 2</p>',

@@ -68,9 +68,15 @@ const FORMAT_OF: Record<string, string> = { b: 'bold', strong: 'bold', em: 'ital
 const FORMAT_FLAG: Record<string, number> = { bold: 1, italic: 2, strikethrough: 4, underline: 8, code: 16, subscript: 32, superscript: 64 };
 const PHRASING = new Set([...Object.keys(FORMAT_OF), 'a', 'br']);
 const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
-const TOP_BLOCKS = new Set(['p', ...HEADINGS, 'blockquote', 'ul', 'ol', 'pre', 'hr']);
+const TOP_BLOCKS = new Set(['p', ...HEADINGS, 'blockquote', 'ul', 'ol', 'pre', 'hr', 'figure']);
 /** Attributes each element may carry (none of Lexical's or Koenig's importers reads `id`). */
-const ATTRIBUTES: Record<string, Set<string>> = { a: new Set(['href', 'title', 'rel', 'target', 'id']), pre: new Set(['class', 'id']), code: new Set(['class', 'id']) };
+const ATTRIBUTES: Record<string, Set<string>> = {
+  a: new Set(['href', 'title', 'rel', 'target', 'id']),
+  pre: new Set(['class', 'id']),
+  code: new Set(['class', 'id']),
+  img: new Set(['src', 'alt', 'title']),
+  figure: new Set(),
+};
 const ID_ONLY = new Set(['id']);
 /** Lexical's `inlineParents`: elements a line of text runs through when collapsing whitespace. */
 const INLINE_PARENTS = /^(a|abbr|acronym|b|cite|code|del|em|i|ins|kbd|label|output|q|ruby|s|samp|span|strong|sub|sup|time|u|tt|var)$/;
@@ -81,6 +87,21 @@ const END_TAG = /<\/([a-zA-Z][a-zA-Z0-9]*)[ \t\n]*>/y;
 // Control characters an HTML parser or Lexical's whitespace handling treat specially (CR, FF, NUL, …).
 const ODD_CHARACTERS = /[\0-\x08\x0b-\x1f\x7f]/;
 const WHITESPACE_ONLY = /^[ \t\n]*$/;
+const COLLAPSIBLE = /[\t\n]| {2}/;
+/**
+ * A caption of words: the image card stores its markup cleaned (kg-clean-basic-html), which for these
+ * characters, single-spaced and not at the edges, is the text itself.
+ */
+const FIGCAPTION = /^<figcaption>([A-Za-z0-9](?:[A-Za-z0-9.,:;!?()'-]| (?! ))*(?<! ))<\/figcaption><\/figure>/;
+
+/**
+ * An absolute http(s) URL that the URL parser leaves as it is: jsdom's `img.src` resolves the attribute
+ * (against about:blank), which gives such a URL back unchanged.
+ */
+function isPlainUrl(src: string | undefined): src is string {
+  if (src === undefined || !/^https?:\/\//.test(src) || !URL.canParse(src)) return false;
+  return new URL(src).href === src;
+}
 
 /** The lexical root's children for `html` (already trimmed as Ghost trims it), or null when it is not ours. */
 export function directLexicalChildren(html: string): LexicalJson[] | null {
@@ -138,6 +159,23 @@ function parse(html: string): ElementNode | null {
     }
     if (start[3]) return null; // `<p/>` opens a `<p>`
     open.children.push(element);
+    if (name === 'figure') {
+      // Only `<figure><img src alt title><figcaption>words</figcaption></figure>`, the caption optional.
+      START_TAG.lastIndex = pos;
+      const img = START_TAG.exec(html);
+      const imgAttributes = img && img[1].toLowerCase() === 'img' ? parseAttributes('img', img[2]) : null;
+      if (!imgAttributes || !isPlainUrl(imgAttributes.src)) return null;
+      element.children.push({ kind: 'element', name: 'img', attributes: imgAttributes, children: [], parent: element, index: 0 });
+      pos = START_TAG.lastIndex;
+      const caption = FIGCAPTION.exec(html.slice(pos, pos + 1024));
+      if (caption) {
+        element.attributes = { caption: caption[1] };
+        pos += caption[0].length - '</figure>'.length;
+      }
+      if (!html.startsWith('</figure>', pos)) return null;
+      pos += '</figure>'.length;
+      continue;
+    }
     if (name === 'pre') {
       // Only `<pre><code>text</code></pre>`: the code block card reads the text, the rest is not looked at.
       START_TAG.lastIndex = pos;
@@ -210,6 +248,12 @@ function convert(node: DomNode, formats: string[], parent: ElementNode | null): 
   const name = node.name;
   if (name === 'br') return isOnlyChild(node) ? [] : [{ type: 'linebreak', version: 1 }];
   if (name === 'hr') return [{ type: 'horizontalrule', version: 1 }];
+  if (name === 'figure') {
+    // ImageNode from the figure importer: `img.alt`/`img.title` when not empty, the caption's cleaned markup.
+    const { src, alt, title } = (node.children[0] as ElementNode).attributes;
+    const caption = node.attributes.caption ?? '';
+    return [{ type: 'image', version: 1, src, width: null, height: null, title: title || '', alt: alt || '', caption, cardWidth: 'regular', href: '' }];
+  }
   if (name === 'pre') {
     const code = node.children[0] as ElementNode;
     const text = code.children.length > 0 ? (code.children[0] as TextNode).data : '';
@@ -279,7 +323,8 @@ function formatOf(formats: string[]): number {
 
 /** Lexical's `convertTextDOMNode` outside `<pre>`: collapsed whitespace, edges trimmed along the line. */
 function convertText(node: TextNode): string | null {
-  let text = node.data.replace(/[ \t\n]+/g, ' ');
+  // Most text has nothing to collapse: the replace would copy it for nothing.
+  let text = COLLAPSIBLE.test(node.data) ? node.data.replace(/[ \t\n]+/g, ' ') : node.data;
   if (text === '') return null;
   if (text[0] === ' ') {
     let previous: TextNode | null = node;
