@@ -131,7 +131,8 @@ describe('directLexicalChildren', () => {
       `<ul><li>First point</li><li>Second, with <code>inline code</code></li></ul><blockquote>A quotation.</blockquote>` +
       `<figure><img src="https://example.com/images/1.jpg" alt="Figure 1"><figcaption>Figure 1</figcaption></figure>` +
       `<pre><code>const part = 1;\nconsole.log(part * 2);</code></pre><p>${'Another paragraph closes the section. '.repeat(3)}</p>`;
-    for (const html of [prose.repeat(50), section.repeat(20)]) {
+    const lists = '<ul><li>a</li></ul>'.repeat(3) + '<ol><li>b</li></ol>\n<ol><li>c</li><li>d</li></ol><ul><li>e</li></ul>';
+    for (const html of [prose.repeat(50), section.repeat(20), lists]) {
       expect(directLexicalChildren(html)).not.toBeNull();
       expect(JSON.stringify(htmlToLexicalDocument(html))).toBe(JSON.stringify(ghostHtmlToLexical(html)));
     }
@@ -149,6 +150,7 @@ describe('directLexicalChildren', () => {
       '<p>a &#13; b</p>',
       '<p>1 < 2</p>',
       'loose <p>x</p>',
+      `<p>${'<b>'.repeat(200)}deep${'</b>'.repeat(200)}</p>`,
     ]) {
       expect(directLexicalChildren(html), html).toBeNull();
     }

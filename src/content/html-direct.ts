@@ -87,6 +87,7 @@ const END_TAG = /<\/([a-zA-Z][a-zA-Z0-9]*)[ \t\n]*>/y;
 // Control characters an HTML parser or Lexical's whitespace handling treat specially (CR, FF, NUL, …).
 const ODD_CHARACTERS = /[\0-\x08\x0b-\x1f\x7f]/;
 const WHITESPACE_ONLY = /^[ \t\n]*$/;
+const MAX_DEPTH = 100;
 const COLLAPSIBLE = /[\t\n]| {2}/;
 /**
  * A caption of words: the image card stores its markup cleaned (kg-clean-basic-html), which for these
@@ -115,8 +116,10 @@ export function directLexicalChildren(html: string): LexicalJson[] | null {
       const previous = out.at(-1);
       // kg-default-transforms' merge of a list into the list before it (ListNode's transform renumbers).
       if (previous && isList(previous) && isList(node) && previous.listType === node.listType) {
-        for (const item of node.children) (previous.children as ElementJson[]).push(item as ElementJson);
-        previous.children.forEach((item, i) => ((item as ElementJson).value = i + 1));
+        for (const item of node.children as ElementJson[]) {
+          item.value = previous.children.length + 1;
+          previous.children.push(item);
+        }
       } else out.push(node);
     }
   }
@@ -129,6 +132,7 @@ const isList = (node: LexicalJson): node is ElementJson => node.type === 'list';
 function parse(html: string): ElementNode | null {
   const body: ElementNode = { kind: 'element', name: 'body', attributes: {}, children: [], parent: null, index: 0 };
   let open = body;
+  let depth = 0;
   let pos = 0;
   while (pos < html.length) {
     const lt = html.indexOf('<', pos);
@@ -141,6 +145,7 @@ function parse(html: string): ElementNode | null {
       const end = END_TAG.exec(html);
       if (!end || end[1].toLowerCase() !== open.name || open.parent === null) return null;
       open = open.parent;
+      depth--;
       pos = END_TAG.lastIndex;
       continue;
     }
@@ -191,6 +196,8 @@ function parse(html: string): ElementNode | null {
       continue;
     }
     open = element;
+    // The conversion recurses once a level: deep markup is left to the other path (and its depth limit).
+    if (++depth > MAX_DEPTH) return null;
   }
   return open === body ? body : null;
 }
