@@ -8,7 +8,7 @@ import * as render from './content/render.js';
 export { storedContent } from './content/stored-content.js';
 export { bcryptHash, bcryptCompare } from './auth/bcrypt-tasks.js';
 export { htmlToLexical, htmlPieceToLexicalNodes, htmlToMobiledoc, warmRenderers } from './content/render.js';
-export { htmlBlockCuts } from './content/html-blocks.js';
+export { htmlToLexicalOrCuts } from './content/html-to-lexical.js';
 export { readingTime } from './content/text.js';
 
 export const renderMobiledoc = ({ mobiledoc, siteUrl }: { mobiledoc: string; siteUrl: string }) => render.renderMobiledoc(mobiledoc, { siteUrl });

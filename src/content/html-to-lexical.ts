@@ -1,5 +1,7 @@
 import { createRequire } from 'node:module';
 import { htmlToLexicalConverter } from './ghost-libs.js';
+import { directLexicalChildren, type LexicalJson } from './html-direct.js';
+import { htmlBlockCuts } from './html-blocks.js';
 
 /**
  * Ghost's html → lexical conversion (`@tryghost/kg-html-to-lexical` 1.2.24) with a lighter DOM. Ghost's
@@ -118,11 +120,28 @@ function libs(): Libraries {
 
 /** html → lexical document, the same object Ghost's `htmlToLexical(html)` returns. */
 export function htmlToLexicalDocument(html: string): LexicalDocument {
+  const children = html ? directLexicalChildren(html.trim()) : null;
+  if (children) return documentOf(children);
   const lib = libs();
   if (!html || !looksLight(html)) return lib.ghostHtmlToLexical(html);
   const document = parseBody(lib, html.trim());
   return hasLightContent(document.body) ? convertDocument(lib, document) : lib.ghostHtmlToLexical(html);
 }
+
+const documentOf = (children: LexicalJson[]): LexicalDocument => ({ root: { children, direction: null, format: '', indent: 0, type: 'root', version: 1 } });
+
+/**
+ * A large document's lexical (JSON text) when the direct converter takes it whole, else where to cut it for
+ * converting in pieces (htmlBlockCuts). Whole, the document crosses to the thread once and its lexical back
+ * once; the direct converter's time grows with the size, so pieces would only add copies and a scan.
+ */
+export function htmlToLexicalOrCuts(html: string): { lexical: string } | { cuts: number[] } {
+  const children = html ? directLexicalChildren(html.trim()) : null;
+  return children ? { lexical: JSON.stringify(documentOf(children)) } : { cuts: htmlBlockCuts(html) };
+}
+
+/** Whether htmlToLexicalDocument converts `html` without a DOM (for the parity tests). */
+export const convertsDirectly = (html: string): boolean => directLexicalChildren(html.trim()) !== null;
 
 /** Whether htmlToLexicalDocument converts `html` with linkedom (for the parity tests). */
 export const convertsWithLinkedom = (html: string): boolean => looksLight(html) && hasLightContent(parseBody(libs(), html.trim()).body);

@@ -14,13 +14,18 @@ export const storedContentOffThread = (content: ContentState, siteUrl: string) =
 const WHOLE_BELOW_CHARS = 16 * 1024;
 
 /**
- * Ghost's `@tryghost/kg-html-to-lexical`; rejects when the converter throws. A large document is cut between
+ * Ghost's `@tryghost/kg-html-to-lexical`; rejects when the converter throws. A large document of plain markup
+ * is converted whole by the direct converter; any other large document is cut between
  * its top-level blocks (html-blocks.ts: the same lexical as converting it whole, in time that grows with its
  * size rather than its square) and its pieces converted on the content threads, as many at once as there are
  * threads, so other writes' tasks still find a place in the queue between them.
  */
 export async function htmlToLexicalOffThread(html: string): Promise<string> {
-  const cuts = html.length < WHOLE_BELOW_CHARS ? [] : await runInWorker<number[]>('htmlBlockCuts', html);
+  if (html.length < WHOLE_BELOW_CHARS) return runInWorker<string>('htmlToLexical', html);
+  // Plain markup converts whole without a DOM (html-direct.ts); anything else is cut and converted in pieces.
+  const whole = await runInWorker<{ lexical: string } | { cuts: number[] }>('htmlToLexicalOrCuts', html);
+  if ('lexical' in whole) return whole.lexical;
+  const cuts = whole.cuts;
   if (cuts.length === 0) return runInWorker<string>('htmlToLexical', html);
   const bounds = [0, ...cuts, html.length];
   const nodes: string[] = new Array<string>(bounds.length - 1);
