@@ -125,3 +125,14 @@ export function readingMinutesFn(): (html: string, additionalImages?: number) =>
   return (require('@tryghost/helpers') as { utils: { readingMinutes: (html: string, additionalImages?: number) => number | '' } }).utils
     .readingMinutes;
 }
+
+/**
+ * Ghost's lexical renderer's heading id function (slug of the text, `-1`, `-2`, … for repeats recorded in
+ * `usedIdAttributes`), called directly by render-plain.ts so ids are the renderer's own.
+ */
+export function headingIdGenerator(): (text: string, options: { usedIdAttributes: Record<string, number> }) => string {
+  const mod = require('@tryghost/kg-lexical-html-renderer/build/utils/generate-id') as {
+    default: (text: string, options: { usedIdAttributes: Record<string, number> }) => string;
+  };
+  return mod.default;
+}
