@@ -121,7 +121,20 @@ export function plaintextConverters(): { excerpt: (html: string) => string; emai
   return require('@tryghost/html-to-plaintext') as { excerpt: (html: string) => string; email: (html: string) => string };
 }
 
-export function readingMinutesFn(): (html: string, additionalImages?: number) => number | '' {
-  return (require('@tryghost/helpers') as { utils: { readingMinutes: (html: string, additionalImages?: number) => number | '' } }).utils
-    .readingMinutes;
+/** `@tryghost/helpers` 1.1.97: what readingMinutes is made of (text.ts counts words itself, checked against countWords). */
+export function readingHelpers(): { countImages: (html: string) => number; countWords: (html: string) => number; readingMinutes: (html: string, additionalImages?: number) => number | '' } {
+  return (require('@tryghost/helpers') as { utils: ReturnType<typeof readingHelpers> }).utils;
+}
+
+export const readingImageCounter = () => readingHelpers().countImages;
+
+/**
+ * Ghost's lexical renderer's heading id function (slug of the text, `-1`, `-2`, … for repeats recorded in
+ * `usedIdAttributes`), called directly by render-plain.ts so ids are the renderer's own.
+ */
+export function headingIdGenerator(): (text: string, options: { usedIdAttributes: Record<string, number> }) => string {
+  const mod = require('@tryghost/kg-lexical-html-renderer/build/utils/generate-id') as {
+    default: (text: string, options: { usedIdAttributes: Record<string, number> }) => string;
+  };
+  return mod.default;
 }

@@ -1,14 +1,14 @@
 import { contentThreads, runInWorker } from '../workers/pool.js';
 import { lexicalOfPieces } from './html-blocks.js';
-import type { ContentState, RenderRefusal, StoredContent } from './stored-content.js';
+import type { ContentState, RenderRefusal, RenderedContent } from './stored-content.js';
 
 /*
  * The content work a write does, run on the worker pool (src/worker.ts names each task): a 20 MB post
  * renders for seconds, and on the event loop every other request would wait for it.
  */
 
-export const storedContentOffThread = (content: ContentState, siteUrl: string) =>
-  runInWorker<StoredContent | RenderRefusal>('storedContent', { content, siteUrl });
+export const storedContentOffThread = (content: ContentState, siteUrl: string, featureImage: boolean | null) =>
+  runInWorker<RenderedContent | RenderRefusal>('storedContent', { content, siteUrl, featureImage });
 
 /** Below this many characters a document is converted in one piece without looking for cuts. */
 const WHOLE_BELOW_CHARS = 16 * 1024;

@@ -21,6 +21,7 @@ import {
 import { htmlToStorage, lexicalToStorage } from './ghost-url.js';
 import { htmlToLexicalDocument } from './html-to-lexical.js';
 import { ghostNodeRenderers } from './node-renderers/index.js';
+import { plainTopLevel } from './render-plain.js';
 import { IMAGE_OPTIMIZATION, canTransformImage, mobiledocCards } from './render-options.js';
 import { htmlToPlaintext, readingTime } from './text.js';
 
@@ -48,11 +49,16 @@ function getLexicalRenderer(): LexicalRenderer {
 
 /**
  * Lexical JSON → html, as Ghost 5.130.6 stores it in `posts.html`: Ghost's renderer and nodes, with the card
- * renderers Ghost overrides replaced by ours (see node-renderers/). Throws on a document Lexical cannot
- * parse; the caller answers 422 `Invalid lexical structure.` as Ghost does.
+ * renderers Ghost overrides replaced by ours (see node-renderers/), and top-level nodes of plain markup written
+ * directly (render-plain.ts, the same html). Throws on a document Lexical cannot parse; the caller answers 422
+ * `Invalid lexical structure.` as Ghost does.
  */
 export async function renderLexical(lexical: string, options: RenderOptions = {}): Promise<string> {
-  if (lexical.length >= RENDER_WHOLE_BELOW_CHARS) return renderLexicalInPieces(lexical, options);
+  return renderLexicalInPieces(lexical, options);
+}
+
+/** Ghost's renderer over the whole document in one go, nothing written directly: what renderLexical must equal. */
+export async function renderLexicalWithGhost(lexical: string, options: RenderOptions = {}): Promise<string> {
   return getLexicalRenderer().render(lexical, lexicalRenderOptions(options));
 }
 
@@ -67,34 +73,67 @@ function lexicalRenderOptions(options: RenderOptions): LexicalRenderOptions {
   };
 }
 
-/** Documents smaller than this are rendered in one go. */
-const RENDER_WHOLE_BELOW_CHARS = 256 * 1024;
-
 interface LexicalDocument {
-  root: { children: unknown[] } & Record<string, unknown>;
+  root: { type: unknown; children: unknown[] } & Record<string, unknown>;
 }
 
 /**
- * A large document rendered `nodesPerPiece` top-level nodes at a time: the renderer builds a Lexical node for
- * everything it is given (and a DOM element for each while writing the html), so a 12 MB post in one go held
- * hundreds of MB. Ghost's renderer writes each top-level node on its own and joins the results, so the pieces
- * joined are the whole's html, given the two things it keeps across a document: heading ids already used (one
- * `usedIdAttributes` shared by every piece) and the dropping of a trailing blank paragraph (a piece never
- * ends on one, so only the document's last can be dropped).
+ * A document rendered a top-level node at a time: a node of plain markup (paragraphs, headings, lists, quotes,
+ * text formats, links, rules) written directly by render-plain.ts, the others by Ghost's renderer, at most
+ * `nodesPerPiece` consecutive ones per call. The renderer builds a Lexical node for everything it is given and a
+ * DOM element for each while writing the html, so a 12 MB post in one go held hundreds of MB and seconds of CPU.
+ * Ghost's renderer writes each top-level node on its own and joins the results, so the pieces joined are the
+ * whole's html, given the two things it keeps across a document: heading ids already used (one
+ * `usedIdAttributes` shared by every piece, filled in document order) and the dropping of a trailing blank
+ * paragraph (a piece never ends on one, so only the document's last can be dropped).
  */
 export async function renderLexicalInPieces(lexical: string, options: RenderOptions = {}, nodesPerPiece = 400): Promise<string> {
-  const document = JSON.parse(lexical) as Partial<LexicalDocument> | null;
-  // Not a document with a root: the renderer's own refusal (and message) for it.
-  if (!Array.isArray(document?.root?.children)) return getLexicalRenderer().render(lexical, lexicalRenderOptions(options));
-  const shared: LexicalRenderOptions = { ...lexicalRenderOptions(options), usedIdAttributes: {} };
-  const children = document.root.children;
-  const parts: string[] = [];
-  for (let start = 0; start < children.length; ) {
-    let end = Math.min(start + nodesPerPiece, children.length);
-    while (end < children.length && isBlankParagraph(children[end - 1])) end++;
-    parts.push(await getLexicalRenderer().render({ ...document, root: { ...document.root, children: children.slice(start, end) } }, shared));
-    start = end;
+  let document: Partial<LexicalDocument> | null;
+  try {
+    document = JSON.parse(lexical) as Partial<LexicalDocument> | null;
+  } catch {
+    return renderLexicalWithGhost(lexical, options); // the renderer's own refusal (and message)
   }
+  // Not a document with a root: the renderer's own refusal or reading of it.
+  if (document?.root?.type !== 'root' || !Array.isArray(document.root.children)) return renderLexicalWithGhost(lexical, options);
+  const shared: LexicalRenderOptions = { ...lexicalRenderOptions(options), usedIdAttributes: {} };
+  const root = document.root;
+  const children = root.children;
+  const parts: string[] = [];
+  // Ghost's renderer turns a throw while writing (a card's, or a heading whose text slugify cannot encode) into
+  // an empty document; a piece that comes out empty though it holds more than blank paragraphs may be that, and
+  // the whole document is then rendered in one go, as Ghost does.
+  let failed = false;
+  const renderWithGhost = async (start: number, end: number) => {
+    const piece = children.slice(start, end);
+    const html = await getLexicalRenderer().render({ ...document, root: { ...root, children: piece } }, shared);
+    if (html === '' && !piece.every(isBlankParagraph)) failed = true;
+    parts.push(html);
+  };
+  let pending = 0; // children[pending, i) wait for Ghost's renderer
+  let lastWrittenDirectly = false;
+  for (let i = 0; i < children.length; i++) {
+    // A piece for Ghost's renderer must not end on a blank paragraph: it would drop it.
+    const write = i > pending && isBlankParagraph(children[i - 1]) ? null : plainTopLevel(children[i]);
+    if (write === null) {
+      if (i - pending >= nodesPerPiece && !isBlankParagraph(children[i - 1])) {
+        await renderWithGhost(pending, i);
+        if (failed) break;
+        pending = i;
+      }
+      lastWrittenDirectly = false;
+      continue;
+    }
+    if (i > pending) await renderWithGhost(pending, i);
+    if (failed) break;
+    parts.push(write(shared.usedIdAttributes!));
+    pending = i + 1;
+    lastWrittenDirectly = true;
+  }
+  if (!failed && pending < children.length) await renderWithGhost(pending, children.length);
+  if (failed) return renderLexicalWithGhost(lexical, options);
+  // Koenig keeps a blank paragraph at the end of a document, and Ghost's renderer drops it.
+  if (lastWrittenDirectly && isBlankParagraph(children[children.length - 1])) parts.pop();
   return parts.join('');
 }
 

@@ -1,6 +1,6 @@
 import { htmlToStorage, lexicalToStorage, mobiledocToStorage, plaintextToStorage } from './ghost-url.js';
 import { renderLexical, renderMobiledoc } from './render.js';
-import { htmlToPlaintext } from './text.js';
+import { htmlToPlaintext, readingTime } from './text.js';
 
 /** Source of a post in absolute-URL form (as clients send and read it); at most one is set. */
 export interface ContentState {
@@ -16,6 +16,12 @@ export interface StoredContent {
   plaintext: string | null;
 }
 
+/** The stored columns and `reading_time` of their html (null without html). */
+export interface RenderedContent {
+  stored: StoredContent;
+  readingTime: number | null;
+}
+
 /**
  * A document the renderer refused (the caller answers Ghost's 422); a plain object because it crosses from
  * the worker thread, where error classes do not survive.
@@ -26,10 +32,20 @@ export interface RenderRefusal {
 }
 
 /**
- * Renders html and plaintext from the source and returns every content column as stored; an empty
- * rendering is stored as null. Runs on a worker thread (src/worker.ts): a large post takes seconds.
+ * Renders html and plaintext from the source and returns every content column as stored (an empty rendering is
+ * stored as null), with the reading time of the stored html (`featureImage`: whether the post has one, which
+ * counts as an image; null: not wanted, none counted). Runs on a worker thread (src/worker.ts): a large post takes seconds, and counting its words
+ * here spares sending its html to a thread again.
  */
-export async function storedContent({ content, siteUrl }: { content: ContentState; siteUrl: string }): Promise<StoredContent | RenderRefusal> {
+export async function storedContent({
+  content,
+  siteUrl,
+  featureImage,
+}: {
+  content: ContentState;
+  siteUrl: string;
+  featureImage: boolean | null;
+}): Promise<RenderedContent | RenderRefusal> {
   let html: string | null;
   try {
     html = (content.lexical !== null ? await renderLexical(content.lexical, { siteUrl }) : renderMobiledoc(content.mobiledoc!, { siteUrl })) || null;
@@ -37,10 +53,12 @@ export async function storedContent({ content, siteUrl }: { content: ContentStat
     return { refused: content.lexical !== null ? 'lexical' : 'mobiledoc', message: (err as Error).message };
   }
   const plaintext = html ? htmlToPlaintext(html) || null : null;
-  return {
+  const storedHtml = html === null ? null : htmlToStorage(html, siteUrl);
+  const stored: StoredContent = {
     mobiledoc: content.mobiledoc === null ? null : mobiledocToStorage(content.mobiledoc, siteUrl),
     lexical: content.lexical === null ? null : lexicalToStorage(content.lexical, siteUrl),
-    html: html === null ? null : htmlToStorage(html, siteUrl),
+    html: storedHtml,
     plaintext: plaintext === null ? null : plaintextToStorage(plaintext, siteUrl),
   };
+  return { stored, readingTime: storedHtml && featureImage !== null ? readingTime({ html: storedHtml, feature_image: featureImage ? 'yes' : null }) : null };
 }

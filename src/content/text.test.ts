@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { excerptOf, htmlToPlaintext, readingTime } from './text.js';
+import { countWords, excerptOf, htmlToPlaintext, readingTime } from './text.js';
+import { readingHelpers } from './ghost-libs.js';
 import { plaintextFromStorage } from './ghost-url.js';
 import { SITE, allPostCases } from '../../test/fixtures/content/load.js';
 
@@ -69,5 +70,35 @@ describe('readingTime', () => {
     expect(readingTime({ html: images(10), feature_image: null })).toBe(1);
     expect(readingTime({ html: images(19), feature_image: 'f.jpg' })).toBe(2);
     expect(readingTime({ html: '<p>short</p>', feature_image: null })).toBe(0);
+  });
+});
+
+describe('countWords', () => {
+  // @tryghost/helpers' own countWords is the reference (text.ts counts without its array of every word).
+  const helpers = readingHelpers();
+
+  it('counts as the helpers do for every captured post', () => {
+    for (const c of allPostCases) if (c.ghost.read.html) expect(countWords(c.ghost.read.html), c.name).toBe(helpers.countWords(c.ghost.read.html));
+  });
+
+  it('counts as the helpers do for generated text of every script and boundary they tell apart', () => {
+    const pieces = ['word', ' ', 'Ünï', 'ÿ', '\u00bf', '\u00d7', 'Ωμέγα', 'ς', 'Привет', '\u04fa', '中文字', '\u3400\u4e00', 'ぁ', '\u3040x', '한국어', '\ud7b0',
+      '\ufa00', 'مرحبا', 'שלום', '\u05f5', '_', '9', '-', '<b>', '<a href="x>y">', "<i title='a>b'>", '</p>', '<br/>', '<', '>', '😀', '\n', '&amp;', 'é'];
+    let seed = 7;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+    for (let n = 0; n < 2000; n++) {
+      const text = Array.from({ length: 1 + Math.floor(next() * 12) }, () => pieces[Math.floor(next() * pieces.length)]).join('');
+      expect(countWords(text), JSON.stringify(text)).toBe(helpers.countWords(text));
+    }
+    for (const text of ['مرحبا بالعالم', 'שלום עולם', 'مرحبا שלום', '<p>!!!</p>']) expect(countWords(text), text).toBe(helpers.countWords(text));
+  });
+
+  it('gives the helpers\' readingMinutes', () => {
+    for (const c of allPostCases) {
+      if (!c.ghost.read.html) continue;
+      for (const featureImage of [null, 'f.jpg']) {
+        expect(readingTime({ html: c.ghost.read.html, feature_image: featureImage }), c.name).toBe(helpers.readingMinutes(c.ghost.read.html, featureImage ? 1 : 0));
+      }
+    }
   });
 });

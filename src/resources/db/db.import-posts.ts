@@ -129,9 +129,11 @@ async function content(post: FileRow, siteUrl: string): Promise<Content> {
   if ((lexical !== null || mobiledoc !== null) && html !== null) return { lexical, mobiledoc, html, plaintext: text(post.plaintext) };
   if (lexical === null && mobiledoc === null) {
     if (html === null) return { lexical: BLANK_LEXICAL, mobiledoc: null, html: null, plaintext: null };
-    return renderForStorage({ lexical: null, mobiledoc: await mobiledocFromHtml(fromStorageUrl(html, siteUrl)) }, siteUrl);
+    return (await renderForStorage({ lexical: null, mobiledoc: await mobiledocFromHtml(fromStorageUrl(html, siteUrl)) }, siteUrl, null)).stored;
   }
-  return renderForStorage({ lexical: lexical && fromStorageUrl(lexical, siteUrl), mobiledoc: mobiledoc && fromStorageUrl(mobiledoc, siteUrl) }, siteUrl);
+  return (
+    await renderForStorage({ lexical: lexical && fromStorageUrl(lexical, siteUrl), mobiledoc: mobiledoc && fromStorageUrl(mobiledoc, siteUrl) }, siteUrl, null)
+  ).stored;
 }
 
 /** Ghost's fixes of old mobiledoc: unreadable documents become blank, old card names are renamed. */

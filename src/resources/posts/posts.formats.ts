@@ -1,11 +1,11 @@
 import { errors } from '../../errors.js';
 import { lexicalToStorage, mobiledocToStorage } from '../../content/ghost-url.js';
 import { htmlToLexicalOffThread, htmlToMobiledocOffThread, renderMobiledocOffThread, storedContentOffThread } from '../../content/off-thread.js';
-import type { ContentState, StoredContent } from '../../content/stored-content.js';
+import type { ContentState, RenderedContent, StoredContent } from '../../content/stored-content.js';
 import { assertConvertibleHtml } from '../../content/html-limits.js';
 import { WorkerDeadlineError } from '../../workers/pool.js';
 
-export type { ContentState, StoredContent };
+export type { ContentState, RenderedContent, StoredContent };
 
 /** What an empty editor holds; posts without any content get it. */
 export const BLANK_LEXICAL =
@@ -51,11 +51,12 @@ export function resolveSources(next: ContentState, previous: ContentState | null
 }
 
 /**
- * Renders html and plaintext at write time and returns the columns as stored (`__GHOST_URL__` form).
- * Reads never render; an empty rendering is stored as null.
+ * Renders html and plaintext at write time and returns the columns as stored (`__GHOST_URL__` form), with the
+ * html's reading time (`featureImage`: whether the post has one; null counts none). Reads never render; an empty rendering is
+ * stored as null.
  */
-export async function renderForStorage(content: ContentState, siteUrl: string): Promise<StoredContent> {
-  const stored = await storedContentOffThread(content, siteUrl);
+export async function renderForStorage(content: ContentState, siteUrl: string, featureImage: boolean | null): Promise<RenderedContent> {
+  const stored = await storedContentOffThread(content, siteUrl, featureImage);
   if (!('refused' in stored)) return stored;
   if (stored.refused === 'lexical') {
     throw errors.validation({

@@ -13,6 +13,7 @@ import {
   resolveSources,
   sourcesForStorage,
   type ContentState,
+  type RenderedContent,
   type StoredContent,
 } from './posts.formats.js';
 import { sameTime, storedVisibility } from './posts.model.js';
@@ -84,16 +85,12 @@ export async function checkStatementSize(w: WriteCtx, row: Partial<Pick<PostRow,
 }
 
 /** The content columns of a write, rendered, with the reading time of the html they hold. */
-export interface RenderedContent {
-  stored: StoredContent;
-  readingTime: number | null;
-}
+export type { RenderedContent };
 
 export async function newContent(ctx: Ctx, changes: PostChanges): Promise<RenderedContent> {
   const p = changes.post;
   const sources = resolveSources(contentFromStorage(p.mobiledoc ?? null, p.lexical ?? null, ctx.site.url), null);
-  const stored = await renderForStorage(sources, ctx.site.url);
-  return { stored, readingTime: await readingTimeOf({ html: stored.html, feature_image: p.feature_image ?? null }) };
+  return renderForStorage(sources, ctx.site.url, !!p.feature_image);
 }
 
 /** Stored source columns back in the absolute form the renderers read. */
@@ -144,13 +141,13 @@ export async function editedContent(ctx: Ctx, existing: PostRow, changes: PostCh
     }
     const storedSources = sourcesForStorage(sources, siteUrl);
     const rerender = storedSources.mobiledoc !== existing.mobiledoc || storedSources.lexical !== existing.lexical || !!options.forceRerender;
-    const stored = rerender ? await renderForStorage(sources, siteUrl) : null;
-    const html = stored ? stored.html : existing.html;
     const featureImage = 'feature_image' in p ? (p.feature_image ?? null) : existing.feature_image;
+    const rendered = rerender ? await renderForStorage(sources, siteUrl, !!featureImage) : null;
+    if (rendered) return { basedOn, stored: rendered.stored, readingTime: rendered.readingTime };
     // Reading time depends on the html and on whether there is a feature image; otherwise the stored one holds.
-    const same = !stored && !featureImage === !existing.feature_image && existing.reading_time !== null;
-    const readingTime = same ? existing.reading_time : await readingTimeOf({ html, feature_image: featureImage });
-    return { basedOn, stored, readingTime };
+    const same = !featureImage === !existing.feature_image && existing.reading_time !== null;
+    const readingTime = same ? existing.reading_time : await readingTimeOf({ html: existing.html, feature_image: featureImage });
+    return { basedOn, stored: null, readingTime };
   } catch (error) {
     return { basedOn, stored: null, readingTime: null, error };
   }
