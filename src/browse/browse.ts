@@ -253,7 +253,7 @@ export async function browseAllPages<Row>(
   let rest: string[];
   if (queries.wide) {
     // Wide rows: every id in order at once, then the rows page by page.
-    const ids = await queries.keys(database, { offset: 0, limit: Number.MAX_SAFE_INTEGER });
+    const ids = await queries.allKeys(database);
     first = await queries.rowsById<Row>(database, ids.slice(0, pageSize));
     rest = ids.slice(pageSize);
   } else {
