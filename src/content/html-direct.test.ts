@@ -3,6 +3,7 @@ import { directLexicalChildren } from './html-direct.js';
 import { htmlToLexicalDocument } from './html-to-lexical.js';
 import { htmlToLexicalConverter } from './ghost-libs.js';
 import { allPostCases } from '../../test/fixtures/content/load.js';
+import { seededRandom } from '../../test/fixtures/random.js';
 
 // The direct converter must give Ghost's `@tryghost/kg-html-to-lexical` document, byte for byte, for every
 // html it accepts; what it refuses goes to Ghost's path. Seeded random documents of its markup (entities,
@@ -10,17 +11,6 @@ import { allPostCases } from '../../test/fixtures/content/load.js';
 const ghostHtmlToLexical = htmlToLexicalConverter();
 const root = (children: unknown[]) => JSON.stringify({ root: { children, direction: null, format: '', indent: 0, type: 'root', version: 1 } });
 
-function random(seed: number) {
-  let a = seed;
-  const next = () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const pick = <T,>(list: readonly T[]): T => list[Math.floor(next() * list.length)];
-  return { next, pick };
-}
 
 const WORDS = ['fox', 'jumps', 'a', 'über', '¿qué?', '"quoted"', "it's", '>', 'x=1', '—', '😀', '\u00a0'];
 const SPACES = ['', '', '', ' ', ' ', '  ', '\n', '\t', ' \n ', '\u00a0'];
@@ -29,7 +19,7 @@ const FORMATS = ['b', 'strong', 'em', 'i', 'u', 's', 'sub', 'sup', 'code', 'B', 
 const ATTRIBUTE_VALUES = ['https://example.com/a?b=1&c=2', 'https://example.com/a?b=1&amp;c=2', '/relative', '#anchor', '', 'x&copy=1', 'say &quot;hi&quot;', 'a>b'];
 
 function generate(seed: number): string {
-  const { next, pick } = random(seed);
+  const { next, pick } = seededRandom(seed);
   const text = () => {
     let out = pick(SPACES);
     const n = 1 + Math.floor(next() * 3);

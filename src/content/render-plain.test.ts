@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { htmlToLexical, renderLexical, renderLexicalWithGhost } from './render.js';
 import { plainTopLevel } from './render-plain.js';
 import { SITE, htmlSourceFixture, lexicalFixture } from '../../test/fixtures/content/load.js';
+import { seededRandom } from '../../test/fixtures/random.js';
 
 // Nodes of plain markup are written directly (render-plain.ts); the html must be what Ghost's renderer writes
 // for the whole document, byte for byte. Ghost's renderer is the reference here, on the content corpus and on
@@ -29,19 +30,6 @@ const element = (type: string, children: unknown[], extra: Record<string, unknow
 });
 const documentOf = (children: unknown[]) => JSON.stringify({ root: element('root', children) });
 
-/** A small deterministic generator (mulberry32), so a failure can be replayed from its seed. */
-function random(seed: number) {
-  let a = seed;
-  const next = () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const int = (n: number) => Math.floor(next() * n);
-  const pick = <T>(items: readonly T[]): T => items[int(items.length)];
-  return { next, int, pick };
-}
 
 const WORDS = ['fox', 'The', 'a&b', '<tag>', 'x > y', '"quoted"', "it's", '\u00a0', ' ', '  two  ', 'ünï', '😀', 'Ω', '\t', 'end.', 'Notes'];
 const ODD_TEXT = ['', 'cr\rhere', 'nul\0here', 'crlf\r\n'];
@@ -50,7 +38,7 @@ const LONE_SURROGATES = ['lone\ud800', '\udc00x'];
 const URLS = ['https://example.com/a?x=1&y="2"', '/relative/path', '', 'mailto:a@b.c', 'https://example.com/\u00a0space', `${SITE}/internal/`, 'javascript:alert(1)'];
 
 function generatedDocument(seed: number): string {
-  const r = random(seed);
+  const r = seededRandom(seed);
   const words = () => Array.from({ length: 1 + r.int(3) }, () => r.pick(WORDS)).join(r.pick([' ', '', '\u00a0']));
   let inHeading = false;
   const run = (insideLink: boolean): Record<string, unknown> => {
