@@ -2,8 +2,9 @@ import { createRequire } from 'node:module';
 
 /**
  * html → lexical nodes without a DOM or an editor, for the plain markup most of a large imported post is made
- * of: paragraphs, headings, quotes, lists of inline items, `<pre><code>` blocks, rules, and inside them text,
- * line breaks, links and the text formats (b, strong, em, i, u, s, sub, sup, code). The result is what Ghost's
+ * of: paragraphs, headings, quotes, lists of inline items, `<pre><code>` blocks, rules, figures of one image
+ * with a caption of plain words, and inside them text, line breaks, links and the text formats (b, strong, em,
+ * i, u, s, sub, sup, code). The result is what Ghost's
  * `@tryghost/kg-html-to-lexical` 1.2.24 gives (parse5, Lexical 0.13.1's `$generateNodesFromDOM` with Koenig's
  * nodes and default transforms): the same tree the parser would build, and on it the same steps Lexical's
  * importers take (whitespace collapsing looks along the line as `convertTextDOMNode` does, text formats are
@@ -12,7 +13,8 @@ import { createRequire } from 'node:module';
  *
  * Anything else is refused (`null`), and the caller converts with Ghost's path: a tag, attribute or nesting
  * not listed here, an end tag that is not the last open element's (the parser's repairs), an end tag left
- * out, comments, `<` that is not a tag, control characters other than tab and newline, nested lists. html-to-lexical.test.ts compares the two converters on every document this accepts.
+ * out, comments, `<` that is not a tag, control characters other than tab and newline, nested lists.
+ * html-direct.test.ts compares it with Ghost's converter on every generated document it accepts.
  */
 const require = createRequire(import.meta.url);
 

@@ -34,8 +34,8 @@ export interface RenderRefusal {
 /**
  * Renders html and plaintext from the source and returns every content column as stored (an empty rendering is
  * stored as null), with the reading time of the stored html (`featureImage`: whether the post has one, which
- * counts as an image; null: not wanted, none counted). Runs on a worker thread (src/worker.ts): a large post takes seconds, and counting its words
- * here spares sending its html to a thread again.
+ * counts as an image; null: not wanted, none counted). Runs on a worker thread (src/worker.ts): a large post
+ * takes seconds, and counting its words here spares sending its html to a thread again.
  */
 export async function storedContent({
   content,
