@@ -5,7 +5,7 @@
  */
 import * as render from './content/render.js';
 
-export { storedContent } from './content/stored-content.js';
+export { storedContent, lexicalForStorage } from './content/stored-content.js';
 export { bcryptHash, bcryptCompare } from './auth/bcrypt-tasks.js';
 export { htmlToLexical, htmlPieceToLexicalNodes, htmlToMobiledoc, warmRenderers } from './content/render.js';
 export { htmlToLexicalOrCuts } from './content/html-to-lexical.js';

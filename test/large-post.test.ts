@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { SITE_URL } from './support.js';
 import { useTestSite } from './test-site.js';
 
 const t = useTestSite();
@@ -61,5 +62,55 @@ describe('large posts', () => {
     });
     expect(edited.statusCode).toBe(200);
     expectSections(edited.json().posts[0], 1001);
+  }, 180_000);
+
+  it('stores a large lexical post with its site links in `__GHOST_URL__` form (made beside the render) and refuses a broken one as Ghost does', async () => {
+    const text = (words: string) => ({ detail: 0, format: 0, mode: 'normal', style: '', text: words, type: 'extended-text', version: 1 });
+    const link = (i: number) => ({
+      children: [text(`page ${i}`)],
+      direction: 'ltr',
+      format: '',
+      indent: 0,
+      type: 'link',
+      version: 1,
+      rel: null,
+      target: null,
+      title: null,
+      url: `${SITE_URL}about/${i}/`,
+    });
+    // A site link in every hundredth paragraph (url-utils rewrites the html once per link it finds).
+    const paragraph = (i: number) => ({
+      children: i % 100 === 99 ? [text(`${'Words to read. '.repeat(20)}See `), link(i)] : [text('Words to read. '.repeat(24))],
+      direction: 'ltr',
+      format: '',
+      indent: 0,
+      type: 'paragraph',
+      version: 1,
+    });
+    const children = Array.from({ length: 3000 }, (_, i) => paragraph(i));
+    const lexical = JSON.stringify({ root: { children, direction: 'ltr', format: '', indent: 0, type: 'root', version: 1 } });
+    expect(lexical.length).toBeGreaterThan(1024 * 1024); // stored apart from the render (off-thread.ts)
+
+    const created = await t.admin.post('/posts/?formats=lexical,html', { posts: [{ title: 'Long with links', lexical }] });
+    expect(created.statusCode).toBe(201);
+    const post = created.json().posts[0];
+    expect(post.lexical).toBe(lexical);
+    expect(post.html).toContain(`<a href="${SITE_URL}about/2999/">page 2999</a>`);
+    const row = await t.db.selectFrom('posts').select(['lexical', 'html']).where('id', '=', post.id).executeTakeFirstOrThrow();
+    expect(row.lexical).toBe(lexical.replaceAll(SITE_URL, '__GHOST_URL__/'));
+    expect(row.html).toContain('<a href="__GHOST_URL__/about/2999/">page 2999</a>');
+
+    // A node Lexical cannot read, after enough text that the stored form is made on the other thread.
+    const broken = JSON.stringify({
+      root: { children: [...children, { type: 'nonexistent-node', version: 1 }], direction: 'ltr', format: '', indent: 0, type: 'root', version: 1 },
+    });
+    const refused = await t.admin.post('/posts/', { posts: [{ title: 'Broken', lexical: broken }] });
+    expect(refused.statusCode).toBe(422);
+    expect(refused.json().errors[0]).toMatchObject({
+      type: 'ValidationError',
+      message: 'Validation error, cannot save post.',
+      context: expect.stringMatching(/^Invalid lexical structure\. /),
+      property: 'lexical',
+    });
   }, 180_000);
 });

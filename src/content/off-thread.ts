@@ -7,8 +7,30 @@ import type { ContentState, RenderRefusal, RenderedContent } from './stored-cont
  * renders for seconds, and on the event loop every other request would wait for it.
  */
 
-export const storedContentOffThread = (content: ContentState, siteUrl: string, featureImage: boolean | null) =>
-  runInWorker<RenderedContent | RenderRefusal>('storedContent', { content, siteUrl, featureImage });
+/** From this many characters of lexical, its stored form is made on a second thread beside the render. */
+const LEXICAL_STORED_APART_FROM_CHARS = 1024 * 1024;
+
+/**
+ * The stored columns and reading time (stored-content.ts). For a large lexical document, its `__GHOST_URL__` form
+ * (url-utils parses and writes the whole JSON again: ~0.7 CPU s for 14 MB) is made by a second task at the same
+ * time as the render and plaintext, when the pool has a second thread for it.
+ */
+export async function storedContentOffThread(content: ContentState, siteUrl: string, featureImage: boolean | null): Promise<RenderedContent | RenderRefusal> {
+  const { lexical } = content;
+  if (lexical === null || lexical.length < LEXICAL_STORED_APART_FROM_CHARS || contentThreads() < 2) {
+    return runInWorker<RenderedContent | RenderRefusal>('storedContent', { content, siteUrl, featureImage });
+  }
+  // Settled either way first: a document the renderer refuses is Ghost's 422, whatever the other task made of it.
+  const storedLexical = runInWorker<string>('lexicalForStorage', { lexical, siteUrl }).then(
+    (value) => ({ value }),
+    (error: unknown) => ({ error }),
+  );
+  const rendered = await runInWorker<RenderedContent | RenderRefusal>('storedContent', { content, siteUrl, featureImage, lexicalStoredElsewhere: true });
+  const other = await storedLexical;
+  if ('refused' in rendered) return rendered;
+  if ('error' in other) throw other.error;
+  return { ...rendered, stored: { ...rendered.stored, lexical: other.value } };
+}
 
 /** Below this many characters a document is converted in one piece without looking for cuts. */
 const WHOLE_BELOW_CHARS = 16 * 1024;

@@ -41,10 +41,13 @@ export async function storedContent({
   content,
   siteUrl,
   featureImage,
+  lexicalStoredElsewhere = false,
 }: {
   content: ContentState;
   siteUrl: string;
   featureImage: boolean | null;
+  /** The lexical's stored form is made by another task (lexicalForStorage), beside this one: left null here. */
+  lexicalStoredElsewhere?: boolean;
 }): Promise<RenderedContent | RenderRefusal> {
   let html: string | null;
   try {
@@ -56,9 +59,12 @@ export async function storedContent({
   const storedHtml = html === null ? null : htmlToStorage(html, siteUrl);
   const stored: StoredContent = {
     mobiledoc: content.mobiledoc === null ? null : mobiledocToStorage(content.mobiledoc, siteUrl),
-    lexical: content.lexical === null ? null : lexicalToStorage(content.lexical, siteUrl),
+    lexical: content.lexical === null || lexicalStoredElsewhere ? null : lexicalToStorage(content.lexical, siteUrl),
     html: storedHtml,
     plaintext: plaintext === null ? null : plaintextToStorage(plaintext, siteUrl),
   };
   return { stored, readingTime: storedHtml && featureImage !== null ? readingTime({ html: storedHtml, feature_image: featureImage ? 'yes' : null }) : null };
 }
+
+/** The lexical's stored form alone (a worker task run beside storedContent for a large document). */
+export const lexicalForStorage = ({ lexical, siteUrl }: { lexical: string; siteUrl: string }): string => lexicalToStorage(lexical, siteUrl);
