@@ -126,8 +126,6 @@ export function readingHelpers(): { countImages: (html: string) => number; count
   return (require('@tryghost/helpers') as { utils: ReturnType<typeof readingHelpers> }).utils;
 }
 
-export const readingImageCounter = () => readingHelpers().countImages;
-
 /**
  * Ghost's lexical renderer's heading id function (slug of the text, `-1`, `-2`, … for repeats recorded in
  * `usedIdAttributes`), called directly by render-plain.ts so ids are the renderer's own.

@@ -1,4 +1,4 @@
-import { plaintextConverters, readingImageCounter } from './ghost-libs.js';
+import { plaintextConverters, readingHelpers } from './ghost-libs.js';
 
 /**
  * Plaintext is made from at most this many UTF-16 units of html: the converter's own input limit
@@ -33,7 +33,7 @@ export function excerptOf(post: { custom_excerpt: string | null; plaintext: stri
  */
 export function readingTime(post: { html: string | null; feature_image: string | null }): number {
   if (!post.html) return 0;
-  const imageCount = readingImageCounter()(post.html) + (post.feature_image ? 1 : 0);
+  const imageCount = readingHelpers().countImages(post.html) + (post.feature_image ? 1 : 0);
   let seconds = countWords(post.html) / (275 / 60);
   for (let i = 12; i > 12 - imageCount; i -= 1) seconds += Math.max(i, 3);
   return Math.round(seconds / 60);
