@@ -42,6 +42,13 @@ export const DEFAULT_TASK_TIMEOUT_MS = 30_000;
  */
 const IDLE_THREAD_TIMEOUT_MS = 60_000;
 
+/**
+ * A content thread's young generation, both semi-spaces together (V8's default grows to 48 MB). A large post's
+ * task filled it and it stayed resident beside the main thread's copies of the post; a render of an ordinary
+ * post allocates far less than this between collections. Measured in issue 29 (bench/large-html-post.mjs).
+ */
+const CONTENT_YOUNG_GENERATION_MB = 8;
+
 /** A task that ran past its deadline; its thread was ended (the pool starts another on demand). */
 export class WorkerDeadlineError extends Error {
   override name = 'WorkerDeadlineError';
@@ -77,6 +84,9 @@ function started(lane: Lane): Piscina {
       // Logins are short and few at once: one thread keeps them apart from content work.
       maxThreads: lane === 'auth' ? 1 : contentThreads(),
       idleTimeout: IDLE_THREAD_TIMEOUT_MS,
+      // Between tasks a content thread's event loop turns (instead of blocking in Atomics.wait), so the garbage
+      // of a large post's task is collected right after it (workers/release.ts) rather than at the next task.
+      ...(lane === 'content' ? { atomics: 'async' as const, resourceLimits: { maxYoungGenerationSizeMb: CONTENT_YOUNG_GENERATION_MB } } : {}),
     });
     pools.set(lane, pool);
   }

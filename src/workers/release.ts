@@ -1,0 +1,60 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+
+/*
+ * Runs on the worker threads (src/worker.ts). A task on a large post leaves its input, its result and everything
+ * in between (parsed trees, the strings they were written to: 100 MB and more for a 12 MB post) as garbage in the
+ * thread's heap. A thread waiting for its next task allocates nothing, so nothing collects that garbage: it stayed
+ * resident until the next task, on top of the main thread's copies of the same post (issue 29). After a large
+ * task the thread collects it at once, once its result has been sent.
+ */
+
+/** From this many characters of input a task counts as large (a few seconds of work, tens of MB of garbage). */
+export const LARGE_TASK_CHARS = 1024 * 1024;
+
+/**
+ * V8's full collection, exposed once to this thread. `--expose-gc` is read when a context is made, so a fresh
+ * context gives the function and the flag is cleared again at once (no other context of the process sees it).
+ */
+function fullCollection(): () => void {
+  setFlagsFromString('--expose-gc');
+  try {
+    return runInNewContext('gc') as () => void;
+  } finally {
+    setFlagsFromString('--no-expose-gc');
+  }
+}
+
+let collect: (() => void) | null = null;
+let pending = false;
+
+/**
+ * Collects the thread's garbage after the current task's result has gone: the result is sent to the main thread
+ * when the task's promise settles, and an immediate runs after that (the content pool lets its threads' event
+ * loops turn between tasks: `atomics: 'async'` in pool.ts).
+ */
+function collectAfterResult(): void {
+  if (pending) return;
+  pending = true;
+  setImmediate(() => {
+    pending = false;
+    (collect ??= fullCollection())();
+  });
+}
+
+/** `task`, followed by a full collection when `size(arg)` is at least LARGE_TASK_CHARS. */
+export function releasingAfterLarge<A, R>(size: (arg: A) => number, task: (arg: A) => R): (arg: A) => R {
+  return (arg: A) => {
+    if (size(arg) < LARGE_TASK_CHARS) return task(arg);
+    let result: R;
+    try {
+      result = task(arg);
+    } catch (err) {
+      collectAfterResult();
+      throw err;
+    }
+    if (result instanceof Promise) void result.finally(collectAfterResult).catch(() => undefined);
+    else collectAfterResult();
+    return result;
+  };
+}
