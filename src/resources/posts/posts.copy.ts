@@ -8,7 +8,7 @@ import { authorIdsOf, tagIdsOf, writeAuthors, writeTags } from './posts.relation
 import { checkPostColumns } from './posts.rules.js';
 import { recordRevision, revisionSnapshot } from './posts.revisions.js';
 import { recordAdded } from './posts.events.js';
-import { findAnyPost, findPostMeta, insertPost, insertPostMeta, insertPostTiers } from './posts.queries.js';
+import { findAnyPost, findPostMeta, insertPost, insertPostMeta, insertPostTiers, savedContentOf } from './posts.queries.js';
 import { tierIdsOfPost } from './posts.tiers.js';
 import type { PostType } from './posts.schemas.js';
 import { authorOfWrite, type WriteResult } from './posts.service.js';
@@ -63,6 +63,6 @@ export async function copyPost(ctx: Ctx, type: PostType, id: string): Promise<Wr
       await recordRevision(trx, revisionSnapshot(row, meta ?? {}, authorId, site.url), { previousStatus: null, force: false, fresh: true }, clock);
     // A copy is a new draft: Ghost announces it as added.
     await recordAdded(w, type, row);
-    return { id: newId, cacheInvalidate: null };
+    return { id: newId, cacheInvalidate: null, saved: savedContentOf(row) };
   });
 }

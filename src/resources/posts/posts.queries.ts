@@ -53,6 +53,43 @@ export async function findPost(db: ReadDb, key: PostKey, query: PostQuery): Prom
   return select.executeTakeFirst();
 }
 
+/** The columns a save renders: large for a large post, and the save has them in hand. */
+const CONTENT_COLUMNS = ['mobiledoc', 'lexical', 'html', 'plaintext'] as const;
+const OTHER_COLUMNS = ALL_COLUMNS.filter((column) => !(CONTENT_COLUMNS as readonly string[]).includes(column));
+
+/** What a save wrote to the content columns, with the `updated_at` it wrote (findSavedPost). */
+export type SavedContent = Pick<PostRow, (typeof CONTENT_COLUMNS)[number] | 'updated_at'>;
+
+export const savedContentOf = (row: PostRow): SavedContent => ({
+  mobiledoc: row.mobiledoc,
+  lexical: row.lexical,
+  html: row.html,
+  plaintext: row.plaintext,
+  updated_at: row.updated_at,
+});
+
+/** Drivers write a lone surrogate (text cut inside a character pair) as U+FFFD: such a column reads back changed. */
+const LONE_SURROGATE = /\p{Cs}/u;
+const storedAsWritten = (saved: SavedContent) =>
+  [saved.mobiledoc, saved.lexical, saved.html, saved.plaintext].every((text) => text === null || !LONE_SURROGATE.test(text));
+
+/**
+ * A post just saved, for the answer to its save: the content columns are the ones the save wrote, the others are
+ * read. Reading a 12 MB post's content back made another copy of each column (tens of MB) while the save's were
+ * still alive (issue 29). If another write changed the post in between (its `updated_at`, to the second every
+ * engine keeps, is not the save's), the whole row is read.
+ */
+export async function findSavedPost(db: ReadDb, id: string, query: PostQuery, saved: SavedContent): Promise<PostRow | undefined> {
+  const row = await base(db, query)
+    .select(OTHER_COLUMNS.map((column) => `posts.${column}` as const))
+    .where('posts.id', '=', id)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const second = (at: Date | null) => (at === null ? null : Math.floor(at.getTime() / 1000));
+  if (second(row.updated_at) !== second(saved.updated_at) || !storedAsWritten(saved)) return findPost(db, { id }, query);
+  return { ...row, mobiledoc: saved.mobiledoc, lexical: saved.lexical, html: saved.html, plaintext: saved.plaintext };
+}
+
 /** Any post or page by id, whatever its type (edit/delete look up before checking the type). */
 export async function findAnyPost(db: ReadDb, id: string): Promise<PostRow | undefined> {
   return db.selectFrom('posts').select(ALL_COLUMNS).where('id', '=', id).executeTakeFirst();

@@ -15,9 +15,9 @@ import { POSTS_FILTER } from './posts.filter.js';
 import { ADMIN_DEFAULT_INCLUDES, ADMIN_INCLUDES, DOC_NAME, FORMATS, POST_ADD, POST_BULK, POST_EDIT, type Format, type PostType } from './posts.schemas.js';
 import { parseBody } from '../../http/parse-body.js';
 import { flag, parseSource, postFormats, writeFormats } from './posts.options.js';
-import { findPost, type PostWhere } from './posts.queries.js';
+import { findPost, findSavedPost, type PostWhere } from './posts.queries.js';
 import { adminPosts, type AdminView } from './posts.responses.js';
-import { addPost, destroyPost, editPost } from './posts.service.js';
+import { addPost, destroyPost, editPost, type WriteResult } from './posts.service.js';
 import type { WriteOptions } from './posts.prepare.js';
 import { checkBulkPermission } from './posts.permissions.js';
 import { copyPost } from './posts.copy.js';
@@ -52,8 +52,8 @@ export function postsAdminRoutes(app: FastifyInstance, type: PostType) {
     ...(type === 'post' && typeof query.newsletter === 'string' ? { newsletter: query.newsletter } : {}),
     ...(type === 'post' && typeof query.email_segment === 'string' ? { emailSegment: query.email_segment } : {}),
   });
-  const respond = async (ctx: Ctx, id: string, query: Query) => {
-    const row = await findPost(ctx.db, { id }, { type });
+  const respond = async (ctx: Ctx, { id, saved }: WriteResult, query: Query) => {
+    const row = await findSavedPost(ctx.db, id, { type }, saved);
     return { [docName]: await adminPosts(ctx.db, [row!], view(ctx, query, writeFormats(query.formats))) };
   };
   const cache = (reply: FastifyReply, value: string | null) => {
@@ -90,7 +90,7 @@ export function postsAdminRoutes(app: FastifyInstance, type: PostType) {
     const result = await addPost(request.ctx, type, parseBody(request, POST_ADD[type]), options);
     reply.status(201).header('Location', locationOf(request, result.id));
     cache(reply, result.cacheInvalidate);
-    return respond(request.ctx, result.id, request.query);
+    return respond(request.ctx, result, request.query);
   });
 
   app.put<{ Params: Params; Querystring: Query }>(`/${docName}/:id/`, { config: { frame: frame('edit'), permission: 'post.edit' } }, async (request, reply) => {
@@ -98,7 +98,7 @@ export function postsAdminRoutes(app: FastifyInstance, type: PostType) {
     const options = writeOptions(request.query); // options are validated before the body, as in Ghost
     const result = await editPost(request.ctx, type, request.params.id, parseBody(request, POST_EDIT[type]), options);
     cache(reply, result.cacheInvalidate);
-    return respond(request.ctx, result.id, request.query);
+    return respond(request.ctx, result, request.query);
   });
 
   app.delete<{ Params: Params }>(`/${docName}/:id/`, { config: { frame: frame('destroy'), permission: 'post.destroy' } }, async (request, reply) => {
@@ -116,7 +116,7 @@ export function postsAdminRoutes(app: FastifyInstance, type: PostType) {
       const result = await copyPost(request.ctx, type, request.params.id);
       const base = request.url.split('?')[0]!.replace(/[^/]+\/copy\/?$/, '');
       reply.status(201).header('Location', `${request.protocol}://${request.host}${base}${result.id}/`);
-      return respond(request.ctx, result.id, request.query);
+      return respond(request.ctx, result, request.query);
     },
   );
 

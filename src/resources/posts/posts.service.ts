@@ -8,7 +8,7 @@ import type { PostChanges } from './posts.input.js';
 import { authorIdsOf, resolveAuthors, resolveTags, sameList, tagIdsOf, writeAuthors, writeTags } from './posts.relations.js';
 import { checkFeatureImageAlt, checkPostColumns } from './posts.rules.js';
 import { recordRevision, revisionSnapshot } from './posts.revisions.js';
-import { deletePosts, findAnyPost, findPostMeta, insertPost, lockPost, updatePost, writeMeta } from './posts.queries.js';
+import { deletePosts, findAnyPost, findPostMeta, insertPost, lockPost, savedContentOf, updatePost, writeMeta, type SavedContent } from './posts.queries.js';
 import { ownerUserId } from '../users/users.queries.js';
 import { beforeChange, recordAdded, recordDeleted } from './posts.events.js';
 import type { PostInput, PostType } from './posts.schemas.js';
@@ -26,6 +26,8 @@ export interface WriteResult {
   id: string;
   /** X-Cache-Invalidate value, when the write changes what the site shows. */
   cacheInvalidate: string | null;
+  /** The content columns as written, for the answer (findSavedPost). */
+  saved: SavedContent;
 }
 
 /**
@@ -72,7 +74,7 @@ export async function addPost(ctx: Ctx, type: PostType, input: PostInput, option
     await recordAdded(w, type, row);
     const cacheInvalidate = row.status === 'published' ? '/*' : null;
     siteChanged(w, cacheInvalidate);
-    return { id: row.id, cacheInvalidate };
+    return { id: row.id, cacheInvalidate, saved: savedContentOf(row) };
   });
 }
 
@@ -133,7 +135,7 @@ export async function editPost(ctx: Ctx, type: PostType, id: string, input: Post
     const wasChanged = changedColumns.some((key) => key !== 'reading_time') || tagsChanged || authorsChanged || metaChanged;
     const saveRevision = !!options.saveRevision;
     const cacheInvalidate = await afterPostChange(w, { type, existing, next, meta, newsletter, authorId, saveRevision, wasChanged, before });
-    return { id, cacheInvalidate };
+    return { id, cacheInvalidate, saved: savedContentOf(next) };
   });
 }
 
