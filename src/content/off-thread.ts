@@ -13,15 +13,26 @@ const LEXICAL_STORED_APART_FROM_CHARS = 1024 * 1024;
 /**
  * The stored columns and reading time (stored-content.ts). For a large lexical document, its `__GHOST_URL__` form
  * (url-utils parses and writes the whole JSON again: ~0.7 CPU s for 14 MB) is made by a second task at the same
- * time as the render and plaintext, when the pool has a second thread for it.
+ * time as the render and plaintext, when the pool has a second thread for it. `lexicalStoredAsIs`: the lexical is
+ * known to be its own stored form (the caller checked converter output with ghost-url.ts lexicalStoredAsIs).
  */
-export async function storedContentOffThread(content: ContentState, siteUrl: string, featureImage: boolean | null): Promise<RenderedContent | RenderRefusal> {
+export async function storedContentOffThread(
+  content: ContentState,
+  siteUrl: string,
+  featureImage: boolean | null,
+  lexicalStoredAsIs = false,
+): Promise<RenderedContent | RenderRefusal> {
   const { lexical } = content;
+  if (lexical !== null && lexicalStoredAsIs) {
+    // Known to be its own stored form (ghost-url.ts lexicalStoredAsIs): neither made again nor sent back.
+    const rendered = await runInWorker<RenderedContent | RenderRefusal>('storedContent', { content, siteUrl, featureImage, lexicalStoredElsewhere: true });
+    return 'refused' in rendered ? rendered : { ...rendered, stored: { ...rendered.stored, lexical } };
+  }
   if (lexical === null || lexical.length < LEXICAL_STORED_APART_FROM_CHARS || contentThreads() < 2) {
     return runInWorker<RenderedContent | RenderRefusal>('storedContent', { content, siteUrl, featureImage });
   }
   // Settled either way first: a document the renderer refuses is Ghost's 422, whatever the other task made of it.
-  const storedLexical = runInWorker<string>('lexicalForStorage', { lexical, siteUrl }).then(
+  const storedLexical = runInWorker<string | null>('lexicalForStorage', { lexical, siteUrl }).then(
     (value) => ({ value }),
     (error: unknown) => ({ error }),
   );
@@ -29,7 +40,7 @@ export async function storedContentOffThread(content: ContentState, siteUrl: str
   const other = await storedLexical;
   if ('refused' in rendered) return rendered;
   if ('error' in other) throw other.error;
-  return { ...rendered, stored: { ...rendered.stored, lexical: other.value } };
+  return { ...rendered, stored: { ...rendered.stored, lexical: other.value ?? lexical } };
 }
 
 /** Below this many characters a document is converted in one piece without looking for cuts. */

@@ -66,5 +66,12 @@ export async function storedContent({
   return { stored, readingTime: storedHtml && featureImage !== null ? readingTime({ html: storedHtml, feature_image: featureImage ? 'yes' : null }) : null };
 }
 
-/** The lexical's stored form alone (a worker task run beside storedContent for a large document). */
-export const lexicalForStorage = ({ lexical, siteUrl }: { lexical: string; siteUrl: string }): string => lexicalToStorage(lexical, siteUrl);
+/**
+ * The lexical's stored form alone (a worker task run beside storedContent for a large document); null when it is
+ * the lexical itself (no site URL in it, as in most posts): the caller keeps the one copy it has instead of
+ * receiving tens of MB of the same text from the thread.
+ */
+export function lexicalForStorage({ lexical, siteUrl }: { lexical: string; siteUrl: string }): string | null {
+  const stored = lexicalToStorage(lexical, siteUrl);
+  return stored === lexical ? null : stored;
+}

@@ -52,11 +52,16 @@ export function resolveSources(next: ContentState, previous: ContentState | null
 
 /**
  * Renders html and plaintext at write time and returns the columns as stored (`__GHOST_URL__` form), with the
- * html's reading time (`featureImage`: whether the post has one; null counts none). Reads never render; an
- * empty rendering is stored as null.
+ * html's reading time (`featureImage`: whether the post has one; null counts none; `lexicalStoredAsIs`: the lexical
+ * is known to be its own stored form). Reads never render; an empty rendering is stored as null.
  */
-export async function renderForStorage(content: ContentState, siteUrl: string, featureImage: boolean | null): Promise<RenderedContent> {
-  const stored = await storedContentOffThread(content, siteUrl, featureImage);
+export async function renderForStorage(
+  content: ContentState,
+  siteUrl: string,
+  featureImage: boolean | null,
+  lexicalStoredAsIs = false,
+): Promise<RenderedContent> {
+  const stored = await storedContentOffThread(content, siteUrl, featureImage, lexicalStoredAsIs);
   if (!('refused' in stored)) return stored;
   if (stored.refused === 'lexical') {
     throw errors.validation({

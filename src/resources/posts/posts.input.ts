@@ -52,6 +52,8 @@ export interface PostChanges {
   updatedAt?: string | null;
   /** `?source=html`: the html to convert. */
   html?: string | null;
+  /** `?source=html`: the converted lexical, when it is its own stored form (ghost-url.ts lexicalStoredAsIs). */
+  lexicalStoredAsIs?: string;
 }
 
 const NOT_NULLABLE: ReadonlySet<string> = new Set(['title', 'slug', 'featured', 'status', 'visibility', 'show_title_and_feature_image', 'email_only']);

@@ -2,7 +2,7 @@ import type { PostRow } from '../../db/schema.js';
 import type { Ctx, WriteCtx } from '../../ctx.js';
 import { errors } from '../../errors.js';
 import { statementLimit } from '../../db/statement-limit.js';
-import { htmlToStorage, lexicalFromStorage, mobiledocFromStorage, toStorageUrl } from '../../content/ghost-url.js';
+import { htmlToStorage, lexicalFromStorage, lexicalStoredAsIs, mobiledocFromStorage, toStorageUrl } from '../../content/ghost-url.js';
 import { readingTimeOffThread } from '../../content/off-thread.js';
 import { postChanges, type PostChanges } from './posts.input.js';
 import {
@@ -61,8 +61,10 @@ export async function prepareChanges(ctx: Ctx, type: PostType, input: PostInput,
   // Ghost's posts service checks the segment before anything else, only when both options are given.
   if (mode === 'edit' && options.newsletter && options.emailSegment && options.emailSegment !== 'all') checkEmailSegment(ctx.engine, options.emailSegment);
   if (options.source === 'html' && changes.html) {
-    changes.post.lexical = await lexicalFromHtml(changes.html);
+    const lexical = await lexicalFromHtml(changes.html);
+    changes.post.lexical = lexical;
     changes.post.mobiledoc = null;
+    if (lexicalStoredAsIs(lexical)) changes.lexicalStoredAsIs = lexical;
   }
   toStorage(changes, ctx.site.url);
   return changes;
@@ -90,8 +92,11 @@ export type { RenderedContent };
 export async function newContent(ctx: Ctx, changes: PostChanges): Promise<RenderedContent> {
   const p = changes.post;
   const sources = resolveSources(contentFromStorage(p.mobiledoc ?? null, p.lexical ?? null, ctx.site.url), null);
-  return renderForStorage(sources, ctx.site.url, !!p.feature_image);
+  return renderForStorage(sources, ctx.site.url, !!p.feature_image, storedAsIs(sources, changes));
 }
+
+/** Whether the lexical to render is the converted one known to be its own stored form. */
+const storedAsIs = (sources: ContentState, changes: PostChanges) => sources.lexical !== null && sources.lexical === changes.lexicalStoredAsIs;
 
 /** Stored source columns back in the absolute form the renderers read. */
 function contentFromStorage(mobiledoc: string | null, lexical: string | null, siteUrl: string): ContentState {
@@ -142,7 +147,7 @@ export async function editedContent(ctx: Ctx, existing: PostRow, changes: PostCh
     const storedSources = sourcesForStorage(sources, siteUrl);
     const rerender = storedSources.mobiledoc !== existing.mobiledoc || storedSources.lexical !== existing.lexical || !!options.forceRerender;
     const featureImage = 'feature_image' in p ? (p.feature_image ?? null) : existing.feature_image;
-    const rendered = rerender ? await renderForStorage(sources, siteUrl, !!featureImage) : null;
+    const rendered = rerender ? await renderForStorage(sources, siteUrl, !!featureImage, storedAsIs(sources, changes)) : null;
     if (rendered) return { basedOn, stored: rendered.stored, readingTime: rendered.readingTime };
     // Reading time depends on the html and on whether there is a feature image; otherwise the stored one holds.
     const same = !featureImage === !existing.feature_image && existing.reading_time !== null;
