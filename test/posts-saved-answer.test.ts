@@ -59,4 +59,15 @@ describe('the answer to a save', () => {
 
     await expectAnswerIsRead(await t.admin.post(`/posts/${String(added.id)}/copy/?${FORMATS}`, {}), 201);
   });
+
+  it('records revisions with the lexical as read, copied by the database or (with site links) sent', async () => {
+    for (const html of ['<p>Only words here.</p>', `<p>A <a href="${SITE_URL}about/">site link</a>.</p>`]) {
+      const added = (await t.admin.post('/posts/?source=html', { posts: [{ title: 'Revised', html }] })).json().posts[0];
+      const published = await t.admin.put(`/posts/${String(added.id)}/?source=html`, {
+        posts: [{ html: html.replace('<p>', '<p>More. '), status: 'published', updated_at: added.updated_at }],
+      });
+      const read = (await t.admin.get(`/posts/${String(added.id)}/?include=post_revisions`)).json().posts[0];
+      expect(read.post_revisions.map((r: { lexical: string }) => r.lexical)).toEqual([added.lexical, published.json().posts[0].lexical]);
+    }
+  });
 });

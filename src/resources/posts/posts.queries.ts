@@ -173,8 +173,19 @@ export function latestRevision(db: ReadDb, postId: string): Promise<PostRevision
   return db.selectFrom('post_revisions').selectAll().where('post_id', '=', postId).orderBy('created_at_ts', 'desc').orderBy('id', 'desc').executeTakeFirst();
 }
 
-export async function insertRevision(db: Db, row: PostRevisionRow): Promise<void> {
-  await db.insertInto('post_revisions').values(row).execute();
+/**
+ * `lexicalFromPost`: the revision's lexical is the post row's as this transaction wrote it, copied by the database
+ * instead of being sent again (a 12 MB post's 14 MB of lexical went through the driver twice: issue 29).
+ */
+export async function insertRevision(db: Db, row: PostRevisionRow, { lexicalFromPost = false } = {}): Promise<void> {
+  if (!lexicalFromPost) {
+    await db.insertInto('post_revisions').values(row).execute();
+    return;
+  }
+  await db
+    .insertInto('post_revisions')
+    .values({ ...row, lexical: (eb) => eb.selectFrom('posts').select('posts.lexical').where('posts.id', '=', row.post_id) })
+    .execute();
 }
 
 /** Keeps a post's newest `keep` revisions. */

@@ -19,6 +19,8 @@ export interface RevisionSnapshot {
   customExcerpt: string | null;
   status: string;
   authorId: string;
+  /** `lexical` is the post row's own (no `__GHOST_URL__` in it): the database copies it (insertRevision). */
+  lexicalAsPostRow?: boolean;
 }
 
 export interface RevisionOptions {
@@ -59,7 +61,7 @@ export async function recordRevision(db: Db, current: RevisionSnapshot, options:
   const reason = revisionReason(current, latest, options, nowMs);
   if (!reason) return;
   const createdAtTs = Math.max(nowMs, latest ? Number(latest.created_at_ts) + 1 : 0);
-  await insertRevision(db, {
+  const revision: PostRevisionRow = {
     id: objectId(),
     post_id: current.postId,
     lexical: current.lexical,
@@ -73,16 +75,22 @@ export async function recordRevision(db: Db, current: RevisionSnapshot, options:
     feature_image_alt: current.featureImageAlt,
     feature_image_caption: current.featureImageCaption,
     custom_excerpt: current.customExcerpt,
-  });
+  };
+  await insertRevision(db, revision, { lexicalFromPost: current.lexicalAsPostRow === true });
   if (options.fresh) return;
   await trimRevisions(db, current.postId, MAX_REVISIONS);
 }
 
-/** What a revision keeps of a post row and its meta (`authorId`: whose save it is). */
+/**
+ * What a revision keeps of a post row and its meta (`authorId`: whose save it is). `row` is the post as this
+ * transaction has written it to the database.
+ */
 export function revisionSnapshot(row: PostRow, meta: Partial<PostMetaRow>, authorId: string, siteUrl: string): RevisionSnapshot {
+  const lexical = row.lexical ? lexicalFromStorage(row.lexical, siteUrl) : null;
   return {
     postId: row.id,
-    lexical: row.lexical ? lexicalFromStorage(row.lexical, siteUrl) : null,
+    lexical,
+    lexicalAsPostRow: lexical !== null && lexical === row.lexical,
     title: row.title,
     featureImage: row.feature_image,
     featureImageAlt: meta.feature_image_alt ?? null,
