@@ -22,6 +22,7 @@ import type { WriteOptions } from './posts.prepare.js';
 import { checkBulkPermission } from './posts.permissions.js';
 import { copyPost } from './posts.copy.js';
 import { bulkDestroy, bulkEdit } from './posts.bulk.js';
+import { longTextJson } from '../../http/long-text-json.js';
 
 type Query = Record<string, unknown>;
 type Params = { id: string };
@@ -56,6 +57,8 @@ export function postsAdminRoutes(app: FastifyInstance, type: PostType) {
     const row = await findSavedPost(ctx.db, id, { type }, saved);
     return { [docName]: await adminPosts(ctx.db, [row!], view(ctx, query, writeFormats(query.formats))) };
   };
+  // The answer to a save holds the whole post: a large one is written without copies of its long texts.
+  const sendsLongText = (reply: FastifyReply) => reply.serializer(longTextJson as (payload: unknown) => string);
   const cache = (reply: FastifyReply, value: string | null) => {
     if (value) reply.header('X-Cache-Invalidate', value);
   };
@@ -90,6 +93,7 @@ export function postsAdminRoutes(app: FastifyInstance, type: PostType) {
     const result = await addPost(request.ctx, type, parseBody(request, POST_ADD[type]), options);
     reply.status(201).header('Location', locationOf(request, result.id));
     cache(reply, result.cacheInvalidate);
+    sendsLongText(reply);
     return respond(request.ctx, result, request.query);
   });
 
@@ -98,6 +102,7 @@ export function postsAdminRoutes(app: FastifyInstance, type: PostType) {
     const options = writeOptions(request.query); // options are validated before the body, as in Ghost
     const result = await editPost(request.ctx, type, request.params.id, parseBody(request, POST_EDIT[type]), options);
     cache(reply, result.cacheInvalidate);
+    sendsLongText(reply);
     return respond(request.ctx, result, request.query);
   });
 
@@ -116,6 +121,7 @@ export function postsAdminRoutes(app: FastifyInstance, type: PostType) {
       const result = await copyPost(request.ctx, type, request.params.id);
       const base = request.url.split('?')[0]!.replace(/[^/]+\/copy\/?$/, '');
       reply.status(201).header('Location', `${request.protocol}://${request.host}${base}${result.id}/`);
+      sendsLongText(reply);
       return respond(request.ctx, result, request.query);
     },
   );
