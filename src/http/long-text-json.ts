@@ -30,7 +30,16 @@ function* escapedSlices(text: string): Generator<string> {
   }
 }
 
+/** Whether `value` holds a string of LONG_TEXT_UNITS or more (a replacer would slow every small answer's JSON.stringify). */
+function holdsLongText(value: unknown): boolean {
+  if (typeof value === 'string') return value.length >= LONG_TEXT_UNITS;
+  if (typeof value !== 'object' || value === null) return false;
+  for (const member of Array.isArray(value) ? value : Object.values(value)) if (holdsLongText(member)) return true;
+  return false;
+}
+
 export function longTextJson(payload: unknown): string | Buffer {
+  if (!holdsLongText(payload)) return JSON.stringify(payload);
   const long: string[] = [];
   const json = JSON.stringify(payload, (_key, value: unknown) => {
     if (typeof value !== 'string' || value.length < LONG_TEXT_UNITS) return value;
