@@ -68,6 +68,16 @@ export async function waitUntilAnswering(url, since = performance.now(), { pause
 }
 
 /**
+ * The settings `npm start` puts before `node` (glibc's malloc tunables, read only when a process starts): every
+ * server here starts as `npm start` starts it, so the figures are what a user who runs it gets.
+ */
+const START_ENV = Object.fromEntries(
+  [...JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).scripts.start.matchAll(/(?:^|\s)(\w+)=(\S+)(?=\s)/g)].map(
+    ([, name, value]) => [name, value],
+  ),
+);
+
+/**
  * `nodeArgs` go to the server's node (e.g. `--cpu-prof`); `env` adds settings; `cpu` pins the server and its
  * threads to those cores (`taskset -c`); `dir` reuses a content folder (and its SQLite database) instead of a
  * new one; `main` serves another build. `startMs` is the time from spawning the process to its first answer.
@@ -85,6 +95,7 @@ export async function startServer({
   const base = `http://127.0.0.1:${port}`;
   const env = {
     ...process.env,
+    ...START_ENV,
     PORT: String(port),
     SITE_URL: `${base}/`,
     CONTENT_DIR: dir,
