@@ -4,7 +4,7 @@
 // driven for the same time; then the ratios and whether each target is met are printed.
 //
 //   npm run bench -- [--seconds 10] [--posts 200] [--cold | --warm] [--no-peer] [--no-bare] [--seed api|import]
-//                    [--connections 16] [--warmup 1] [--creates 50] [--settle 65] [--peer-seed-timeout 900]
+//                    [--connections 16] [--warmup 1] [--creates 50] [--settle 75] [--peer-seed-timeout 900]
 //                    [--server-cpu 0] [--load-cpu 1] [--port 27300] [--peer-port 27368]
 //
 // Quire runs twice by default: cache off (RESPONSE_CACHE_MB=0, every answer built afresh) and cache on (the
@@ -31,7 +31,7 @@ const { values: options } = parseArgs({
     connections: { type: 'string', default: '16' },
     warmup: { type: 'string', default: '1' },
     creates: { type: 'string', default: '50' },
-    settle: { type: 'string', default: '65' },
+    settle: { type: 'string', default: '75' },
     seed: { type: 'string' },
     cold: { type: 'boolean', default: false },
     warm: { type: 'boolean', default: false },
@@ -90,8 +90,9 @@ async function measure(site, { label, notes, seedTimeoutMs }) {
   const seedSeconds = (performance.now() - seeding) / 1000;
   const idleMs = await waitUntilIdle(site.pid);
   log(`${label}: seeded in ${seedSeconds.toFixed(1)} s, idle ${(idleMs / 1000).toFixed(1)} s later`);
-  // Quire's worker threads (renderers, ~80 MB each) end after 60 s without work: the reads then run on a
-  // site that is only being read, as most of a publishing site's day is. --settle 0 reads at once.
+  // Quire's worker threads (renderers, ~80 MB each) end after 60 s without work, noticed a few seconds later:
+  // the reads then run on a site that is only being read, as most of a publishing site's day is. --settle 0
+  // reads at once.
   await new Promise((resolve) => setTimeout(resolve, Number(options.settle) * 1000));
   const content = (url) => `${site.base}/ghost/api/content/${url}${url.includes('?') ? '&' : '?'}key=${site.contentKey}`;
   const reads = [];

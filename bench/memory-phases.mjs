@@ -1,5 +1,5 @@
 // Where the server's resident memory goes, phase by phase: started, after set-up, after 200 posts through the
-// Admin API (worker threads busy), after the threads' idle end (`SETTLE` s, default 65), during three of `npm run
+// Admin API (worker threads busy), after the threads' idle end (`SETTLE` s, default 75), during three of `npm run
 // bench`'s reads (cache on) and `REST` s after them (default 60); then the largest mappings of /proc/PID/smaps
 // (the `node` binary's pages, malloc's main heap `[heap]`, anonymous memory: V8's heap, other arenas, stacks).
 // Usage: npm run build && node bench/memory-phases.mjs   (BENCH_MAIN serves another build; SNAP=1 asks the server
@@ -9,7 +9,7 @@ import { drive } from './load.mjs';
 import { keysFor, startServer, waitUntilIdle } from './posts-common.mjs';
 import { adminApi, clearSite, seedThroughApi } from './site-content.mjs';
 
-const settle = Number(process.env.SETTLE ?? 65);
+const settle = Number(process.env.SETTLE ?? 75);
 const rest = Number(process.env.REST ?? 60);
 const sleep = (seconds) => new Promise((resolve) => setTimeout(resolve, seconds * 1000));
 

@@ -6,7 +6,10 @@ import type { Permalinks } from './permalinks.js';
 import { taxonomyPath, type Match } from './routing.js';
 
 const require = createRequire(import.meta.url);
-const downsize = require('downsize') as (text: string, options: { words?: number }) => string;
+type Downsize = (text: string, options: { words?: number }) => string;
+let downsizeLoaded: Downsize | undefined;
+/** Loaded with the first feed: it brings xregexp, which a server answering only the APIs never needs. */
+const downsize: Downsize = (text, options) => (downsizeLoaded ??= require('downsize') as Downsize)(text, options);
 
 const cdata = (text: unknown) => `<![CDATA[${String(text ?? '').replace(/]]>/g, ']]]]><![CDATA[>')}]]>`;
 const xmlAttr = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');

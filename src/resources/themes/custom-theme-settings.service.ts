@@ -14,8 +14,13 @@ import {
 import { activeThemeName, customSettingsOf, packageOfTheme } from './themes.service.js';
 
 const require = createRequire(import.meta.url);
-/** Ghost's NQL over JSON (`@tryghost/nql`), for a setting's `visibility` (`header_style:[Landing, Search]`). */
-const nql = require('@tryghost/nql') as (query: string) => { queryJSON(object: Record<string, unknown>): boolean };
+type Nql = (query: string) => { queryJSON(object: Record<string, unknown>): boolean };
+let nqlLoaded: Nql | undefined;
+/**
+ * Ghost's NQL over JSON (`@tryghost/nql`), for a setting's `visibility` (`header_style:[Landing, Search]`). Loaded on
+ * first use: it brings lodash, mingo and mongo-knex (~3 MB of heap) that a server answering only the APIs never needs.
+ */
+const nql: Nql = (query) => (nqlLoaded ??= require('@tryghost/nql') as Nql)(query);
 
 /** One setting as Ghost's API shows it: the theme's definition, then the stored `id` and `value`, then `key`. */
 export type CustomThemeSetting = CustomSettingDefinition & { id: string; value: unknown; key: string };
