@@ -2,6 +2,7 @@
 // Admin API (worker threads busy), after the threads' idle end (`SETTLE` s, default 75), during three of `npm run
 // bench`'s reads (cache on) and `REST` s after them (default 60); then the largest mappings of /proc/PID/smaps
 // (the `node` binary's pages, malloc's main heap `[heap]`, anonymous memory: V8's heap, other arenas, stacks).
+// FRESH=1 runs the reads on a new process over the seeded database instead (one that never ran a worker thread).
 // Usage: npm run build && node bench/memory-phases.mjs   (BENCH_MAIN serves another build; SNAP=1 asks the server
 // for a heap snapshot at the end, written to its working folder, when it was started with NODE_OPTIONS=--heapsnapshot-signal=SIGUSR2)
 import { readFileSync } from 'node:fs';
@@ -33,7 +34,8 @@ function mappings(pid) {
     .join('\n');
 }
 
-const server = await startServer({ cpu: 0, main: process.env.BENCH_MAIN ?? 'dist/main.mjs' });
+const main = process.env.BENCH_MAIN ?? 'dist/main.mjs';
+let server = await startServer({ cpu: 0, main });
 const mark = (label) => console.log(`${label}: ${server.rssMb().toFixed(1)} MB`);
 mark('started');
 const keys = await keysFor(server.base);
@@ -43,8 +45,15 @@ await clearSite(call);
 await seedThroughApi(call, 200);
 await waitUntilIdle(server.pid);
 mark('200 posts added');
-await sleep(settle);
-mark(`${settle} s later`);
+if (process.env.FRESH) {
+  // The reads on a new process over the same database: one that never ran a worker thread.
+  await server.stop();
+  server = await startServer({ cpu: 0, main, dir: server.dir });
+  mark('a new process on that database');
+} else {
+  await sleep(settle);
+  mark(`${settle} s later`);
+}
 const content = (url) => `${server.base}/ghost/api/content/${url}${url.includes('?') ? '&' : '?'}key=${keys.contentKey}`;
 for (const url of ['posts/?include=tags,authors', 'tags/?include=count.posts&limit=all', 'pages/']) {
   const result = await drive(content(url), { pid: server.pid, seconds: 5, connections: 16, warmupSeconds: 1 });
