@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SITE_URL } from './support.js';
+import { lexicalDocument, lexicalParagraph } from './fixtures/lexical.mjs';
 import { useTestSite } from './test-site.js';
 
 const t = useTestSite();
@@ -9,26 +10,7 @@ const t = useTestSite();
 // including text a driver stores changed (a lone surrogate is written as U+FFFD).
 const FORMATS = 'formats=lexical,html,plaintext,mobiledoc';
 
-const lexicalOf = (text: string) =>
-  JSON.stringify({
-    root: {
-      children: [
-        {
-          children: [{ detail: 0, format: 0, mode: 'normal', style: '', text, type: 'extended-text', version: 1 }],
-          direction: 'ltr',
-          format: '',
-          indent: 0,
-          type: 'paragraph',
-          version: 1,
-        },
-      ],
-      direction: 'ltr',
-      format: '',
-      indent: 0,
-      type: 'root',
-      version: 1,
-    },
-  });
+const lexicalOf = (text: string) => lexicalDocument(lexicalParagraph(text));
 
 async function expectAnswerIsRead(answer: { statusCode: number; json: () => { posts: Record<string, unknown>[] } }, status: number) {
   expect(answer.statusCode).toBe(status);
