@@ -1,6 +1,7 @@
 import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import path from 'node:path';
-import { Kysely, MysqlDialect, PostgresDialect, SqliteDialect, type Dialect } from 'kysely';
+import { Kysely, MysqlDialect, PostgresDialect, type Dialect } from 'kysely';
+import { YieldingSqliteDialect } from './sqlite-yielding.js';
 import { ENGINES, type Engine } from './engine.js';
 import type { Database } from './schema.js';
 import { DatabaseBreaker, guardMysqlPool, guardPgPool } from './pool-guard.js';
@@ -59,7 +60,7 @@ function dialectFor(databaseUrl: string, settings: Settings): { dialect: Dialect
   if (databaseUrl.startsWith('sqlite:')) {
     const file = databaseUrl.slice('sqlite:'.length);
     if (file !== ':memory:') createPrivately(file);
-    return { engine: ENGINES.sqlite, dialect: new SqliteDialect({ database: async () => (await import('./sqlite-database.js')).openSqlite(file) }) };
+    return { engine: ENGINES.sqlite, dialect: new YieldingSqliteDialect({ database: async () => (await import('./sqlite-database.js')).openSqlite(file) }) };
   }
   if (/^postgres(ql)?:/.test(databaseUrl)) {
     const pool = async () => {
