@@ -43,7 +43,8 @@ export function normalise(text: string, site: string, postUuid: string, newslett
     .join('NEWSLETTER-UUID')
     .replace(/key=[0-9a-f]{64}/g, 'key=KEY')
     .replace(/\b[0-9a-f]{24}\b/g, 'OBJECT-ID')
-    .replace(/\b\d{1,2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4}\b/g, 'DATE')
+    // Short (the post's date) and long (the member's "Member since") month names.
+    .replace(/\b\d{1,2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]* \d{4}\b/g, 'DATE')
     .replace(/© \d{4}|&#xA9; \d{4}|&copy; \d{4}/g, '© YEAR');
 }
 
