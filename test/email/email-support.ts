@@ -34,18 +34,20 @@ export const PEER: PeerPreviews = JSON.parse(readFileSync(path.join(fixtures, 'p
  */
 export function normalise(text: string, site: string, postUuid: string, newsletterUuid: string): string {
   const origin = site.replace(/\/$/, '');
-  return text
-    .split(origin)
-    .join('SITE')
-    .split(postUuid)
-    .join('POST-UUID')
-    .split(newsletterUuid)
-    .join('NEWSLETTER-UUID')
-    .replace(/key=[0-9a-f]{64}/g, 'key=KEY')
-    .replace(/\b[0-9a-f]{24}\b/g, 'OBJECT-ID')
-    // Short (the post's date) and long (the member's "Member since") month names.
-    .replace(/\b\d{1,2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]* \d{4}\b/g, 'DATE')
-    .replace(/© \d{4}|&#xA9; \d{4}|&copy; \d{4}/g, '© YEAR');
+  return (
+    text
+      .split(origin)
+      .join('SITE')
+      .split(postUuid)
+      .join('POST-UUID')
+      .split(newsletterUuid)
+      .join('NEWSLETTER-UUID')
+      .replace(/key=[0-9a-f]{64}/g, 'key=KEY')
+      .replace(/\b[0-9a-f]{24}\b/g, 'OBJECT-ID')
+      // Short (the post's date) and long (the member's "Member since") month names.
+      .replace(/\b\d{1,2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]* \d{4}\b/g, 'DATE')
+      .replace(/© \d{4}|&#xA9; \d{4}|&copy; \d{4}/g, '© YEAR')
+  );
 }
 
 /**
