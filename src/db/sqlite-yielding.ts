@@ -1,12 +1,4 @@
-import {
-  SqliteDialect,
-  type CompiledQuery,
-  type DatabaseConnection,
-  type Driver,
-  type QueryCompiler,
-  type QueryResult,
-  type TransactionSettings,
-} from 'kysely';
+import { SqliteDialect, type CompiledQuery, type DatabaseConnection, type Driver, type QueryResult } from 'kysely';
 
 /**
  * A statement that kept the event loop this long hands it back before its result is used. SQLite runs on
@@ -19,66 +11,21 @@ const LONG_STATEMENT_MS = 20;
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-/** Kysely's SQLite dialect whose connection gives the event loop a turn after each long statement. */
+/**
+ * Kysely's SQLite dialect whose connection gives the event loop a turn after each long statement. SQLite has one
+ * connection, and Kysely's driver runs begin, commit and rollback through the connection it handed out: wrapping
+ * that one connection covers every statement.
+ */
 export class YieldingSqliteDialect extends SqliteDialect {
   override createDriver(): Driver {
-    return new YieldingDriver(super.createDriver());
-  }
-}
-
-class YieldingDriver implements Driver {
-  readonly #inner: Driver;
-  readonly #connections = new WeakMap<DatabaseConnection, DatabaseConnection>();
-
-  constructor(inner: Driver) {
-    this.#inner = inner;
-  }
-
-  init(): Promise<void> {
-    return this.#inner.init();
-  }
-
-  async acquireConnection(): Promise<DatabaseConnection> {
-    const connection = await this.#inner.acquireConnection();
-    let yielding = this.#connections.get(connection);
-    if (!yielding) {
-      yielding = yieldingConnection(connection);
-      this.#connections.set(connection, yielding);
-    }
-    return yielding;
-  }
-
-  // The inner driver runs begin, commit and rollback through the connection it is given: the yielding one.
-  beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
-    return this.#inner.beginTransaction(connection, settings);
-  }
-
-  commitTransaction(connection: DatabaseConnection): Promise<void> {
-    return this.#inner.commitTransaction(connection);
-  }
-
-  rollbackTransaction(connection: DatabaseConnection): Promise<void> {
-    return this.#inner.rollbackTransaction(connection);
-  }
-
-  savepoint(connection: DatabaseConnection, name: string, compile: QueryCompiler['compileQuery']): Promise<void> {
-    return this.#inner.savepoint!(connection, name, compile);
-  }
-
-  rollbackToSavepoint(connection: DatabaseConnection, name: string, compile: QueryCompiler['compileQuery']): Promise<void> {
-    return this.#inner.rollbackToSavepoint!(connection, name, compile);
-  }
-
-  releaseSavepoint(connection: DatabaseConnection, name: string, compile: QueryCompiler['compileQuery']): Promise<void> {
-    return this.#inner.releaseSavepoint!(connection, name, compile);
-  }
-
-  releaseConnection(connection: DatabaseConnection): Promise<void> {
-    return this.#inner.releaseConnection(connection);
-  }
-
-  destroy(): Promise<void> {
-    return this.#inner.destroy();
+    const driver = super.createDriver();
+    const acquire = driver.acquireConnection.bind(driver);
+    let yielding: DatabaseConnection | undefined;
+    driver.acquireConnection = async () => {
+      const connection = await acquire();
+      return (yielding ??= yieldingConnection(connection));
+    };
+    return driver;
   }
 }
 
