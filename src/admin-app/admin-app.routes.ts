@@ -4,9 +4,9 @@ import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fresh from 'fresh';
-import { contentType } from 'mime-types';
+import { mimeTypes } from '../storage/content-type.js';
 import { missingBuildPage } from './missing-page.js';
-import { COMPRESSIBLE } from './fetch.js';
+import { COMPRESSIBLE } from './pin.js';
 
 export interface AdminAppOptions {
   /** The site's URL (ending with `/`); the app is served at `<siteUrl>ghost/`. */
@@ -101,7 +101,7 @@ async function sendAsset(request: FastifyRequest, reply: FastifyReply, file: str
     .header('Cache-Control', ASSETS)
     .header('ETag', etag)
     .header('Last-Modified', modified)
-    .header('Content-Type', contentType(path.extname(file)) || 'application/octet-stream');
+    .header('Content-Type', mimeTypes().contentType(path.extname(file)) || 'application/octet-stream');
   if (COMPRESSIBLE.test(file)) reply.header('Vary', 'Accept-Encoding');
   if (fresh(request.headers, { etag, 'last-modified': modified })) return reply.status(304).send();
   // The install keeps a gzipped copy of each text asset (fetch.ts).

@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSy
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { MANIFEST_FILE, type AdminPackage } from './pin.js';
+import { COMPRESSIBLE, MANIFEST_FILE, type AdminPackage } from './pin.js';
 import { tarEntries } from './tar.js';
 
 export interface AdminBuildState {
@@ -93,9 +93,6 @@ export function installAdminBuild(tarball: Buffer, dir: string, pkg: AdminPackag
     throw err;
   }
 }
-
-/** Text assets worth compressing (images, fonts and videos of the build are compressed already). */
-export const COMPRESSIBLE = /\.(m?js|css|svg|json|html|map|txt|ttf|ico)$/;
 
 function splitIntegrity(integrity: string): ['sha512' | 'sha384' | 'sha256', string] {
   const match = /^(sha512|sha384|sha256)-([A-Za-z0-9+/=]+)$/.exec(integrity);

@@ -24,3 +24,9 @@ export const ADMIN_PACKAGE: AdminPackage = Object.freeze({
 
 /** Written beside the build by `quire admin fetch`: which package it came from, so a later install can tell it is current. */
 export const MANIFEST_FILE = 'quire-admin.json';
+
+/**
+ * Text assets worth compressing (images, fonts and videos of the build are compressed already). Here, not in
+ * fetch.ts: the server needs it to serve the build, and fetch.ts brings the tar reader (the CLI's) with it.
+ */
+export const COMPRESSIBLE = /\.(m?js|css|svg|json|html|map|txt|ttf|ico)$/;

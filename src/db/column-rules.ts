@@ -1,4 +1,4 @@
-import validator from 'validator';
+import { isEmail, isURL } from './string-checks.js';
 import { errors } from '../errors.js';
 
 /**
@@ -39,7 +39,7 @@ export const columnRules = <const R extends Record<string, ColumnRule>>(rules: T
 
 const invalid = (table: string, column: string, message: string) => errors.validation({ message, context: `${table}.${column}` });
 
-/** Code points, as `validator.isLength` counts. */
+/** Code points, as `isLength` counts. */
 const lengthOf = (value: string) => [...value].length;
 
 function defaultText(table: string) {
@@ -66,8 +66,8 @@ function checkText(table: string, column: string, rule: Extract<ColumnRule, { ty
   if (lengthOf(value) > rule.maxLength) {
     throw invalid(table, column, `Value in [${table}.${column}] exceeds maximum length of ${rule.maxLength} characters.`);
   }
-  if (rule.isEmail && !validator.isEmail(value)) throw invalid(table, column, `Validation (isEmail) failed for ${column}`);
-  if (rule.isURL && !validator.isURL(value, { require_protocol: false })) throw invalid(table, column, `Validation (isEmptyOrURL) failed for ${column}`);
+  if (rule.isEmail && !isEmail(value)) throw invalid(table, column, `Validation (isEmail) failed for ${column}`);
+  if (rule.isURL && !isURL(value, { require_protocol: false })) throw invalid(table, column, `Validation (isEmptyOrURL) failed for ${column}`);
 }
 
 /**

@@ -1,5 +1,5 @@
+import { isEmail } from '../db/string-checks.js';
 import type { FastifyInstance } from 'fastify';
-import validator from 'validator';
 import type { Permission } from '../auth/permissions.js';
 import { parseInclude } from '../browse/include.js';
 import { parseFormats } from '../browse/params.js';
@@ -47,7 +47,7 @@ const KEYS: Record<KeyName, { path: string; assert: (value: string) => void }> =
   email: {
     path: 'email/:email',
     assert: (email) => {
-      if (!validator.isEmail(email)) throw errors.validation({ message: 'Validation (isEmail) failed for email', context: 'undefined.email' });
+      if (!isEmail(email)) throw errors.validation({ message: 'Validation (isEmail) failed for email', context: 'undefined.email' });
     },
   },
 };

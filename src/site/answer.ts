@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import mime from 'mime-types';
+import { mimeTypes } from '../storage/content-type.js';
 import type { Ctx } from '../ctx.js';
 import { GhostError } from '../errors.js';
 import type { ThemeStore } from './theme-store.js';
@@ -112,7 +112,7 @@ export async function pageAnswer(
     const html = await renderPage({ ...pageRequest, context: found.context }, found.template, found.data, found.page).catch((err: unknown) => {
       throw new TemplateError(err);
     });
-    const type = (found.type && mime.contentType(found.type)) || 'text/html; charset=utf-8';
+    const type = (found.type && mimeTypes().contentType(found.type)) || 'text/html; charset=utf-8';
     return { status: 200, type, body: Buffer.from(html), cacheControl: found.noStore ? ERROR_CACHE : PAGE_CACHE, noStore: found.noStore === true };
   } catch (err) {
     // As Ghost: a missing resource and a request its API refuses (a bad slug or page) are both a 404.

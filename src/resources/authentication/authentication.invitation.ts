@@ -1,4 +1,4 @@
-import validator from 'validator';
+import { isEmail } from '../../db/string-checks.js';
 import type { Ctx } from '../../ctx.js';
 import { errors } from '../../errors.js';
 import { objectId } from '../../db/ids.js';
@@ -13,7 +13,7 @@ import { assertNameGiven, USER_RULES } from '../users/users.rules.js';
 import type { AcceptInput } from './authentication.schemas.js';
 
 export function assertEmail(email: unknown): string {
-  if (typeof email !== 'string' || !validator.isEmail(email)) throw errors.badRequest('The server did not receive a valid email');
+  if (typeof email !== 'string' || !isEmail(email)) throw errors.badRequest('The server did not receive a valid email');
   return email;
 }
 

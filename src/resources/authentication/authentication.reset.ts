@@ -1,4 +1,4 @@
-import validator from 'validator';
+import { isEmail } from '../../db/string-checks.js';
 import type { UserRow } from '../../db/schema.js';
 import type { Ctx } from '../../ctx.js';
 import { errors } from '../../errors.js';
@@ -33,7 +33,7 @@ export async function sendResetMail({ db, mailer, site: { url: siteUrl }, clock 
 
 /** `POST /authentication/password_reset/`: the link goes to the address on file. */
 export async function requestReset(ctx: Ctx, email: unknown): Promise<void> {
-  if (typeof email !== 'string' || !validator.isEmail(email)) throw errors.badRequest('The server did not receive a valid email');
+  if (typeof email !== 'string' || !isEmail(email)) throw errors.badRequest('The server did not receive a valid email');
   const user = await findUserByEmail(ctx.db, email);
   if (!user) throw errors.notFound('User not found.');
   await sendResetMail(ctx, user);

@@ -1,5 +1,5 @@
+import { isUUID } from '../../db/string-checks.js';
 import { randomUUID } from 'node:crypto';
-import validator from 'validator';
 import { objectId } from '../../db/ids.js';
 import { generateSlug } from '../../content/slugs.js';
 import { fromStorageUrl } from '../../content/ghost-url.js';
@@ -71,7 +71,7 @@ export async function importPosts(run: ImportRun, importTagId: string | null): P
         id,
         slug,
         type,
-        uuid: typeof post.uuid === 'string' && validator.isUUID(post.uuid) ? post.uuid : randomUUID(),
+        uuid: typeof post.uuid === 'string' && isUUID(post.uuid) ? post.uuid : randomUUID(),
         comment_id: typeof post.comment_id === 'string' && post.comment_id ? post.comment_id : String(post.amp ?? post.id ?? id),
         ...(await content(post, site.url)),
         email_recipient_filter: emailRecipientFilter(post),

@@ -1,4 +1,4 @@
-import validator from 'validator';
+import { isEmail } from '../../db/string-checks.js';
 import type { NewsletterRow } from '../../db/schema.js';
 
 /** Who a newsletter's e-mail is from. */
@@ -25,7 +25,7 @@ const CHECK_MARKS = /[\u2705\u2713\u2714\u2611\u{1F5F8}]/gu;
  */
 export function newsletterFrom(newsletter: NewsletterRow, siteTitle: string, defaultAddress: string): From {
   const address = newsletter.sender_email || defaultAddress;
-  if (!validator.isEmail(address)) return { name: null, address: defaultAddress, from: defaultAddress };
+  if (!isEmail(address)) return { name: null, address: defaultAddress, from: defaultAddress };
   // Ghost drops check marks Gmail rejects in sender names; its `from` string escapes the name's quotes (the site
   // title's twice, as Ghost escapes them once more when it writes the name). `name` is the plain name for SMTP.
   const plain = (newsletter.sender_name || siteTitle).replace(CHECK_MARKS, '').trim();

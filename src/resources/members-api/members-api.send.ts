@@ -1,4 +1,4 @@
-import validator from 'validator';
+import { isEmail } from '../../db/string-checks.js';
 import type { Ctx } from '../../ctx.js';
 import { errors, GhostError } from '../../errors.js';
 import { readAllSettings } from '../../settings/settings.js';
@@ -49,7 +49,7 @@ export async function sendMagicLink(ctx: Ctx, body: SendMagicLinkBody, request: 
   }
   const email = typeof body.email === 'string' ? body.email : '';
   if (!email) throw errors.badRequest('Email is required.');
-  if (!validator.isEmail(email)) throw errors.badRequest('Email is not valid');
+  if (!isEmail(email)) throw errors.badRequest('Email is not valid');
   const normalized = normalizeEmail(email);
   if (!normalized) throw errors.badRequest('Email is not valid');
   // A bot filled the hidden field: pretend the mail went out.

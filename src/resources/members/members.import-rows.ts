@@ -1,4 +1,4 @@
-import validator from 'validator';
+import { isEmail, type IsEmailOptions } from '../../db/string-checks.js';
 import type { ReadDb } from '../../db/read-db.js';
 import type { TierRow } from '../../db/schema.js';
 import { checkColumns, columnRules } from '../../db/column-rules.js';
@@ -82,7 +82,7 @@ export async function check(
 ): Promise<Planned | string> {
   // Ghost's validator refuses what is not text (a missing address, a `true` cell) before anything else.
   if (typeof row.email !== 'string') return 'Validator validates strings only';
-  if (!validator.isEmail(row.email, { legacy: false } as validator.IsEmailOptions)) return messages.invalidEmail;
+  if (!isEmail(row.email, { legacy: false } as IsEmailOptions)) return messages.invalidEmail;
   try {
     checkColumns(MEMBER_COLUMNS, { email: row.email, name: text(row.name), note: text(row.note) });
   } catch (err) {

@@ -1,4 +1,4 @@
-import validator from 'validator';
+import { isEmail } from '../../db/string-checks.js';
 import type { Ctx, WriteCtx } from '../../ctx.js';
 import type { MemberRow } from '../../db/schema.js';
 import { objectId, uuid } from '../../db/ids.js';
@@ -12,7 +12,7 @@ import { beforeMemberChange, recordMemberAdded, recordMemberDeleted, recordMembe
 
 /** Ghost checks the address with validator's current rules (`legacy: false`) after the schema. */
 function assertEmail(email: string): void {
-  if (!validator.isEmail(email)) throw errors.validation({ message: 'Invalid Email', property: 'email' });
+  if (!isEmail(email)) throw errors.validation({ message: 'Invalid Email', property: 'email' });
 }
 
 const alreadyExists = (action: 'add' | 'edit') =>

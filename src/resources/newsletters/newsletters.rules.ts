@@ -1,4 +1,4 @@
-import validator from 'validator';
+import { isEmail } from '../../db/string-checks.js';
 import { columnRules } from '../../db/column-rules.js';
 import { errors } from '../../errors.js';
 
@@ -59,9 +59,9 @@ export function newsletterSortOrder(value: unknown): number {
  */
 export function checkSenderAddresses(values: { sender_email?: string | null; sender_reply_to?: string }): void {
   const email = values.sender_email;
-  if (email && !validator.isEmail(email)) throw errors.validation(`You cannot set the sender email address to ${email}`);
+  if (email && !isEmail(email)) throw errors.validation(`You cannot set the sender email address to ${email}`);
   const replyTo = values.sender_reply_to;
-  if (replyTo !== undefined && replyTo !== 'newsletter' && replyTo !== 'support' && !validator.isEmail(replyTo)) {
+  if (replyTo !== undefined && replyTo !== 'newsletter' && replyTo !== 'support' && !isEmail(replyTo)) {
     throw errors.validation(`You cannot set the reply-to email address to ${replyTo}`);
   }
 }

@@ -1,4 +1,4 @@
-import validator from 'validator';
+import { isEmail } from '../../db/string-checks.js';
 import { errors } from '../../errors.js';
 import { SETTINGS, type SettingCheck, type SettingKey } from '../../settings/keys.js';
 import type { SettingInput } from './settings.schemas.js';
@@ -24,9 +24,6 @@ function arrayOf(value: unknown): unknown[] | null {
     return null;
   }
 }
-
-/** Ghost's `isEmail` (validator's defaults), which the support address must pass unless it is `noreply`. */
-const isEmail = (value: string) => validator.isEmail(value);
 
 /** Ghost's settings input validator (422 ValidationError), over every entry, editable or not. */
 export function checkSettingsInput(entries: readonly SettingInput[]): void {

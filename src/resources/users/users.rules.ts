@@ -1,4 +1,4 @@
-import validator from 'validator';
+import { isURL } from '../../db/string-checks.js';
 import type { UserRow } from '../../db/schema.js';
 import { checkColumns, columnRules } from '../../db/column-rules.js';
 import { errors } from '../../errors.js';
@@ -56,7 +56,7 @@ function absoluteImage(value: string, siteUrl: string): string {
 /** The User model's fixes before validation: a website gets a protocol, images become absolute. */
 function normaliser(siteUrl: string) {
   return (column: UserColumn, value: string): string => {
-    if (column === 'website' && !validator.isURL(value, { require_protocol: true, protocols: ['http', 'https'] })) return `http://${value}`;
+    if (column === 'website' && !isURL(value, { require_protocol: true, protocols: ['http', 'https'] })) return `http://${value}`;
     if (column === 'profile_image' || column === 'cover_image') return absoluteImage(value, siteUrl);
     return value;
   };
