@@ -39,7 +39,7 @@ export const columnRules = <const R extends Record<string, ColumnRule>>(rules: T
 
 const invalid = (table: string, column: string, message: string) => errors.validation({ message, context: `${table}.${column}` });
 
-/** Code points, as `isLength` counts. */
+/** Code points, as validator's `isLength` counts. */
 const lengthOf = (value: string) => [...value].length;
 
 function defaultText(table: string) {
