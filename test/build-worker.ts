@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'rolldown';
@@ -9,7 +10,10 @@ import { external, resolve } from '../rolldown.config.mjs';
  * vitest.config.ts names in QUIRE_WORKER_FILE, so the tests run the same pool and the same task code.
  */
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
-export const TEST_WORKER_FILE = path.join(root, 'node_modules', '.cache', 'quire-test', 'worker.mjs');
+// Named after the checkout: git worktrees sharing one node_modules (a symlink) would otherwise overwrite each
+// other's worker entry while their suites run.
+const checkout = createHash('sha1').update(root).digest('hex').slice(0, 12);
+export const TEST_WORKER_FILE = path.join(root, 'node_modules', '.cache', 'quire-test', `worker-${checkout}.mjs`);
 
 export default async function buildWorker() {
   await build({
