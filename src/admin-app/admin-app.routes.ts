@@ -4,7 +4,7 @@ import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fresh from 'fresh';
-import { mimeTypes } from '../storage/content-type.js';
+import { contentTypeOf } from '../storage/content-type.js';
 import { missingBuildPage } from './missing-page.js';
 import { COMPRESSIBLE } from './pin.js';
 
@@ -97,11 +97,7 @@ async function sendAsset(request: FastifyRequest, reply: FastifyReply, file: str
   // serve-static's weak tag (size and time, in hex), as Ghost sends.
   const etag = `W/"${info.size.toString(16)}-${Math.floor(info.mtimeMs).toString(16)}"`;
   const modified = info.mtime.toUTCString();
-  reply
-    .header('Cache-Control', ASSETS)
-    .header('ETag', etag)
-    .header('Last-Modified', modified)
-    .header('Content-Type', mimeTypes().contentType(path.extname(file)) || 'application/octet-stream');
+  reply.header('Cache-Control', ASSETS).header('ETag', etag).header('Last-Modified', modified).header('Content-Type', contentTypeOf(file));
   if (COMPRESSIBLE.test(file)) reply.header('Vary', 'Accept-Encoding');
   if (fresh(request.headers, { etag, 'last-modified': modified })) return reply.status(304).send();
   // The install keeps a gzipped copy of each text asset (fetch.ts).

@@ -1,5 +1,5 @@
-import { isEmail } from '../db/string-checks.js';
 import type { FastifyInstance } from 'fastify';
+import { isEmail } from '../db/string-checks.js';
 import type { Permission } from '../auth/permissions.js';
 import { parseInclude } from '../browse/include.js';
 import { parseFormats } from '../browse/params.js';

@@ -2,7 +2,7 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { mimeTypes } from '../storage/content-type.js';
+import { contentTypeOf } from '../storage/content-type.js';
 import type { Ctx } from '../ctx.js';
 import type { CompiledTheme } from './engine.js';
 import { sitemapFile } from './sitemap.js';
@@ -38,7 +38,7 @@ export async function serveSiteFile(request: FastifyRequest, reply: FastifyReply
       .header('Cache-Control', YEAR)
       .header('Last-Modified', info.mtime.toUTCString())
       .header('ETag', `W/"${info.size.toString(16)}-${info.mtimeMs.toString(16)}"`)
-      .type(mimeTypes().contentType(path.extname(file)) || 'application/octet-stream');
+      .type(contentTypeOf(file));
     if (request.method === 'HEAD') return (void reply.header('Content-Length', info.size).send(), true);
     await reply.send(createReadStream(file));
     return true;

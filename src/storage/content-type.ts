@@ -12,6 +12,7 @@ export const mimeTypes = (): typeof MimeTypes => (loaded ??= require('mime-types
 
 /** The media type a file is served with, from its key's extension (`application/octet-stream` when unknown). */
 export function contentTypeOf(key: string): string {
-  const type = mimeTypes().lookup(key);
-  return (type && mimeTypes().contentType(type)) || 'application/octet-stream';
+  const mime = mimeTypes();
+  const type = mime.lookup(key);
+  return (type && mime.contentType(type)) || 'application/octet-stream';
 }

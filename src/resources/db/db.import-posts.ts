@@ -1,5 +1,5 @@
-import { isUUID } from '../../db/string-checks.js';
 import { randomUUID } from 'node:crypto';
+import { isUUID } from '../../db/string-checks.js';
 import { objectId } from '../../db/ids.js';
 import { generateSlug } from '../../content/slugs.js';
 import { fromStorageUrl } from '../../content/ghost-url.js';
