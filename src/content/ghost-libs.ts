@@ -117,6 +117,19 @@ export function urlUtilsClass(): UrlUtilsClass {
   return require('@tryghost/url-utils') as UrlUtilsClass;
 }
 
+type UrlFunction = (url: string, siteUrl: string, ...rest: unknown[]) => string;
+
+/** url-utils' transforms of one URL, which its html transform applies to each attribute (html-urls.ts). */
+export function urlTransforms(): {
+  relativeToAbsolute: (url: string, siteUrl: string, itemPath: string | null, options: Record<string, unknown>) => string;
+  absoluteToTransformReady: (url: string, siteUrl: string, options: Record<string, unknown>) => string;
+} {
+  return {
+    relativeToAbsolute: require('@tryghost/url-utils/lib/utils/relative-to-absolute') as UrlFunction,
+    absoluteToTransformReady: require('@tryghost/url-utils/lib/utils/absolute-to-transform-ready') as UrlFunction,
+  };
+}
+
 export function plaintextConverters(): { excerpt: (html: string) => string; email: (html: string) => string } {
   return require('@tryghost/html-to-plaintext') as { excerpt: (html: string) => string; email: (html: string) => string };
 }

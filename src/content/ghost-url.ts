@@ -1,4 +1,5 @@
-import { defaultNodes, urlUtilsClass, type UrlUtils } from './ghost-libs.js';
+import { defaultNodes, urlTransforms, urlUtilsClass, type UrlUtils } from './ghost-libs.js';
+import { transformHtmlUrls } from './html-urls.js';
 import { mobiledocCards } from './render-options.js';
 
 /**
@@ -48,7 +49,7 @@ function forSite(siteUrl: string): SiteTransforms {
       },
       toTransformReady: {
         url: (value: string) => utils.toTransformReady(value),
-        html: (value: string) => utils.htmlToTransformReady(value),
+        html: (value: string) => htmlToStorage(value, url),
         markdown: (value: string) => utils.markdownToTransformReady(value),
       },
     };
@@ -86,10 +87,23 @@ export function toStorageUrl<T extends Maybe>(value: T, siteUrl: string, options
 
 export const fromStorageUrl = fromStorage;
 
-/** html (`html`, and also `custom_excerpt`, `codeinjection_head/foot`, which Ghost transforms as html). */
+/**
+ * html (`html`, and also `custom_excerpt`, `codeinjection_head/foot`, which Ghost transforms as html): url-utils'
+ * `htmlToTransformReady`, its two passes (relative URLs made absolute, then same-site absolute ones transform-ready)
+ * with the options it gives them, over html-urls.ts instead of a cheerio document.
+ */
 export function htmlToStorage<T extends Maybe>(value: T, siteUrl: string): T {
   if (!value) return value;
-  return forSite(siteUrl).utils.htmlToTransformReady(value) as T;
+  const url = forSite(siteUrl).siteUrl;
+  const { relativeToAbsolute, absoluteToTransformReady } = urlTransforms();
+  const absolute = transformHtmlUrls(value, url, relativeToAbsolute, { assetsOnly: false, secure: false, earlyExitMatchStr: 'href=|src=|srcset=' });
+  return transformHtmlUrls(absolute, url, (each, site, _itemPath, options) => absoluteToTransformReady(each, site, options), {
+    assetsOnly: false,
+    secure: false,
+    ignoreProtocol: true,
+    // The site's address without its protocol and closing slash, read as a pattern, as url-utils reads it.
+    earlyExitMatchStr: url.replace(/http:|https:/, '').replace(/\/$/, ''),
+  }) as T;
 }
 
 export const htmlFromStorage = fromStorage;
