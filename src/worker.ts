@@ -21,6 +21,7 @@ export const storedContent = releasingAfterLarge(
   ({ content }: Parameters<typeof stored.storedContent>[0]) => chars(content.lexical) + chars(content.mobiledoc),
   stored.storedContent,
 );
+export const contentFromHtml = releasingAfterLarge(({ html }: Parameters<typeof stored.contentFromHtml>[0]) => html.length, stored.contentFromHtml);
 export const lexicalForStorage = releasingAfterLarge(({ lexical }: Parameters<typeof stored.lexicalForStorage>[0]) => lexical.length, stored.lexicalForStorage);
 export const htmlToLexical = releasingAfterLarge(ofHtml, render.htmlToLexical);
 export const htmlPieceToLexicalNodes = releasingAfterLarge(ofHtml, render.htmlPieceToLexicalNodes);

@@ -64,6 +64,36 @@ describe('large posts', () => {
     expectSections(edited.json().posts[0], 1001);
   }, 180_000);
 
+  it('stores a large html post exactly as its lexical, sent as such, is stored (converted and rendered on one thread)', async () => {
+    // Plain markup, so converted whole; with site links (stored `__GHOST_URL__`) and without (lexical stored as is).
+    const paragraph = (i: number, links: boolean) =>
+      `<p>${'Words to read and count. '.repeat(12)}${links && i % 50 === 0 ? `<a href="/about/${i}/">about ${i}</a>` : ''}</p>`;
+    for (const links of [true, false]) {
+      const html = Array.from({ length: 3000 }, (_, i) => paragraph(i, links)).join('');
+      const feature_image = `${SITE_URL}content/images/cover.jpg`;
+      const fromHtml = await t.admin.post('/posts/?source=html&formats=lexical,html,plaintext', { posts: [{ title: 'From html', html, feature_image }] });
+      expect(fromHtml.statusCode).toBe(201);
+      const converted = fromHtml.json().posts[0];
+      const fromLexical = await t.admin.post('/posts/?formats=lexical,html,plaintext', {
+        posts: [{ title: 'From lexical', lexical: converted.lexical, feature_image }],
+      });
+      const sent = fromLexical.json().posts[0];
+      for (const key of ['lexical', 'html', 'plaintext', 'reading_time'] as const) expect(converted[key], key).toEqual(sent[key]);
+      expect(converted.html.includes(`<a href="${SITE_URL}about/2950/">about 2950</a>`)).toBe(links);
+      const columns = ['lexical', 'html', 'plaintext', 'reading_time'] as const;
+      const rows = await t.db.selectFrom('posts').select(columns).where('id', 'in', [converted.id, sent.id]).execute();
+      expect(rows).toHaveLength(2);
+      expect(rows[0]).toEqual(rows[1]);
+      expect(rows[0]!.lexical!.includes('__GHOST_URL__/about/2950/')).toBe(links);
+    }
+
+    // 2,860 words read in 624 s, 10 minutes; the feature image's 12 s make it 11: the image is counted.
+    const words = `<p>${'reading '.repeat(110).trim()}</p>`.repeat(26);
+    const minutes = async (feature_image: string | null) =>
+      (await t.admin.post('/posts/?source=html', { posts: [{ title: 'Timed', html: words, feature_image }] })).json().posts[0].reading_time;
+    expect([await minutes(`${SITE_URL}content/images/cover.jpg`), await minutes(null)]).toEqual([11, 10]);
+  }, 180_000);
+
   it('stores a large lexical post with its site links in `__GHOST_URL__` form (made beside the render) and refuses a broken one as Ghost does', async () => {
     const text = (words: string) => ({ detail: 0, format: 0, mode: 'normal', style: '', text: words, type: 'extended-text', version: 1 });
     const link = (i: number) => ({

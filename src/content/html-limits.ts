@@ -109,8 +109,16 @@ export function htmlNestingDepth(html: string, stopAbove = Infinity): number {
     }
     at = html.indexOf('<', next);
   }
+  forgetLastMatch();
   return deepest;
 }
+
+/**
+ * V8 keeps the subject of the last successful regular-expression match alive (for `RegExp.lastMatch`): after the
+ * loop above that is the whole html source, 12 MB held until some other match on this thread replaces it. A
+ * match on an empty string lets it go once the write has converted it.
+ */
+const forgetLastMatch = () => /^/.exec('');
 
 /** Ghost's 422 for html its converter cannot take, answered before converting when it nests too deeply. */
 export function assertConvertibleHtml(html: string): void {

@@ -1,6 +1,6 @@
 import { contentThreads, runInWorker } from '../workers/pool.js';
 import { lexicalOfPieces } from './html-blocks.js';
-import type { ContentState, RenderRefusal, RenderedContent } from './stored-content.js';
+import type { ContentFromHtml, ContentState, RenderRefusal, RenderedContent } from './stored-content.js';
 
 /*
  * The content work a write does, run on the worker pool (src/worker.ts names each task): a 20 MB post
@@ -57,8 +57,29 @@ export async function htmlToLexicalOffThread(html: string): Promise<string> {
   if (html.length < WHOLE_BELOW_CHARS) return runInWorker<string>('htmlToLexical', html);
   // Plain markup converts whole without a DOM (html-direct.ts); anything else is cut and converted in pieces.
   const whole = await runInWorker<{ lexical: string } | { cuts: number[] }>('htmlToLexicalOrCuts', html);
-  if ('lexical' in whole) return whole.lexical;
-  const cuts = whole.cuts;
+  return 'lexical' in whole ? whole.lexical : lexicalOfCuts(html, whole.cuts);
+}
+
+/**
+ * A new post's `?source=html`: its lexical, and for a large document of plain markup also its stored columns,
+ * converted and rendered on one thread (stored-content.ts contentFromHtml). `rendered` is absent when the
+ * caller renders the lexical itself (small or cut documents), as after htmlToLexicalOffThread.
+ */
+export async function contentFromHtmlOffThread(
+  html: string,
+  siteUrl: string,
+  featureImage: boolean,
+): Promise<{ lexical: string; rendered?: RenderedContent | RenderRefusal }> {
+  if (html.length < WHOLE_BELOW_CHARS) return { lexical: await runInWorker<string>('htmlToLexical', html) };
+  const whole = await runInWorker<ContentFromHtml>('contentFromHtml', { html, siteUrl, featureImage });
+  if ('cuts' in whole) return { lexical: await lexicalOfCuts(html, whole.cuts) };
+  const { lexical, rendered } = whole;
+  if ('refused' in rendered || rendered.stored.lexical !== null) return whole;
+  return { lexical, rendered: { ...rendered, stored: { ...rendered.stored, lexical } } };
+}
+
+/** The document cut between its top-level blocks, its pieces converted on the content threads and joined. */
+async function lexicalOfCuts(html: string, cuts: number[]): Promise<string> {
   if (cuts.length === 0) return runInWorker<string>('htmlToLexical', html);
   const bounds = [0, ...cuts, html.length];
   const nodes: string[] = new Array<string>(bounds.length - 1);

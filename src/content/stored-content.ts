@@ -1,4 +1,5 @@
-import { htmlToStorage, lexicalToStorage, mobiledocToStorage, plaintextToStorage } from './ghost-url.js';
+import { htmlToStorage, lexicalFromStorage, lexicalStoredAsIs, lexicalToStorage, mobiledocToStorage, plaintextToStorage } from './ghost-url.js';
+import { htmlToLexicalOrCuts } from './html-to-lexical.js';
 import { renderLexical, renderMobiledoc } from './render.js';
 import { htmlToPlaintext, readingTime } from './text.js';
 
@@ -74,4 +75,25 @@ export async function storedContent({
 export function lexicalForStorage({ lexical, siteUrl }: { lexical: string; siteUrl: string }): string | null {
   const stored = lexicalToStorage(lexical, siteUrl);
   return stored === lexical ? null : stored;
+}
+
+/** A large html source converted and rendered on one thread, or where to cut it when it is not plain markup. */
+export type ContentFromHtml = { cuts: number[] } | { lexical: string; rendered: RenderedContent | RenderRefusal };
+
+/**
+ * `?source=html` for a new post, when the direct converter takes the html whole: its lexical, rendered on the
+ * same thread as storedContent would render it on the main thread's behalf. The lexical does not cross to the
+ * main thread and back before it is rendered (for a 12 MB post, 14 MB copied twice, and a second thread's heap
+ * holding the render beside the first's), issue 29. When the lexical is its own stored form (no site URL in it),
+ * `rendered.stored.lexical` is left null: the caller has the one copy.
+ */
+export async function contentFromHtml({ html, siteUrl, featureImage }: { html: string; siteUrl: string; featureImage: boolean }): Promise<ContentFromHtml> {
+  const whole = htmlToLexicalOrCuts(html);
+  if ('cuts' in whole) return whole;
+  const { lexical } = whole;
+  // What the main thread renders for a new post: the column read back into absolute form (posts.prepare.ts).
+  const source = lexicalFromStorage(lexical, siteUrl);
+  const storedAsIs = source === lexical && lexicalStoredAsIs(lexical);
+  const rendered = await storedContent({ content: { lexical: source, mobiledoc: null }, siteUrl, featureImage, lexicalStoredElsewhere: storedAsIs });
+  return { lexical, rendered };
 }

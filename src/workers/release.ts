@@ -6,7 +6,8 @@ import { runInNewContext } from 'node:vm';
  * in between (parsed trees, the strings they were written to: 100 MB and more for a 12 MB post) as garbage in the
  * thread's heap. A thread waiting for its next task allocates nothing, so nothing collects that garbage: it stayed
  * resident until the next task, on top of the main thread's copies of the same post (issue 29). After a large
- * task the thread collects it at once, once its result has been sent.
+ * task the thread collects it at once, once its result has been sent. (The main thread uses collectGarbageNow
+ * before writing a large post: posts.service.ts.)
  */
 
 /** From this many characters of input a task counts as large (a few seconds of work, tens of MB of garbage). */
@@ -29,6 +30,14 @@ let collect: (() => void) | null = null;
 let pending = false;
 
 /**
+ * A full collection now, on the calling thread (a worker's, or the main thread's before it writes a large post:
+ * the insert's own copies would otherwise land on top of the garbage the post's conversion left behind).
+ */
+export function collectGarbageNow(): void {
+  (collect ??= fullCollection())();
+}
+
+/**
  * Collects the thread's garbage after the current task's result has gone: the result is sent to the main thread
  * when the task's promise settles, and an immediate runs after that (the content pool lets its threads' event
  * loops turn between tasks: `atomics: 'async'` in pool.ts).
@@ -38,7 +47,7 @@ function collectAfterResult(): void {
   pending = true;
   setImmediate(() => {
     pending = false;
-    (collect ??= fullCollection())();
+    collectGarbageNow();
   });
 }
 

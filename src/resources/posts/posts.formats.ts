@@ -1,7 +1,13 @@
 import { errors } from '../../errors.js';
 import { lexicalToStorage, mobiledocToStorage } from '../../content/ghost-url.js';
-import { htmlToLexicalOffThread, htmlToMobiledocOffThread, renderMobiledocOffThread, storedContentOffThread } from '../../content/off-thread.js';
-import type { ContentState, RenderedContent, StoredContent } from '../../content/stored-content.js';
+import {
+  contentFromHtmlOffThread,
+  htmlToLexicalOffThread,
+  htmlToMobiledocOffThread,
+  renderMobiledocOffThread,
+  storedContentOffThread,
+} from '../../content/off-thread.js';
+import type { ContentState, RenderRefusal, RenderedContent, StoredContent } from '../../content/stored-content.js';
 import { assertConvertibleHtml } from '../../content/html-limits.js';
 import { WorkerDeadlineError } from '../../workers/pool.js';
 
@@ -24,10 +30,19 @@ export async function mobiledocFromHtml(html: string): Promise<string> {
 }
 
 /** `?source=html`: the html is converted to lexical (Ghost also makes mobiledoc, then keeps lexical). */
-export async function lexicalFromHtml(html: string): Promise<string> {
+export const lexicalFromHtml = (html: string): Promise<string> => convertedHtml(() => htmlToLexicalOffThread(html), html);
+
+/**
+ * `?source=html` on a new post: its lexical and, for a large document of plain markup, its stored columns made
+ * on the same thread (renderedOrRefused turns them into renderForStorage's answer, when the post is written).
+ */
+export const contentFromHtml = (html: string, siteUrl: string, featureImage: boolean) =>
+  convertedHtml(() => contentFromHtmlOffThread(html, siteUrl, featureImage), html);
+
+async function convertedHtml<T>(convert: () => Promise<T>, html: string): Promise<T> {
   assertConvertibleHtml(html);
   try {
-    return await htmlToLexicalOffThread(html);
+    return await convert();
   } catch (err) {
     if (err instanceof WorkerDeadlineError) throw err;
     throw errors.validation({ message: 'Failed to convert HTML to Lexical', cause: err });
@@ -61,7 +76,11 @@ export async function renderForStorage(
   featureImage: boolean | null,
   lexicalStoredAsIs = false,
 ): Promise<RenderedContent> {
-  const stored = await storedContentOffThread(content, siteUrl, featureImage, lexicalStoredAsIs);
+  return renderedOrRefused(await storedContentOffThread(content, siteUrl, featureImage, lexicalStoredAsIs));
+}
+
+/** A rendering, or Ghost's 422 for a document the renderer refused. */
+export function renderedOrRefused(stored: RenderedContent | RenderRefusal): RenderedContent {
   if (!('refused' in stored)) return stored;
   if (stored.refused === 'lexical') {
     throw errors.validation({

@@ -1,5 +1,6 @@
 import type { PostMetaRow, PostRow } from '../../db/schema.js';
 import { SEO_FIELDS } from '../../content/seo-fields.js';
+import type { RenderRefusal, RenderedContent } from '../../content/stored-content.js';
 import type { PostInput, PostType } from './posts.schemas.js';
 
 /** posts columns a client may write (everything else is derived or read-only). */
@@ -54,6 +55,8 @@ export interface PostChanges {
   html?: string | null;
   /** `?source=html`: the converted lexical, when it is its own stored form (ghost-url.ts lexicalStoredAsIs). */
   lexicalStoredAsIs?: string;
+  /** `?source=html` on a new post: the stored columns, when they were made with the lexical (posts.formats.ts contentFromHtml). */
+  renderedFromHtml?: RenderedContent | RenderRefusal;
 }
 
 const NOT_NULLABLE: ReadonlySet<string> = new Set(['title', 'slug', 'featured', 'status', 'visibility', 'show_title_and_feature_image', 'email_only']);
@@ -97,7 +100,11 @@ export function postChanges(type: PostType, input: PostInput): PostChanges {
     meta[key] = value === '' ? null : value;
   }
   if (input.updated_at !== undefined) changes.updatedAt = input.updated_at;
-  if (input.html !== undefined) changes.html = input.html;
+  if (input.html !== undefined) {
+    // Moved, not copied: the largest value a write can hold (12 MB and more) can be collected once converted.
+    changes.html = input.html;
+    delete input.html;
+  }
   if (input.tags) {
     changes.tags = input.tags.map((tag) => {
       if (typeof tag === 'string') return { name: tag };

@@ -6,9 +6,11 @@ import { htmlToStorage, lexicalFromStorage, lexicalStoredAsIs, mobiledocFromStor
 import { readingTimeOffThread } from '../../content/off-thread.js';
 import { postChanges, type PostChanges } from './posts.input.js';
 import {
+  contentFromHtml,
   lexicalFromHtml,
   mobiledocFromHtml,
   renderForStorage,
+  renderedOrRefused,
   renderedMobiledoc,
   resolveSources,
   sourcesForStorage,
@@ -61,7 +63,17 @@ export async function prepareChanges(ctx: Ctx, type: PostType, input: PostInput,
   // Ghost's posts service checks the segment before anything else, only when both options are given.
   if (mode === 'edit' && options.newsletter && options.emailSegment && options.emailSegment !== 'all') checkEmailSegment(ctx.engine, options.emailSegment);
   if (options.source === 'html' && changes.html) {
-    const lexical = await lexicalFromHtml(changes.html);
+    const html = changes.html;
+    let lexical: string;
+    if (mode === 'add') {
+      // Not needed again (an edit of a mobiledoc post converts it to mobiledoc later): it can be collected.
+      delete changes.html;
+      const converted = await contentFromHtml(html, ctx.site.url, !!changes.post.feature_image);
+      lexical = converted.lexical;
+      changes.renderedFromHtml = converted.rendered;
+    } else {
+      lexical = await lexicalFromHtml(html);
+    }
     changes.post.lexical = lexical;
     changes.post.mobiledoc = null;
     if (lexicalStoredAsIs(lexical)) changes.lexicalStoredAsIs = lexical;
@@ -90,6 +102,7 @@ export async function checkStatementSize(w: WriteCtx, row: Partial<Pick<PostRow,
 export type { RenderedContent };
 
 export async function newContent(ctx: Ctx, changes: PostChanges): Promise<RenderedContent> {
+  if (changes.renderedFromHtml) return renderedOrRefused(changes.renderedFromHtml);
   const p = changes.post;
   const sources = resolveSources(contentFromStorage(p.mobiledoc ?? null, p.lexical ?? null, ctx.site.url), null);
   return renderForStorage(sources, ctx.site.url, !!p.feature_image, storedAsIs(sources, changes));

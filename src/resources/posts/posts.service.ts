@@ -16,6 +16,8 @@ import { writePostTiers } from './posts.tiers.js';
 import { afterPostChange, publishWithNewsletter, siteChanged } from './posts.publish.js';
 import { checkStatementSize, editedContent, newContent, prepareChanges, stillFits, type WriteOptions } from './posts.prepare.js';
 import { buildEditedRow, buildNewRow, changedColumnsOf, checkCollision } from './posts.rows.js';
+import type { StoredContent } from './posts.formats.js';
+import { collectGarbageNow, LARGE_TASK_CHARS } from '../../workers/release.js';
 
 /**
  * Add, edit and delete of posts and pages: the order of the steps (prepare, check, store, publish tail).
@@ -45,6 +47,18 @@ function unsafeOf(changes: PostChanges): UnsafeAttrs {
   };
 }
 
+/**
+ * Before a large post is written, the garbage its conversion and rendering left on this thread (its source
+ * html, the copies that crossed from the worker threads) is collected: the database driver's copies of the
+ * columns, twice their size on SQLite, would otherwise come on top of it (issue 29). Tens of milliseconds,
+ * for posts of a million characters and more.
+ */
+function collectBeforeLargeWrite(content: { stored: StoredContent | null }): void {
+  const { lexical, mobiledoc, html, plaintext } = content.stored ?? {};
+  const chars = [lexical, mobiledoc, html, plaintext].reduce((sum, text) => sum + (text?.length ?? 0), 0);
+  if (chars >= LARGE_TASK_CHARS) collectGarbageNow();
+}
+
 /** Creates a post or page (`POST /posts/`, `POST /pages/`). */
 export async function addPost(ctx: Ctx, type: PostType, input: PostInput, options: WriteOptions): Promise<WriteResult> {
   const changes = await prepareChanges(ctx, type, input, 'add', options);
@@ -53,6 +67,7 @@ export async function addPost(ctx: Ctx, type: PostType, input: PostInput, option
   if (allowed.dropAuthors) delete changes.authors;
   const authorId = await authorOfWrite(ctx);
   const content = await newContent(ctx, changes);
+  collectBeforeLargeWrite(content);
 
   return ctx.write(async (w) => {
     const trx = w.db;
@@ -93,6 +108,7 @@ export async function editPost(ctx: Ctx, type: PostType, id: string, input: Post
   // inside only when another write changed the row in between.
   const before = await findAnyPost(ctx.db, id);
   const prepared = before && before.type === type ? await editedContent(ctx, before, changes, options) : null;
+  if (prepared) collectBeforeLargeWrite(prepared);
   return ctx.write(async (w) => {
     const trx = w.db;
     await lockPost(trx, id);
