@@ -62,8 +62,15 @@ describe('html urls in their stored form', () => {
       () => 'plain words ',
       () => `<!-- href="${urls[random(urls.length)]}" -->`,
       () => `<stream src="${urls[random(urls.length)]}"></stream>`,
+      () => `<img data-src="${urls[random(urls.length)]}" src='${urls[random(urls.length)]}">`,
+      () => `<a title="x > y" href="${urls[random(urls.length)]}">`,
+      () => `<a href="${urls[random(urls.length)]}"`,
+      () => '>',
+      () => '<',
+      () => `href="${urls[random(urls.length)]}" `,
+      () => `<br><a\nhref='${urls[random(urls.length)]}'\n>`,
     ];
-    for (let doc = 0; doc < 300; doc++) {
+    for (let doc = 0; doc < 1000; doc++) {
       const html = Array.from({ length: 1 + random(30) }, () => pieces[random(pieces.length)]!()).join('');
       for (const site of SITES) expect(htmlToStorage(html, site), html).toBe(libraryStored(html, site));
     }
