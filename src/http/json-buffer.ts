@@ -52,6 +52,7 @@ export function jsonBuffer(payload: unknown): Buffer | string {
 function itemJson(item: unknown, seen: Map<object, string>): string | undefined {
   if (!isPlainObject(item)) return JSON.stringify(item);
   let out = '{';
+  let first = true;
   for (const key of Object.keys(item)) {
     const value = item[key];
     const json =
@@ -61,9 +62,23 @@ function itemJson(item: unknown, seen: Map<object, string>): string | undefined 
           ? memberJson(value, seen)
           : scalarJson(value);
     if (json === undefined) continue;
-    out += `${out.length > 1 ? ',' : ''}${stringJson(key)}:${json}`;
+    out += (first ? memberHead(key) : `,${memberHead(key)}`) + json;
+    first = false;
   }
   return `${out}}`;
+}
+
+/** `"key":`, kept per key: list items share a few dozen member names. */
+const memberHeads = new Map<string, string>();
+const MEMBER_HEADS = 1000;
+
+function memberHead(key: string): string {
+  let head = memberHeads.get(key);
+  if (head === undefined) {
+    head = `${stringJson(key)}:`;
+    if (memberHeads.size < MEMBER_HEADS) memberHeads.set(key, head);
+  }
+  return head;
 }
 
 /**
