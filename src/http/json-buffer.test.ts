@@ -39,6 +39,20 @@ describe('jsonBuffer', () => {
     for (const value of cases) expect(asText(jsonBuffer(value))).toBe(JSON.stringify(value));
   });
 
+  it('writes the scalar members of list items and keys as JSON.stringify does, escapes and surrogates included', () => {
+    const units = ['a', 'é', '"', '\\', '\n', '\u0000', '\u001f', ' ', '\u007f', '\u2028', '\ud83d', '\ude00', '\ud83d\ude00', '\uffff', '/'];
+    let seed = 7;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const text = () => Array.from({ length: Math.floor(next() * 6) }, () => units[Math.floor(next() * units.length)]).join('');
+    const scalars = [0, -0, 1.5, -2e-7, 1e21, NaN, Infinity, -Infinity, true, false, null, undefined, Symbol('s'), () => 1];
+    for (let round = 0; round < 300; round++) {
+      const item: Record<string, unknown> = { id: `i${round}` };
+      for (let member = 0; member < 6; member++) item[text()] = next() < 0.6 ? text() : scalars[Math.floor(next() * scalars.length)];
+      const value = { posts: [item] };
+      expect(asText(jsonBuffer(value))).toBe(JSON.stringify(value));
+    }
+  });
+
   it('answers a large envelope as a Buffer, a small one as a string', () => {
     const large = { posts: Array.from({ length: 20 }, (_, i) => ({ id: String(i), html: `<p>${'word '.repeat(1000)}</p>` })), meta: {} };
     const buffer = jsonBuffer(large);

@@ -52,6 +52,7 @@ export function jsonBuffer(payload: unknown): Buffer | string {
 function itemJson(item: unknown, seen: Map<object, string>): string | undefined {
   if (!isPlainObject(item)) return JSON.stringify(item);
   let out = '{';
+  let first = true;
   for (const key of Object.keys(item)) {
     const value = item[key];
     const json =
@@ -59,11 +60,41 @@ function itemJson(item: unknown, seen: Map<object, string>): string | undefined 
         ? escapedText(value, typeof item.id === 'string' ? `${item.id}\n${key}` : null)
         : typeof value === 'object' && value !== null
           ? memberJson(value, seen)
-          : JSON.stringify(value);
+          : scalarJson(value);
     if (json === undefined) continue;
-    out += `${out.length > 1 ? ',' : ''}${JSON.stringify(key)}:${json}`;
+    out += (first ? memberHead(key) : `,${memberHead(key)}`) + json;
+    first = false;
   }
   return `${out}}`;
+}
+
+/** `"key":`, kept per key: list items share a few dozen member names. */
+const memberHeads = new Map<string, string>();
+const MEMBER_HEADS = 1000;
+
+function memberHead(key: string): string {
+  let head = memberHeads.get(key);
+  if (head === undefined) {
+    head = `${stringJson(key)}:`;
+    if (memberHeads.size < MEMBER_HEADS) memberHeads.set(key, head);
+  }
+  return head;
+}
+
+/**
+ * What JSON.stringify writes for a string: a call per member (a post has ~45, each with its key) cost more in
+ * the call's set-up than in the escaping, most strings needing none. JSON.stringify escapes `"`, `\`, control
+ * characters and lone surrogates; a string with none of those (nor any surrogate) is written as it is, quoted.
+ */
+const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
+const stringJson = (text: string): string => (NEEDS_ESCAPE.test(text) ? JSON.stringify(text) : `"${text}"`);
+
+/** A member that is no object, as JSON.stringify writes it (a finite number as String writes it: the same). */
+function scalarJson(value: unknown): string | undefined {
+  if (typeof value === 'string') return stringJson(value);
+  if (value === null || typeof value === 'boolean') return String(value);
+  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : 'null';
+  return JSON.stringify(value);
 }
 
 /**

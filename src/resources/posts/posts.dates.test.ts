@@ -12,4 +12,10 @@ describe('zonedIso', () => {
     expect(zonedIso(date, 'Not/AZone')).toBe('2026-11-21T13:06:16.000+00:00');
     expect(zonedIso(null, 'Etc/UTC')).toBeNull();
   });
+
+  it('writes UTC instants as toISOString does, years past 9999 and before 1000 included', () => {
+    const instants = [0, -1, 999, -62135596800000, -62198755200001, 253402300799999, 253402300800000, 951782400000, 4102444799999];
+    for (let ms = -3e12; ms < 5e12; ms += 7_654_321_987) instants.push(ms);
+    for (const ms of instants) expect(zonedIso(new Date(ms), 'Etc/UTC')).toBe(`${new Date(ms).toISOString().slice(0, -1)}+00:00`);
+  });
 });

@@ -1,5 +1,4 @@
 import type { PostRevisionRow, RoleRow, TagRow, UserRow } from '../../db/schema.js';
-import { SEO_FIELDS } from '../../content/seo-fields.js';
 import { isoDate } from '../../content/dates.js';
 import { presentAdminTag, presentContentTag } from '../tags/tags.present.js';
 import { presentContentAuthor, presentPostAuthor } from '../authors/authors.present.js';
@@ -64,9 +63,24 @@ function withOutboundRefs(html: string, siteUrl: string): string {
   return tagged;
 }
 
-const META_KEYS = SEO_FIELDS;
 const abs = (value: string | null, siteUrl: string) => (value ? fromStorageUrl(value, siteUrl) : value);
 const absHtml = (value: string | null, siteUrl: string) => (value ? htmlFromStorage(value, siteUrl) : value);
+
+/**
+ * The SEO fields of posts_meta, in SEO_FIELDS' order (content/seo-fields.ts), each stored by name: stored under a computed key, they took the
+ * presented post past V8's dozen properties added by key, and it became a dictionary (every post of every answer:
+ * its keys sorted and each member a hash lookup when serialised, its map migrated on each store).
+ */
+function addSeoFields(out: Record<string, unknown>, meta: PostRecord['meta'], siteUrl: string): void {
+  out.og_image = abs(meta?.og_image ?? null, siteUrl);
+  out.og_title = meta?.og_title || null;
+  out.og_description = meta?.og_description || null;
+  out.twitter_image = abs(meta?.twitter_image ?? null, siteUrl);
+  out.twitter_title = meta?.twitter_title || null;
+  out.twitter_description = meta?.twitter_description || null;
+  out.meta_title = meta?.meta_title || null;
+  out.meta_description = meta?.meta_description || null;
+}
 
 function tagsFor(record: PostRecord, ctx: PresentContext, admin: boolean) {
   return record.tags!.map((tag: TagRow) => {
@@ -193,10 +207,10 @@ export function presentAdminPost(record: PostRecord, ctx: PresentContext, revisi
   if (count) out.count = count;
   addPrimaries(out, record);
   if (isPost) out.email_segment = row.email_recipient_filter;
-  out.url = postUrl(ctx.siteUrl, { ...row, email_only: meta?.email_only });
+  out.url = postUrl(ctx.siteUrl, { slug: row.slug, uuid: row.uuid, status: row.status, type: row.type, email_only: meta?.email_only });
   out.excerpt = excerptOf({ custom_excerpt: row.custom_excerpt, plaintext });
   if (html) out.reading_time = row.reading_time ?? readingTime({ html, feature_image: featureImage });
-  for (const key of META_KEYS) out[key] = key.endsWith('image') ? abs(meta?.[key] ?? null, ctx.siteUrl) : meta?.[key] || null;
+  addSeoFields(out, meta, ctx.siteUrl);
   if (isPost) out.email_subject = meta?.email_subject || null;
   out.frontmatter = meta?.frontmatter || null;
   out.feature_image_alt = meta?.feature_image_alt || null;
@@ -241,7 +255,7 @@ export function presentContentPost(record: PostRecord, ctx: ContentPresentContex
     if (name === 'tiers' && ctx.tiers) out.tiers = tiersForPost(row.visibility, row.id, ctx.tiers);
   }
   addPrimaries(out, record);
-  out.url = postUrl(ctx.siteUrl, { ...row, email_only: meta?.email_only });
+  out.url = postUrl(ctx.siteUrl, { slug: row.slug, uuid: row.uuid, status: row.status, type: row.type, email_only: meta?.email_only });
   out.excerpt = excerptOf({ custom_excerpt: row.custom_excerpt, plaintext });
   // Reading time is worked out before gating, from the whole post.
   if (html) out.reading_time = row.reading_time ?? readingTime({ html, feature_image: featureImage });
@@ -249,7 +263,7 @@ export function presentContentPost(record: PostRecord, ctx: ContentPresentContex
   gateContent(out, access, row.custom_excerpt, member);
   if (typeof out.html === 'string' && out.html && ctx.tagLinks) out.html = withOutboundRefs(out.html, ctx.siteUrl);
   out.comments = access && ctx.commentsEnabled;
-  for (const key of META_KEYS) out[key] = key.endsWith('image') ? abs(meta?.[key] ?? null, ctx.siteUrl) : meta?.[key] || null;
+  addSeoFields(out, meta, ctx.siteUrl);
   if (isPost) out.email_subject = meta?.email_subject || null;
   out.frontmatter = meta?.frontmatter || null;
   out.feature_image_alt = meta?.feature_image_alt || null;
