@@ -66,7 +66,7 @@ export async function prepareChanges(ctx: Ctx, type: PostType, input: PostInput,
     const html = changes.html;
     let lexical: string;
     if (mode === 'add') {
-      // Not needed again (an edit of a mobiledoc post converts it to mobiledoc later): it can be collected.
+      // A new post needs its html no more once converted (only an edit of a mobiledoc post converts it twice).
       delete changes.html;
       const converted = await contentFromHtml(html, ctx.site.url, !!changes.post.feature_image);
       lexical = converted.lexical;
