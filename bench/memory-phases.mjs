@@ -19,9 +19,10 @@ function mappings(pid) {
   const groups = {};
   let name = '';
   for (const line of readFileSync(`/proc/${pid}/smaps`, 'utf8').split('\n')) {
-    const head = /^[0-9a-f]+-[0-9a-f]+ \S+ \S+ \S+ \S+\s*(.*)$/.exec(line);
+    const head = /^[0-9a-f]+-[0-9a-f]+ (\S+) \S+ \S+ \S+\s*(.*)$/.exec(line);
     if (head) {
-      name = head[1] || '[anon]';
+      // A file's segments apart (the binary's code, its read-only data such as ICU's tables, its data).
+      name = head[2] ? `${head[2]} ${head[1]}` : '[anon]';
       continue;
     }
     const rss = /^Rss:\s+(\d+) kB/.exec(line);
@@ -29,7 +30,7 @@ function mappings(pid) {
   }
   return Object.entries(groups)
     .sort((a, b) => b[1] - a[1])
-    .slice(0, 6)
+    .slice(0, 8)
     .map(([file, kb]) => `${(kb / 1024).toFixed(1)} MB ${file}`)
     .join('\n');
 }

@@ -1,5 +1,5 @@
 // First: loading it limits the heap's growth before anything else is loaded.
-import { growYoungGenerationUpTo } from './heap.js';
+import { compactWhenQuiet, growYoungGenerationUpTo } from './heap.js';
 import { readFileSync } from 'node:fs';
 import type { IncomingMessage, Server } from 'node:http';
 import type { FastifyInstance } from 'fastify';
@@ -175,6 +175,7 @@ async function main() {
   }
   app.log.info({ siteUrl: config.siteUrl, database: displayDatabaseUrl(config.databaseUrl), metricsPort: config.metricsPort }, 'quire is ready');
   growYoungGenerationUpTo();
+  compactWhenQuiet(app.server);
   // The renderers' first use costs ~0.5 s (jsdom) on a worker thread, which then holds ~80 MB until a minute
   // without work ends it. A site only being read never needs them, so they are warmed when staff first show up
   // (an Admin API request with a session cookie or a key, or any write there), a moment later, off the request.
