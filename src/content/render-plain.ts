@@ -1,20 +1,22 @@
 import { headingIdGenerator } from './ghost-libs.js';
+import { escapeAttribute, escapeText, hasLoneSurrogate } from './html-escape.js';
+import { codeBlockHtml, imageCardHtml } from './render-cards.js';
 
 /**
  * The html Ghost's lexical renderer (`@tryghost/kg-lexical-html-renderer` 1.3.24) writes for a top-level node of
- * plain text markup (paragraphs, headings, quotes, asides, lists, text formats, links, line breaks, rules),
- * written straight to a string. Ghost's renderer builds a Lexical node for every node of the document and a jsdom
- * element for every text run and tag to serialise it, which for a post of many MB is most of its render time and
- * hundreds of MB. A node of any other kind, or one whose rendering depends on something not reproduced here
- * (text modes, empty text runs Lexical removes, link text the html parser would change), is not accepted: the
- * caller renders it with Ghost's renderer. render-plain.test.ts compares both on the content corpus and generated
- * documents.
+ * plain text markup (paragraphs, headings, quotes, asides, lists, text formats, links, line breaks, rules), and
+ * for image and code cards (render-cards.ts), written straight to a string. Ghost's renderer builds a Lexical node
+ * for every node of the document and a jsdom element for every text run and tag to serialise it, which for a post
+ * of many MB is most of its render time and hundreds of MB. A node of any other kind, or one whose rendering
+ * depends on something not reproduced here (text modes, empty text runs Lexical removes, link text the html parser
+ * would change), is not accepted: the caller renders it with Ghost's renderer. render-plain.test.ts compares both
+ * on the content corpus and generated documents.
  *
  * What is reproduced: Lexical merges adjacent plain text runs of the same format and style before rendering;
  * Ghost's TextContent opens format tags in its own order (sorted by the next run that still has each format) and
  * closes them by popping the innermost open tag once per format the next run lacks; text is escaped as jsdom
- * serialises it; a link's inner html is set through `innerHTML`, i.e. parsed again (so `\r` and NUL would
- * change: those are not accepted); heading ids come from Ghost's own generator and share the document's
+ * serialises it; a link's inner html is set through `innerHTML`, i.e. parsed again (so `\r` and NUL would change:
+ * those are not accepted); heading ids come from Ghost's own generator and share the document's
  * `usedIdAttributes`.
  */
 
@@ -38,15 +40,19 @@ const HEADING_TAGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
 type Inline = { kind: 'text'; text: string; format: number } | { kind: 'br' } | { kind: 'link'; url: unknown; rel: unknown; html: string };
 
 const notPlain = new Error('not plain markup');
+const refuse = (): never => {
+  throw notPlain;
+};
 
 /**
- * For one top-level node: null when it is not plain markup (render it with Ghost's renderer), else a function
- * writing its html. A heading takes its id from the document's `usedIdAttributes` (recording it) only when that
- * function is called, so the caller can keep ids in document order around nodes Ghost's renderer writes.
+ * For one top-level node: null when it is not plain markup or a card render-cards.ts writes (render it with
+ * Ghost's renderer), else a function writing its html. A heading takes its id from the document's
+ * `usedIdAttributes` (recording it) only when that function is called, so the caller can keep ids in document
+ * order around nodes Ghost's renderer writes. `siteUrl` is the render's (image cards' srcset depends on it).
  */
-export function plainTopLevel(node: unknown): ((usedIdAttributes: Record<string, number>) => string) | null {
+export function plainTopLevel(node: unknown, siteUrl?: string): ((usedIdAttributes: Record<string, number>) => string) | null {
   try {
-    return topLevel(node as Json);
+    return topLevel(node as Json, siteUrl);
   } catch (err) {
     if (err === notPlain) return null;
     throw err;
@@ -55,7 +61,7 @@ export function plainTopLevel(node: unknown): ((usedIdAttributes: Record<string,
 
 let generateId: ReturnType<typeof headingIdGenerator> | undefined;
 
-function topLevel(node: Json): (usedIdAttributes: Record<string, number>) => string {
+function topLevel(node: Json, siteUrl: string | undefined): (usedIdAttributes: Record<string, number>) => string {
   if (node === null || typeof node !== 'object') throw notPlain;
   let html: string;
   switch (node.type) {
@@ -87,6 +93,12 @@ function topLevel(node: Json): (usedIdAttributes: Record<string, number>) => str
     case 'horizontalrule':
       if (Object.keys(node).some((key) => key !== 'type' && key !== 'version')) throw notPlain;
       html = '<hr>';
+      break;
+    case 'image':
+      html = imageCardHtml(node, siteUrl) ?? refuse();
+      break;
+    case 'codeblock':
+      html = codeBlockHtml(node) ?? refuse();
       break;
     default:
       throw notPlain;
@@ -251,24 +263,4 @@ function textContentHtml(nodes: Inline[]): string {
 
 function tagOf(bit: number): string {
   return FORMATS.find(([b]) => b === bit)![1];
-}
-
-// Without the `g` flag for test(), which would otherwise carry lastIndex from one call to the next.
-const TEXT_ESCAPE = /[&<>\u00a0]/;
-const TEXT_ESCAPES = /[&<>\u00a0]/g;
-const ATTRIBUTE_ESCAPE = /[&"\u00a0]/;
-const ATTRIBUTE_ESCAPES = /[&"\u00a0]/g;
-const ESCAPED: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', '\u00a0': '&nbsp;' };
-
-/** As parse5's serializer (jsdom's innerHTML) escapes text. */
-function escapeText(text: string): string {
-  return TEXT_ESCAPE.test(text) ? text.replace(TEXT_ESCAPES, (c) => ESCAPED[c]) : text;
-}
-
-function escapeAttribute(value: string): string {
-  return ATTRIBUTE_ESCAPE.test(value) ? value.replace(ATTRIBUTE_ESCAPES, (c) => ESCAPED[c]) : value;
-}
-
-function hasLoneSurrogate(text: string): boolean {
-  return /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(text);
 }

@@ -49,9 +49,9 @@ function getLexicalRenderer(): LexicalRenderer {
 
 /**
  * Lexical JSON → html, as Ghost 5.130.6 stores it in `posts.html`: Ghost's renderer and nodes, with the card
- * renderers Ghost overrides replaced by ours (see node-renderers/), and top-level nodes of plain markup written
- * directly (render-plain.ts, the same html). Throws on a document Lexical cannot parse; the caller answers 422
- * `Invalid lexical structure.` as Ghost does.
+ * renderers Ghost overrides replaced by ours (see node-renderers/), and top-level nodes of plain markup, image and
+ * code cards written directly (render-plain.ts, render-cards.ts: the same html). Throws on a document Lexical
+ * cannot parse; the caller answers 422 `Invalid lexical structure.` as Ghost does.
  */
 export async function renderLexical(lexical: string, options: RenderOptions = {}): Promise<string> {
   return renderLexicalInPieces(lexical, options);
@@ -79,11 +79,11 @@ interface LexicalDocument {
 
 /**
  * A document rendered a top-level node at a time: a node of plain markup (paragraphs, headings, lists, quotes,
- * text formats, links, rules) written directly by render-plain.ts, the others by Ghost's renderer, at most
- * `nodesPerPiece` consecutive ones per call. The renderer builds a Lexical node for everything it is given and a
- * DOM element for each while writing the html, so a 12 MB post in one go held hundreds of MB and seconds of CPU.
- * Ghost's renderer writes each top-level node on its own and joins the results, so the pieces joined are the
- * whole's html, given the two things it keeps across a document: heading ids already used (one
+ * text formats, links, rules) or an image or code card written directly by render-plain.ts, the others by Ghost's
+ * renderer, at most `nodesPerPiece` consecutive ones per call. The renderer builds a Lexical node for everything
+ * it is given and a DOM element for each while writing the html, so a 12 MB post in one go held hundreds of MB and
+ * seconds of CPU. Ghost's renderer writes each top-level node on its own and joins the results, so the pieces
+ * joined are the whole's html, given the two things it keeps across a document: heading ids already used (one
  * `usedIdAttributes` shared by every piece, filled in document order) and the dropping of a trailing blank
  * paragraph (a piece never ends on one, so only the document's last can be dropped).
  */
@@ -114,7 +114,7 @@ export async function renderLexicalInPieces(lexical: string, options: RenderOpti
   let lastWrittenDirectly = false;
   for (let i = 0; i < children.length; i++) {
     // A piece for Ghost's renderer must not end on a blank paragraph: it would drop it.
-    const write = i > pending && isBlankParagraph(children[i - 1]) ? null : plainTopLevel(children[i]);
+    const write = i > pending && isBlankParagraph(children[i - 1]) ? null : plainTopLevel(children[i], options.siteUrl);
     if (write === null) {
       if (i - pending >= nodesPerPiece && !isBlankParagraph(children[i - 1])) {
         await renderWithGhost(pending, i);
@@ -239,6 +239,9 @@ export async function warmRenderers(): Promise<void> {
   });
   const site = 'http://localhost/';
   const html = await renderLexical(sample, { siteUrl: site });
+  // The sample's nodes are all written directly (render-cards.ts); Ghost's renderer, and jsdom under it, are
+  // warmed on their own for the first card that is not.
+  await renderLexicalWithGhost(sample, { siteUrl: site });
   htmlToPlaintext(html);
   readingTime({ html, feature_image: null });
   htmlToStorage(html, site);
