@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page, type Request } from 'playwright-core';
 import { DEFAULT_ADMIN_APP_DIR } from '../src/config.js';
 import { adminBuildState, fetchAdminBuild } from '../src/admin-app/fetch.js';
 import { ADMIN_PACKAGE } from '../src/admin-app/pin.js';
@@ -64,6 +64,7 @@ if (!skipWithoutChromium("Ghost's admin app in a browser")) {
     const offHost: string[] = [];
     const local: string[] = [];
     const failed: string[] = [];
+    const started = new Map<Request, number>();
 
     /** A browser profile whose every request is recorded: to this server, to other hosts, failed. */
     async function newContext() {
@@ -71,10 +72,14 @@ if (!skipWithoutChromium("Ghost's admin app in a browser")) {
       // The app's first load parses several MB of JavaScript: on a busy 2-core CI machine that has taken over 30 s.
       created.setDefaultTimeout(90_000);
       created.on('request', (request) => {
+        started.set(request, performance.now());
         if (request.url().startsWith(`${base}/`)) local.push(request.url());
         else if (!/^(data|blob):/.test(request.url())) offHost.push(request.url());
       });
-      created.on('requestfailed', (request) => failed.push(`${request.url()} ${request.failure()?.errorText ?? ''}`));
+      // With how long each had been loading: a step that times out shows whether an answer or the browser was slow.
+      const age = (request: Request) => `${Math.round(performance.now() - (started.get(request) ?? 0))} ms`;
+      created.on('requestfinished', (request) => started.delete(request));
+      created.on('requestfailed', (request) => failed.push(`${request.url()} ${request.failure()?.errorText ?? ''} after ${age(request)}`));
       return created;
     }
 
