@@ -1,5 +1,6 @@
 import { defaultNodes, urlTransforms, urlUtilsClass, type UrlUtils } from './ghost-libs.js';
 import { transformHtmlUrls } from './html-urls.js';
+import { transformLexicalInPlace, type LexicalUrlPass, type UrlTransformMap } from './lexical-urls.js';
 import { mobiledocCards } from './render-options.js';
 
 /**
@@ -17,6 +18,8 @@ interface SiteTransforms {
   siteUrl: string;
   utils: UrlUtils;
   lexicalOptions: Record<string, unknown>;
+  /** lexicalToStorageInPlace's two passes, with the options url-utils gives each. */
+  lexicalPasses: LexicalUrlPass[];
 }
 
 const bySite = new Map<string, SiteTransforms>();
@@ -53,11 +56,8 @@ function forSite(siteUrl: string): SiteTransforms {
         markdown: (value: string) => utils.markdownToTransformReady(value),
       },
     };
-    found = {
-      siteUrl: url,
-      utils,
-      lexicalOptions: { nodes: defaultNodes(), transformMap },
-    };
+    const lexicalOptions = { nodes: defaultNodes(), transformMap };
+    found = { siteUrl: url, utils, lexicalOptions, lexicalPasses: lexicalPasses(url, lexicalOptions) };
     bySite.set(url, found);
   }
   return found;
@@ -124,6 +124,40 @@ export function lexicalToStorage<T extends Maybe>(value: T, siteUrl: string): T 
 }
 
 export const lexicalFromStorage = fromStorage;
+
+/**
+ * lexicalToStorage on a document already parsed (not shared with anything that reads it later: it is changed in
+ * place); true when a value changed. Unchanged, the stored form of JSON.stringify's text of the document is that
+ * text itself (the library writes out what it parsed, and JSON.stringify's text parses and writes back to the same
+ * bytes); changed, it is JSON.stringify(document). Spares url-utils' two parses and writes of the whole JSON.
+ * Compared with lexicalToStorage in ghost-url.test.ts.
+ */
+export function lexicalToStorageInPlace(document: unknown, siteUrl: string): boolean {
+  let changed = false;
+  // Both passes always run, the second on the first's result, as url-utils' lexicalToTransformReady does.
+  for (const pass of forSite(siteUrl).lexicalPasses) changed = transformLexicalInPlace(document, pass) || changed;
+  return changed;
+}
+
+/**
+ * url-utils' lexicalRelativeToAbsolute then lexicalAbsoluteToTransformReady as UrlUtils.lexicalToTransformReady
+ * calls them: each link's URL through the same function with the same options object the library builds (its
+ * defaults, our nodes and transform map, the site URL, the item path: null, then ''), each card property through
+ * the transform map's entry for the pass.
+ */
+function lexicalPasses(siteUrl: string, lexicalOptions: { nodes: ReturnType<typeof defaultNodes>; transformMap: Record<string, Record<string, (value: string) => string>> }): LexicalUrlPass[] {
+  const { relativeToAbsolute, absoluteToTransformReady } = urlTransforms();
+  const cards = new Map<string, UrlTransformMap>();
+  for (const node of lexicalOptions.nodes) if (node.urlTransformMap) cards.set(node.getType(), node.urlTransformMap);
+  const base = { assetsOnly: false, secure: false, ...lexicalOptions, siteUrl };
+  const toAbsolute = { ...base, itemPath: null, transformType: 'relativeToAbsolute' };
+  const toReady = { ...base, transformType: 'toTransformReady', itemPath: '' };
+  const byKind = (type: string) => lexicalOptions.transformMap[type] as Record<string, (value: unknown) => unknown>;
+  return [
+    { cards, byKind: byKind('relativeToAbsolute'), link: (url) => relativeToAbsolute(url as string, siteUrl, null, toAbsolute) },
+    { cards, byKind: byKind('toTransformReady'), link: (url) => absoluteToTransformReady(url as string, siteUrl, toReady) },
+  ];
+}
 
 let urlBearing: RegExp | null = null;
 

@@ -136,8 +136,14 @@ const documentOf = (children: LexicalJson[]): LexicalDocument => ({ root: { chil
  * once; the direct converter's time grows with the size, so pieces would only add copies and a scan.
  */
 export function htmlToLexicalOrCuts(html: string): { lexical: string } | { cuts: number[] } {
+  const whole = htmlToLexicalDocumentOrCuts(html);
+  return 'cuts' in whole ? whole : { lexical: JSON.stringify(whole.document) };
+}
+
+/** htmlToLexicalOrCuts with the document itself, for a caller that goes on working on it (stored-content.ts). */
+export function htmlToLexicalDocumentOrCuts(html: string): { document: LexicalDocument } | { cuts: number[] } {
   const children = html ? directLexicalChildren(html.trim()) : null;
-  return children ? { lexical: JSON.stringify(documentOf(children)) } : { cuts: htmlBlockCuts(html) };
+  return children ? { document: documentOf(children) } : { cuts: htmlBlockCuts(html) };
 }
 
 /** Whether htmlToLexicalDocument converts `html` without a DOM (for the parity tests). */

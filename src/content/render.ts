@@ -88,12 +88,22 @@ interface LexicalDocument {
  * paragraph (a piece never ends on one, so only the document's last can be dropped).
  */
 export async function renderLexicalInPieces(lexical: string, options: RenderOptions = {}, nodesPerPiece = 400): Promise<string> {
-  let document: Partial<LexicalDocument> | null;
+  let document: unknown;
   try {
-    document = JSON.parse(lexical) as Partial<LexicalDocument> | null;
+    document = JSON.parse(lexical);
   } catch {
     return renderLexicalWithGhost(lexical, options); // the renderer's own refusal (and message)
   }
+  return renderLexicalDocument(document, lexical, options, nodesPerPiece);
+}
+
+/**
+ * renderLexicalInPieces on the document already parsed (`lexical` is its text, for Ghost's renderer when the whole
+ * is handed to it): a large post's converter output is rendered from the object it was written from rather than
+ * from a parse of its 35 MB of JSON (issue 29). The document is only read.
+ */
+export async function renderLexicalDocument(parsed: unknown, lexical: string, options: RenderOptions = {}, nodesPerPiece = 400): Promise<string> {
+  const document = parsed as Partial<LexicalDocument> | null;
   // Not a document with a root: the renderer's own refusal or reading of it.
   if (document?.root?.type !== 'root' || !Array.isArray(document.root.children)) return renderLexicalWithGhost(lexical, options);
   const shared: LexicalRenderOptions = { ...lexicalRenderOptions(options), usedIdAttributes: {} };

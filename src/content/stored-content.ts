@@ -1,6 +1,15 @@
-import { htmlToStorage, lexicalFromStorage, lexicalStoredAsIs, lexicalToStorage, mobiledocToStorage, plaintextToStorage } from './ghost-url.js';
-import { htmlToLexicalOrCuts } from './html-to-lexical.js';
-import { renderLexical, renderMobiledoc } from './render.js';
+import {
+  htmlToStorage,
+  lexicalFromStorage,
+  lexicalStoredAsIs,
+  lexicalToStorage,
+  lexicalToStorageInPlace,
+  mobiledocToStorage,
+  plaintextToStorage,
+} from './ghost-url.js';
+import { htmlToLexicalDocumentOrCuts } from './html-to-lexical.js';
+import { LARGE_TASK_CHARS, collectGarbageNow } from '../workers/release.js';
+import { renderLexical, renderLexicalDocument, renderMobiledoc } from './render.js';
 import { htmlToPlaintext, readingTime } from './text.js';
 
 /** Source of a post in absolute-URL form (as clients send and read it); at most one is set. */
@@ -56,11 +65,29 @@ export async function storedContent({
   } catch (err) {
     return { refused: content.lexical !== null ? 'lexical' : 'mobiledoc', message: (err as Error).message };
   }
+  const lexical = content.lexical === null || lexicalStoredElsewhere ? null : lexicalToStorage(content.lexical, siteUrl);
+  return storedColumns({ html, mobiledoc: content.mobiledoc, storedLexical: lexical, siteUrl, featureImage });
+}
+
+/** The columns and reading time from the rendered html (null when empty) and the lexical's stored form. */
+function storedColumns({
+  html,
+  mobiledoc,
+  storedLexical,
+  siteUrl,
+  featureImage,
+}: {
+  html: string | null;
+  mobiledoc: string | null;
+  storedLexical: string | null;
+  siteUrl: string;
+  featureImage: boolean | null;
+}): RenderedContent {
   const plaintext = html ? htmlToPlaintext(html) || null : null;
   const storedHtml = html === null ? null : htmlToStorage(html, siteUrl);
   const stored: StoredContent = {
-    mobiledoc: content.mobiledoc === null ? null : mobiledocToStorage(content.mobiledoc, siteUrl),
-    lexical: content.lexical === null || lexicalStoredElsewhere ? null : lexicalToStorage(content.lexical, siteUrl),
+    mobiledoc: mobiledoc === null ? null : mobiledocToStorage(mobiledoc, siteUrl),
+    lexical: storedLexical,
     html: storedHtml,
     plaintext: plaintext === null ? null : plaintextToStorage(plaintext, siteUrl),
   };
@@ -85,15 +112,54 @@ export type ContentFromHtml = { cuts: number[] } | { lexical: string; rendered: 
  * same thread as storedContent would render it on the main thread's behalf. The lexical does not cross to the
  * main thread and back before it is rendered (for a 12 MB post, 14 MB copied twice, and a second thread's heap
  * holding the render beside the first's), issue 29. When the lexical is its own stored form (no site URL in it),
- * `rendered.stored.lexical` is left null: the caller has the one copy.
+ * `rendered.stored.lexical` is left null: the caller has the one copy. The converter's document itself is rendered
+ * and given its stored form (renderedDocument).
  */
 export async function contentFromHtml({ html, siteUrl, featureImage }: { html: string; siteUrl: string; featureImage: boolean }): Promise<ContentFromHtml> {
-  const whole = htmlToLexicalOrCuts(html);
+  const made = await renderedDocument(html, siteUrl);
+  if ('cuts' in made) return made;
+  const { lexical } = made;
+  if ('source' in made) return { lexical, rendered: await storedContent({ content: { lexical: made.source, mobiledoc: null }, siteUrl, featureImage }) };
+  if ('refused' in made) return { lexical, rendered: made.refused };
+  // The document is gone with renderedDocument's frame (while a frame that read it is live, V8 may still reach it
+  // from there): a collection now leaves the plaintext only what is still needed (see renderedDocument).
+  if (lexical.length >= LARGE_TASK_CHARS) collectGarbageNow();
+  return { lexical, rendered: storedColumns({ html: made.html, mobiledoc: null, storedLexical: made.storedLexical, siteUrl, featureImage }) };
+}
+
+type RenderedDocument =
+  | { cuts: number[] }
+  | { lexical: string; source: string }
+  | { lexical: string; refused: RenderRefusal }
+  | { lexical: string; html: string | null; storedLexical: string | null };
+
+/**
+ * The direct converter's document kept as one object through the render and the `__GHOST_URL__` form: the 35 MB
+ * of JSON of a 12 MB mixed post is written once and never parsed (it was parsed three times and written three
+ * times, most of the thread's garbage-collection time: issue 29). `storedLexical` null: the lexical itself (the
+ * usual answer, and then no second copy goes back to the main thread). `source`: the html held `__GHOST_URL__`
+ * (rare), so what is rendered is not the document but its text read back. The document does not outlive the call.
+ */
+async function renderedDocument(html: string, siteUrl: string): Promise<RenderedDocument> {
+  const whole = htmlToLexicalDocumentOrCuts(html);
   if ('cuts' in whole) return whole;
-  const { lexical } = whole;
+  const { document } = whole;
+  const lexical = JSON.stringify(document);
   // What the main thread renders for a new post: the column read back into absolute form (posts.prepare.ts).
   const source = lexicalFromStorage(lexical, siteUrl);
-  const storedAsIs = source === lexical && lexicalStoredAsIs(lexical);
-  const rendered = await storedContent({ content: { lexical: source, mobiledoc: null }, siteUrl, featureImage, lexicalStoredElsewhere: storedAsIs });
-  return { lexical, rendered };
+  if (source !== lexical) return { lexical, source };
+  // Each stage of a large document leaves tens of MB of garbage that the thread's small young generation has
+  // already promoted, and V8 lets the old generation grow to several times what is live before it collects: on a
+  // 12 MB mixed post the heap reached 325-355 MB (the save's RSS peak) where 85-150 MB was live. Collected here
+  // and before the plaintext, it peaks at 230-255 MB, for 0.05-0.15 s a collection.
+  if (lexical.length >= LARGE_TASK_CHARS) collectGarbageNow(); // the converter's garbage, before the render's
+  let rendered: string | null;
+  try {
+    rendered = (await renderLexicalDocument(document, lexical, { siteUrl })) || null;
+  } catch (err) {
+    return { lexical, refused: { refused: 'lexical', message: (err as Error).message } };
+  }
+  // The render has finished reading the document: its stored form is made on it in place.
+  const storedLexical = !lexicalStoredAsIs(lexical) && lexicalToStorageInPlace(document, siteUrl) ? JSON.stringify(document) : null;
+  return { lexical, html: rendered, storedLexical };
 }
