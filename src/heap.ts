@@ -54,8 +54,8 @@ export function growYoungGenerationUpTo(mb: number = YOUNG_GENERATION_MB): void 
  * How long the server must go without a request before it compacts its heap, once per quiet spell. V8's own
  * memory reducer would, but it waits for a low allocation rate, which it measures only at collections: a process
  * that has just gone quiet runs none, so it keeps the last load's rate and the reducer waits for its two-minute
- * watchdog. Until then the old generation keeps what the load left committed (22 MB for 15 MB alive, RSS 87–90 MB
- * a minute after bench/memory-phases.mjs's reads; after the compaction 80 MB).
+ * watchdog. Until then the old generation keeps what the load left committed (22 MB for 15 MB alive: RSS 86–90 MB
+ * a minute after bench/memory-phases.mjs's reads, 79.8–80.8 MB with this compaction).
  */
 export const QUIET_MS = 10_000;
 
