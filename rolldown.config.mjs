@@ -6,6 +6,8 @@
 // Native drivers and the @tryghost libraries (loaded through require, some only when first needed), sharp (native
 // libvips), jsdom (reads its own files at run time), the AWS SDK (large, loaded only with STORAGE=s3 in mind) and the
 // libraries that start their own threads from files of their package (piscina, pino-pretty) stay in node_modules.
+// So do handlebars and js-yaml, required when a page is first rendered or YAML first parsed: a server answering only
+// the APIs never holds them (issue 26), and express-hbs and our pages share one Handlebars (one SafeString class).
 export const external = [
   /^node:/,
   'gscan',
@@ -19,7 +21,29 @@ export const external = [
   /^@aws-sdk\//,
   'piscina',
   'pino-pretty',
+  'handlebars',
+  'js-yaml',
 ];
+
+/**
+ * fastify requires node:https and node:http2 as it loads, for servers made with its `https` or `http2` options,
+ * which Quire never passes (TLS ends at the proxy in front of it). Each is required when first used instead: the
+ * two and TLS under them were 2.6 MB of an idle server's memory (issue 26). A fastify whose lines differ fails
+ * the build rather than bundling them unchanged.
+ */
+const lazyFastifyTransports = {
+  name: 'lazy-fastify-transports',
+  transform(code, id) {
+    if (!/[\\/]fastify[\\/]lib[\\/]server\.js$/.test(id)) return null;
+    let replaced = code;
+    for (const name of ['https', 'http2']) {
+      const line = `const ${name} = require('node:${name}')`;
+      if (!replaced.includes(line)) throw new Error(`fastify/lib/server.js no longer has "${line}": see rolldown.config.mjs`);
+      replaced = replaced.replace(line, `const ${name} = new Proxy({}, { get: (_, key) => require('node:${name}')[key] })`);
+    }
+    return { code: replaced, map: null };
+  },
+};
 
 /** The sources import each other as `./x.js`, as Node resolves the built files; the bundler reads `./x.ts`. */
 export const resolve = { extensionAlias: { '.js': ['.ts', '.js'] } };
@@ -35,6 +59,7 @@ export default ['main', 'cli', 'worker'].map((name) => ({
   platform: 'node',
   external,
   resolve,
+  plugins: [lazyFastifyTransports],
   // ASCII only and no doc comments: V8 keeps a module's source in memory for its whole life, two bytes a
   // character as soon as one character is outside Latin-1 (main.mjs: 11 MB of heap, now under 5 MB).
   output: {

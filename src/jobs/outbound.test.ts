@@ -91,6 +91,14 @@ describe('requests', () => {
     expect(receiver.on('/loop')).toHaveLength(11);
   });
 
+  it('speaks TLS to an https target: a receiver answering plain HTTP fails the handshake and is not delivered to', async () => {
+    const port = new URL(receiver.url).port;
+    const result = await send(`https://127.0.0.1:${port}/tls`, true);
+    expect(result).toMatchObject({ kind: 'failed' });
+    expect((result as { code: string }).code).toMatch(/^(EPROTO|ERR_SSL_)/);
+    expect(receiver.on('/tls')).toHaveLength(0);
+  });
+
   it('fails a target that is not an http(s) URL without sending', async () => {
     expect(await send('ftp://example.com/x', true)).toMatchObject({ kind: 'failed', code: 'URL_MISSING_INVALID' });
     expect(await send('/relative', true)).toMatchObject({ kind: 'failed', code: 'URL_MISSING_INVALID' });

@@ -1,5 +1,4 @@
 import http from 'node:http';
-import https from 'node:https';
 import dns from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
 import { createHmac } from 'node:crypto';
@@ -52,11 +51,15 @@ function guardedLookup(allowPrivate: boolean): LookupFunction {
  * opened while private addresses were allowed is reused where they are not.
  */
 const agents = new Map<string, http.Agent>();
+
+/** node:https (and TLS under it), loaded with the first https delivery: a server that sends none never holds it (issue 26). */
+const https = () => process.getBuiltinModule('node:https');
+
 function agentFor(protocol: string, allowPrivate: boolean): http.Agent {
   const key = `${protocol}${allowPrivate}`;
   let agent = agents.get(key);
   if (!agent) {
-    agent = protocol === 'https:' ? new https.Agent({ keepAlive: true }) : new http.Agent({ keepAlive: true });
+    agent = protocol === 'https:' ? new (https().Agent)({ keepAlive: true }) : new http.Agent({ keepAlive: true });
     agents.set(key, agent);
   }
   return agent;
@@ -75,7 +78,7 @@ function requestOnce(url: URL, headers: Record<string, string>, body: string, al
   const host = url.hostname.replace(/^\[|\]$/g, '');
   if (!allowPrivate && isIP(host) && isPrivateAddress(host)) return Promise.resolve({ kind: 'error', code: 'BLOCKED_PRIVATE_ADDRESS' });
   return new Promise((resolve) => {
-    const client = url.protocol === 'https:' ? https : http;
+    const client = url.protocol === 'https:' ? https() : http;
     const agent = agentFor(url.protocol, allowPrivate);
     const req = client.request(url, { method: 'POST', headers, lookup: guardedLookup(allowPrivate), agent, signal }, (res) => {
       const chunks: Buffer[] = [];

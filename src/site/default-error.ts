@@ -1,10 +1,10 @@
-import Handlebars from 'handlebars';
+import { handlebars } from './handlebars.js';
 
 /** The name under which the site renders its own error page, for themes without `error.hbs`. */
 export const DEFAULT_ERROR_TEMPLATE = '__quire_default_error__';
 
-/** The page Ghost renders when the theme has no error template: the same markup, our template. */
-export const renderDefaultErrorPage = Handlebars.compile(`<!DOCTYPE html>
+/** Ghost's markup for its own error page. */
+const DEFAULT_ERROR_PAGE = `<!DOCTYPE html>
 <html class="no-js" lang="en">
   <head>
     <meta charset="UTF-8" />
@@ -39,4 +39,12 @@ export const renderDefaultErrorPage = Handlebars.compile(`<!DOCTYPE html>
     </main>
   </body>
 </html>
-`);
+`;
+
+let compiledErrorPage: ((data: Record<string, unknown>) => string) | undefined;
+
+/** The page Ghost renders when the theme has no error template: the same markup, our template. */
+export function renderDefaultErrorPage(data: Record<string, unknown>): string {
+  compiledErrorPage ??= handlebars().compile(DEFAULT_ERROR_PAGE);
+  return compiledErrorPage(data);
+}

@@ -1,10 +1,10 @@
-import Handlebars from 'handlebars';
 import { errors } from '../errors.js';
 import type { Ctx } from '../ctx.js';
 import type { CompiledTheme } from './engine.js';
 import type { Entity, SiteReads } from './data.js';
 import type { DataSpec } from '../resources/route-settings/route-settings.validate.js';
 import type { Permalinks } from './permalinks.js';
+import { handlebars } from './handlebars.js';
 import { readPreview } from './preview.js';
 import type { Collection, Match } from './routing.js';
 import { entriesTemplate, entryTemplate, pick } from './templates.js';
@@ -38,7 +38,7 @@ export class MovedTo extends Error {
 /** Ghost prepares each resource before a theme sees it: the caption is HTML, and `show_title_and_feature_image` moves to `@page`. */
 function prepare(entity: Entity): Entity {
   const out = { ...entity };
-  if (out.feature_image_caption) out.feature_image_caption = new Handlebars.SafeString(String(out.feature_image_caption));
+  if (out.feature_image_caption) out.feature_image_caption = new (handlebars().SafeString)(String(out.feature_image_caption));
   delete out.show_title_and_feature_image;
   return out;
 }

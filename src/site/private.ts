@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import Handlebars from 'handlebars';
+import { handlebars } from './handlebars.js';
 
 /**
  * A private site (settings `is_private` and `password`), as Ghost's private-blogging app keeps it: every
@@ -74,8 +74,8 @@ export const OPEN_WHEN_PRIVATE = (path: string) => path === '/private/' || path 
 /** A private site's robots.txt: nothing is to be crawled. */
 export const PRIVATE_ROBOTS = 'User-agent: *\nDisallow: /\n';
 
-/** The password page for themes without `private.hbs`: Quire's own markup with the form Ghost's page has. */
-export const renderDefaultPrivatePage = Handlebars.compile(`<!DOCTYPE html>
+/** Quire's own markup with the form Ghost's password page has. */
+const DEFAULT_PRIVATE_PAGE = `<!DOCTYPE html>
 <html lang="en">
   <head>
     <meta charset="UTF-8" />
@@ -102,4 +102,12 @@ export const renderDefaultPrivatePage = Handlebars.compile(`<!DOCTYPE html>
     </main>
   </body>
 </html>
-`);
+`;
+
+let compiledPrivatePage: ((data: Record<string, unknown>) => string) | undefined;
+
+/** The password page for themes without `private.hbs`. */
+export function renderDefaultPrivatePage(data: Record<string, unknown>): string {
+  compiledPrivatePage ??= handlebars().compile(DEFAULT_PRIVATE_PAGE);
+  return compiledPrivatePage(data);
+}

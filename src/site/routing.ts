@@ -1,10 +1,4 @@
-import {
-  DEFAULT_ROUTES_YAML,
-  parseRouteSettings,
-  type CustomRoute,
-  type DataSpec,
-  type RouteSettings,
-} from '../resources/route-settings/route-settings.validate.js';
+import type { CustomRoute, DataSpec, RouteSettings } from '../resources/route-settings/route-settings.validate.js';
 
 /**
  * The site's routes as data, made from routes.yaml (Ghost's default routes when none was uploaded). The
@@ -75,8 +69,6 @@ export function siteRoutesFrom(settings: RouteSettings): SiteRoutes {
     })),
   };
 }
-
-export const DEFAULT_ROUTES: SiteRoutes = siteRoutesFrom(parseRouteSettings(DEFAULT_ROUTES_YAML));
 
 /** Whether the routes are Ghost's defaults in effect: one unfiltered collection at `/` with `/{slug}/` permalinks. */
 export function hasSimplePermalinks(routes: SiteRoutes): boolean {

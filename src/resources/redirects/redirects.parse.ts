@@ -1,6 +1,6 @@
 import { format as formatUrl, parse as parseUrl } from 'node:url';
 import { parse as parseQuery, stringify as formatQuery } from 'node:querystring';
-import yaml from 'js-yaml';
+import { loadYaml } from '../../yaml.js';
 import { errors } from '../../errors.js';
 
 /**
@@ -30,7 +30,7 @@ export function parseRedirects(text: string, format: RedirectsFormat): RedirectR
   } else {
     let parsed: unknown;
     try {
-      parsed = yaml.load(text);
+      parsed = loadYaml(text);
     } catch (err) {
       throw errors.badRequest(`Could not parse YAML: ${(err as Error).message}.`);
     }

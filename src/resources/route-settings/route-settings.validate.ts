@@ -1,4 +1,4 @@
-import yaml from 'js-yaml';
+import { loadYaml } from '../../yaml.js';
 import { errors } from '../../errors.js';
 
 /**
@@ -85,7 +85,7 @@ const isMap = (value: unknown): value is Record<string, unknown> => typeof value
 export function parseRouteSettings(text: string): RouteSettings {
   let parsed: unknown;
   try {
-    parsed = yaml.load(text);
+    parsed = loadYaml(text);
   } catch (err) {
     const error = err as { reason?: string; message?: string };
     throw errors.incorrectUsage({
