@@ -42,6 +42,14 @@ describe('plaintextWhileParsing gives the library’s plaintext of the whole doc
     }
   });
 
+  it('for documents cut anywhere, inside a tag, an entity or a comment (as the PLAINTEXT_HTML_LIMIT cut may fall)', () => {
+    const whole = TRICKY_DOCUMENTS.join('') + generatedDocument(77) + benchHtml('mixed', 3_000);
+    for (let end = 0; end <= whole.length; end += 7) {
+      const cut = whole.slice(0, end);
+      expect(plaintextWhileParsing(cut), `cut at ${end}`).toBe(wholeDocument(cut));
+    }
+  });
+
   it('for large documents through htmlToPlaintext, which streams from STREAMED_PLAINTEXT_FROM_CHARS', () => {
     const mixed = benchHtml('mixed', STREAMED_PLAINTEXT_FROM_CHARS + 10_000);
     expect(htmlToPlaintext(mixed)).toBe(wholeDocument(mixed));
