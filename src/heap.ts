@@ -41,31 +41,13 @@ const newSpaceBytes = (): number => getHeapSpaceStatistics().find((space) => spa
  */
 export function growYoungGenerationUpTo(mb: number = YOUNG_GENERATION_MB): void {
   const ceiling = mb * 1024 * 1024;
+  let factor = 1;
   new PerformanceObserver(() => {
-    // Set at every report, not only on a change: each new isolate (a worker thread starting) raises V8's
-    // process-wide factor back to at least 2 when it sets up its heap, unseen by this thread. A few
-    // microseconds a call.
-    setFlagsFromString(`--semi-space-growth-factor=${holds > 0 || newSpaceBytes() >= ceiling ? 1 : 2}`);
+    const next = newSpaceBytes() >= ceiling ? 1 : 2;
+    if (next === factor) return;
+    factor = next;
+    setFlagsFromString(`--semi-space-growth-factor=${next}`);
   }).observe({ entryTypes: ['gc'] });
-}
-
-let holds = 0;
-
-/**
- * Holds the young generation at its present size until the returned function is called (once; further calls do
- * nothing). For the synchronous stretches of a large request: with the space under its ceiling (V8 shrinks it when
- * the server goes quiet) the factor is 2, and one stretch doubled it past the ceiling before the next report. A
- * 12 MB html save grew it from 4 to 32 MB this way, ~24 MB of the save's memory peak (issue 29).
- */
-export function holdYoungGeneration(): () => void {
-  holds += 1;
-  setFlagsFromString('--semi-space-growth-factor=1');
-  let released = false;
-  return () => {
-    if (released) return;
-    released = true;
-    holds -= 1;
-  };
 }
 
 /**

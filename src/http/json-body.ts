@@ -1,11 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { errors } from '../errors.js';
-import { holdYoungGeneration } from '../heap.js';
-
-/** From this many characters a body's request holds the young generation until it is answered (heap.ts). */
-const HOLD_FROM_CHARS = 1024 * 1024;
-const releaseHold = Symbol('releaseYoungGenerationHold');
-type HoldingRequest = FastifyRequest & { [releaseHold]?: () => void };
 
 /**
  * JSON bodies as Ghost's body-parser reads them: an empty body is `{}`; malformed JSON is a 400 with Ghost's
@@ -13,15 +7,9 @@ type HoldingRequest = FastifyRequest & { [releaseHold]?: () => void };
  * occurred, please try again.", which is all an SDK shows; ours says what is wrong (README, Errors).
  */
 export function registerJsonParser(app: FastifyInstance) {
-  // A large body's work (parsing, checks, the write, the answer) runs in long synchronous stretches, between which
-  // heap.ts cannot intervene; the hold ends with the answer, or when the client goes away.
-  const release = async (request: FastifyRequest) => (request as HoldingRequest)[releaseHold]?.();
-  app.addHook('onResponse', release);
-  app.addHook('onRequestAbort', release);
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request: FastifyRequest, body: string | Buffer, done) => {
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request: FastifyRequest, body: string | Buffer, done) => {
     const text = body.toString();
-    if (text.length >= HOLD_FROM_CHARS) (request as HoldingRequest)[releaseHold] = holdYoungGeneration();
     if (text.trim() === '') return done(null, {});
     try {
       done(null, JSON.parse(text));
