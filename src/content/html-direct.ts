@@ -106,14 +106,50 @@ function isPlainUrl(src: string | undefined): src is string {
   return new URL(src).href === src;
 }
 
-/** The lexical root's children for `html` (already trimmed as Ghost trims it), or null when it is not ours. */
+/**
+ * The lexical root's children for `html` (already trimmed as Ghost trims it), or null when it is not ours.
+ * Each top-level block is converted while the rest is still being parsed, and let go once no later block's
+ * conversion can look at it (TopLevelConversion): the tree of a whole 12 MB post never lives at once beside its
+ * lexical, which made most of the conversion's garbage-collection time (issue 29).
+ */
 export function directLexicalChildren(html: string): LexicalJson[] | null {
-  const body = parse(html);
-  if (!body) return null;
-  const out: LexicalJson[] = [];
-  for (const child of body.children) {
-    const nodes = convert(child, [], null);
-    if (nodes === null) return null;
+  const conversion = new TopLevelConversion();
+  const body = parse(html, (top) => conversion.convertCompleted(top));
+  return body && conversion.convertRest(body) ? conversion.out : null;
+}
+
+/**
+ * Converts the body's children in order. Converting child k reads its neighbours k-2 to k+2 (findTextInLine
+ * looks past a whitespace text at the top to the block beyond it, and stops there), so child k is converted once
+ * child k+2 exists, and child k-2 is let go after it: every conversion reads the same nodes as over the whole tree.
+ */
+class TopLevelConversion {
+  readonly out: LexicalJson[] = [];
+  private converted = 0;
+
+  /** Converts the children no later sibling can change; false when one is not ours. */
+  convertCompleted(body: ElementNode): boolean {
+    return this.convertUpTo(body, body.children.length - 2);
+  }
+
+  /** Converts the children left once the parse has ended. */
+  convertRest(body: ElementNode): boolean {
+    return this.convertUpTo(body, body.children.length);
+  }
+
+  private convertUpTo(body: ElementNode, end: number): boolean {
+    for (; this.converted < end; this.converted++) {
+      const nodes = convert(body.children[this.converted], [], null);
+      if (nodes === null) return false;
+      this.append(nodes);
+      // No conversion still to come reads this far back; the slot is left empty so indexes stay as parsed.
+      if (this.converted >= 2) delete body.children[this.converted - 2];
+    }
+    return true;
+  }
+
+  private append(nodes: LexicalJson[]): void {
+    const out = this.out;
     for (const node of nodes) {
       const previous = out.at(-1);
       // kg-default-transforms' merge of a list into the list before it (ListNode's transform renumbers).
@@ -125,18 +161,21 @@ export function directLexicalChildren(html: string): LexicalJson[] | null {
       } else out.push(node);
     }
   }
-  return out;
 }
 
 const isList = (node: LexicalJson): node is ElementJson => node.type === 'list';
 
-/** The tree parse5 builds below `<body>`, for markup whose tree is plain; null for anything else. */
-function parse(html: string): ElementNode | null {
+/**
+ * The tree parse5 builds below `<body>`, for markup whose tree is plain; null for anything else, or when
+ * `atTop` (called whenever the parse is back at the top, between blocks) answers false.
+ */
+function parse(html: string, atTop: (body: ElementNode) => boolean): ElementNode | null {
   const body: ElementNode = { kind: 'element', name: 'body', attributes: {}, children: [], parent: null, index: 0 };
   let open = body;
   let depth = 0;
   let pos = 0;
   while (pos < html.length) {
+    if (open === body && !atTop(body)) return null;
     const lt = html.indexOf('<', pos);
     const textEnd = lt < 0 ? html.length : lt;
     if (textEnd > pos && !appendText(open, html.slice(pos, textEnd))) return null;

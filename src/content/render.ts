@@ -23,6 +23,7 @@ import { htmlToLexicalDocument } from './html-to-lexical.js';
 import { ghostNodeRenderers } from './node-renderers/index.js';
 import { plainTopLevel } from './render-plain.js';
 import { IMAGE_OPTIMIZATION, canTransformImage, mobiledocCards } from './render-options.js';
+import { plaintextWhileParsing } from './plaintext-streamed.js';
 import { htmlToPlaintext, readingTime } from './text.js';
 
 export { IMAGE_OPTIMIZATION, canTransformImage };
@@ -253,6 +254,7 @@ export async function warmRenderers(): Promise<void> {
   // warmed on their own for the first card that is not.
   await renderLexicalWithGhost(sample, { siteUrl: site });
   htmlToPlaintext(html);
+  plaintextWhileParsing(html); // compiles its converter now, not on the first large post
   readingTime({ html, feature_image: null });
   htmlToStorage(html, site);
   lexicalToStorage(sample, site);

@@ -1,4 +1,5 @@
 import { plaintextConverters, readingHelpers } from './ghost-libs.js';
+import { plaintextWhileParsing } from './plaintext-streamed.js';
 
 /**
  * Plaintext is made from at most this many UTF-16 units of html: the converter's own input limit
@@ -8,12 +9,19 @@ import { plaintextConverters, readingHelpers } from './ghost-libs.js';
 export const PLAINTEXT_HTML_LIMIT = 16_777_216;
 
 /**
+ * From this much html the plaintext is made while the html is parsed (plaintext-streamed.ts: the same string in a
+ * fraction of the memory). Below it the library's own call is as quick and its DOM small.
+ */
+export const STREAMED_PLAINTEXT_FROM_CHARS = 256 * 1024;
+
+/**
  * `posts.plaintext`: Ghost's `@tryghost/html-to-plaintext` 1.0.4 "excerpt" converter over the rendered html
  * (no word wrap, images, figcaptions, `hr` and signup cards skipped, link text without hrefs), from the
  * first PLAINTEXT_HTML_LIMIT units of html. Ghost stores `null` when html is null; call this only with html.
  */
 export function htmlToPlaintext(html: string): string {
-  return plaintextConverters().excerpt(html.length > PLAINTEXT_HTML_LIMIT ? html.slice(0, PLAINTEXT_HTML_LIMIT) : html);
+  const input = html.length > PLAINTEXT_HTML_LIMIT ? html.slice(0, PLAINTEXT_HTML_LIMIT) : html;
+  return input.length >= STREAMED_PLAINTEXT_FROM_CHARS ? plaintextWhileParsing(input) : plaintextConverters().excerpt(input);
 }
 
 /**
