@@ -1,7 +1,9 @@
 import { EventEmitter } from 'node:events';
 import { PerformanceObserver, constants } from 'node:perf_hooks';
+import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
+import { Worker } from 'node:worker_threads';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { compactHeapNow, compactWhenQuiet } from './heap.js';
+import { compactHeapNow, compactWhenQuiet, growYoungGenerationUpTo } from './heap.js';
 
 describe('compactWhenQuiet', () => {
   beforeEach(() => {
@@ -56,4 +58,36 @@ it('compactHeapNow runs a full collection on this thread', async () => {
   await new Promise((resolve) => setTimeout(resolve, 50));
   observer.disconnect();
   expect(kinds).toContain(constants.NODE_PERFORMANCE_GC_MAJOR);
+});
+
+const newSpaceMb = () => getHeapSpaceStatistics().find((space) => space.space_name === 'new_space')!.space_size / 1048576;
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
+/** Allocates small objects of which most survive a scavenge (what grows a young generation), a turn at a time. */
+async function allocateSurvivors(): Promise<void> {
+  const kept: object[][] = [];
+  for (let round = 0; round < 150; round++) {
+    const chunk: object[] = [];
+    for (let i = 0; i < 40_000; i++) chunk.push({ i });
+    kept.push(chunk);
+    if (kept.length > 4) kept.shift();
+    await nextTurn();
+    await nextTurn();
+  }
+}
+
+it("growYoungGenerationUpTo keeps its ceiling after a worker thread starts (which resets V8's growth factor)", async () => {
+  const stop = growYoungGenerationUpTo(4);
+  try {
+    await allocateSurvivors();
+    const worker = new Worker('', { eval: true });
+    await new Promise((resolve) => worker.once('exit', resolve));
+    await allocateSurvivors();
+    // Reports come between turns, so a turn's scavenges may double it past the 4 MB ceiling before the factor is
+    // set again; without the setting at every report it grew to V8's own 32 MB here.
+    expect(newSpaceMb()).toBeLessThanOrEqual(16);
+  } finally {
+    stop();
+    setFlagsFromString('--semi-space-growth-factor=1');
+  }
 });

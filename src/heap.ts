@@ -38,16 +38,18 @@ const newSpaceBytes = (): number => getHeapSpaceStatistics().find((space) => spa
  * again under load). Collections are reported between turns of the event loop, so start-up's long synchronous
  * stretches would double it twice past the ceiling before a report: main.ts calls this once it listens. The
  * flag is the process's: worker threads' young generations grow only while the server's is under its ceiling.
+ * Returns the function that stops it.
  */
-export function growYoungGenerationUpTo(mb: number = YOUNG_GENERATION_MB): void {
+export function growYoungGenerationUpTo(mb: number = YOUNG_GENERATION_MB): () => void {
   const ceiling = mb * 1024 * 1024;
-  let factor = 1;
-  new PerformanceObserver(() => {
-    const next = newSpaceBytes() >= ceiling ? 1 : 2;
-    if (next === factor) return;
-    factor = next;
-    setFlagsFromString(`--semi-space-growth-factor=${next}`);
-  }).observe({ entryTypes: ['gc'] });
+  const observer = new PerformanceObserver(() => {
+    // Set at every report, not only when the choice changes: a thread starting (a worker's isolate setting up its
+    // heap) puts V8's process-wide factor back to 2 unseen by this thread, and the server's young generation then
+    // grew to 32 MB and stayed there (issue 29: ~24 MB of a large save's peak). A few microseconds a report.
+    setFlagsFromString(`--semi-space-growth-factor=${newSpaceBytes() >= ceiling ? 1 : 2}`);
+  });
+  observer.observe({ entryTypes: ['gc'] });
+  return () => observer.disconnect();
 }
 
 /**
