@@ -41,7 +41,8 @@ export function collectGarbageNow(): void {
  * V8's "last resort" collection: full collections until nothing more is freed, then the young generation shrunk to
  * its least and the pages V8 keeps pooled for reuse given back to the system. V8 13 (Node 24) pools the pages its
  * collections empty, and an idle server there kept ~20 MB of them resident after a plain full collection. V8 11
- * (Node 20) has no such option and runs a young-generation collection instead, which costs next to nothing.
+ * (Node 20) has no such option: there the call leaves the old generation as it is (checked in plain Node 20), so
+ * compactHeapNow's own full collection before it is what counts.
  */
 export function collectAllAvailableGarbageNow(): void {
   (collect ??= fullCollection())({ type: 'major', execution: 'sync', flavor: 'last-resort' });
