@@ -4,35 +4,14 @@
 // Usage: npm run build && node bench/large-html-post.mjs [MB] [runs] [text|mixed]   (PORT picks the server's port)
 // `text`: paragraphs of plain prose (most of a long imported post); `mixed`: sections of headings, formatted
 // paragraphs, lists, quotes, images and code (many more elements per KB).
+import { largeHtml } from '../test/fixtures/large-html.mjs';
 import { keysFor, adminToken, cpuSecondsOf, rssMbOf, startServer, waitUntilIdle } from './posts-common.mjs';
 
 const megabytes = Number(process.argv[2] ?? 12);
 const runs = Number(process.argv[3] ?? 1);
 const kind = process.argv[4] ?? 'text';
 
-function largeHtml(bytes) {
-  const paragraph = () => `<p>${'The quick brown fox jumps over the lazy dog while the editor keeps typing. '.repeat(12)}</p>`;
-  const section = (i) =>
-    `<h2>Part ${i}: notes from the field</h2>` +
-    `<p>The <strong>quick</strong> brown fox jumps over the <em>lazy</em> dog while the editor keeps typing, and a ` +
-    `<a href="https://example.com/articles/${i}">link to the source</a> sits in the middle of the sentence. ` +
-    'Long paragraphs are what most of a large post is made of, word after word after word. '.repeat(4) +
-    `</p><ul><li>First point of part ${i}</li><li>Second point, with <code>inline code</code></li><li>Third point</li></ul>` +
-    `<blockquote>A quotation that the writer wanted to stand apart from the text around it.</blockquote>` +
-    `<figure><img src="https://example.com/images/${i}.jpg" alt="Figure ${i}"><figcaption>Figure ${i}</figcaption></figure>` +
-    `<pre><code>const part = ${i};\nconsole.log(part * 2);</code></pre>` +
-    `<p>${'Another paragraph closes the section with more plain words to read and count. '.repeat(3)}</p>`;
-  const parts = [];
-  let size = 0;
-  for (let i = 1; size < bytes; i++) {
-    const s = kind === 'text' ? paragraph() : section(i);
-    parts.push(s);
-    size += s.length;
-  }
-  return parts.join('');
-}
-
-const html = largeHtml(megabytes * 1024 * 1024);
+const html = largeHtml(kind, megabytes * 1024 * 1024);
 const body = JSON.stringify({ posts: [{ title: 'A very long imported post', html }] });
 
 for (let run = 1; run <= runs; run++) {

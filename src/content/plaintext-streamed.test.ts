@@ -4,6 +4,7 @@ import { plaintextConverters } from './ghost-libs.js';
 import { plaintextWhileParsing } from './plaintext-streamed.js';
 import { STREAMED_PLAINTEXT_FROM_CHARS, htmlToPlaintext } from './text.js';
 import { allPostCases, contentApiFixture } from '../../test/fixtures/content/load.js';
+import { largeHtml } from '../../test/fixtures/large-html.mjs';
 import { seededRandom } from '../../test/fixtures/random.js';
 
 // The reference is the library itself on the whole document: @tryghost/html-to-plaintext's excerpt converter.
@@ -25,7 +26,7 @@ describe('plaintextWhileParsing gives the library’s plaintext of the whole doc
   it("for the bench's documents (bench/large-html-post.mjs: text and mixed) at several sizes", () => {
     for (const kind of ['text', 'mixed'] as const) {
       for (const bytes of [1, 2_000, 40_000, 300_000]) {
-        const html = benchHtml(kind, bytes);
+        const html = largeHtml(kind, bytes);
         expect(plaintextWhileParsing(html), `${kind} ${bytes}`).toBe(wholeDocument(html));
       }
     }
@@ -43,7 +44,7 @@ describe('plaintextWhileParsing gives the library’s plaintext of the whole doc
   });
 
   it('for documents cut anywhere, inside a tag, an entity or a comment (as the PLAINTEXT_HTML_LIMIT cut may fall)', () => {
-    const whole = TRICKY_DOCUMENTS.join('') + generatedDocument(77) + benchHtml('mixed', 3_000);
+    const whole = TRICKY_DOCUMENTS.join('') + generatedDocument(77) + largeHtml('mixed', 3_000);
     for (let end = 0; end <= whole.length; end += 7) {
       const cut = whole.slice(0, end);
       expect(plaintextWhileParsing(cut), `cut at ${end}`).toBe(wholeDocument(cut));
@@ -51,7 +52,7 @@ describe('plaintextWhileParsing gives the library’s plaintext of the whole doc
   });
 
   it('for large documents through htmlToPlaintext, which streams from STREAMED_PLAINTEXT_FROM_CHARS', () => {
-    const mixed = benchHtml('mixed', STREAMED_PLAINTEXT_FROM_CHARS + 10_000);
+    const mixed = largeHtml('mixed', STREAMED_PLAINTEXT_FROM_CHARS + 10_000);
     expect(htmlToPlaintext(mixed)).toBe(wholeDocument(mixed));
     let generated = '';
     for (let seed = 1000; generated.length < STREAMED_PLAINTEXT_FROM_CHARS; seed++) generated += generatedDocument(seed);
@@ -77,29 +78,6 @@ describe('plaintextWhileParsing gives the library’s plaintext of the whole doc
     expect(plaintextWhileParsing('')).toBe(wholeDocument(''));
   });
 });
-
-/** What bench/large-html-post.mjs sends (its largeHtml), at about `bytes` characters. */
-function benchHtml(kind: 'text' | 'mixed', bytes: number): string {
-  const paragraph = () => `<p>${'The quick brown fox jumps over the lazy dog while the editor keeps typing. '.repeat(12)}</p>`;
-  const section = (i: number) =>
-    `<h2>Part ${i}: notes from the field</h2>` +
-    `<p>The <strong>quick</strong> brown fox jumps over the <em>lazy</em> dog while the editor keeps typing, and a ` +
-    `<a href="https://example.com/articles/${i}">link to the source</a> sits in the middle of the sentence. ` +
-    'Long paragraphs are what most of a large post is made of, word after word after word. '.repeat(4) +
-    `</p><ul><li>First point of part ${i}</li><li>Second point, with <code>inline code</code></li><li>Third point</li></ul>` +
-    `<blockquote>A quotation that the writer wanted to stand apart from the text around it.</blockquote>` +
-    `<figure><img src="https://example.com/images/${i}.jpg" alt="Figure ${i}"><figcaption>Figure ${i}</figcaption></figure>` +
-    `<pre><code>const part = ${i};\nconsole.log(part * 2);</code></pre>` +
-    `<p>${'Another paragraph closes the section with more plain words to read and count. '.repeat(3)}</p>`;
-  const parts: string[] = [];
-  let size = 0;
-  for (let i = 1; size < bytes; i++) {
-    const s = kind === 'text' ? paragraph() : section(i);
-    parts.push(s);
-    size += s.length;
-  }
-  return parts.join('');
-}
 
 /** Joins where html-to-text's line breaks, stashed spaces and text merging meet between top-level nodes. */
 const TRICKY_DOCUMENTS = [
