@@ -1,4 +1,4 @@
-import { handlebars } from './handlebars.js';
+import { lazyTemplate } from './handlebars.js';
 
 /** The name under which the site renders its own error page, for themes without `error.hbs`. */
 export const DEFAULT_ERROR_TEMPLATE = '__quire_default_error__';
@@ -41,10 +41,5 @@ const DEFAULT_ERROR_PAGE = `<!DOCTYPE html>
 </html>
 `;
 
-let compiledErrorPage: ((data: Record<string, unknown>) => string) | undefined;
-
 /** The page Ghost renders when the theme has no error template: the same markup, our template. */
-export function renderDefaultErrorPage(data: Record<string, unknown>): string {
-  compiledErrorPage ??= handlebars().compile(DEFAULT_ERROR_PAGE);
-  return compiledErrorPage(data);
-}
+export const renderDefaultErrorPage = lazyTemplate(DEFAULT_ERROR_PAGE);

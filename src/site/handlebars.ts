@@ -11,3 +11,9 @@ const require = createRequire(import.meta.url);
 export function handlebars(): typeof Handlebars {
   return require('handlebars') as typeof Handlebars;
 }
+
+/** A Handlebars template compiled on its first render (the default error and password pages). */
+export function lazyTemplate(source: string): (data: Record<string, unknown>) => string {
+  let compiled: Handlebars.TemplateDelegate | undefined;
+  return (data) => (compiled ??= handlebars().compile(source))(data);
+}

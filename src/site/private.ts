@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { handlebars } from './handlebars.js';
+import { lazyTemplate } from './handlebars.js';
 
 /**
  * A private site (settings `is_private` and `password`), as Ghost's private-blogging app keeps it: every
@@ -104,10 +104,5 @@ const DEFAULT_PRIVATE_PAGE = `<!DOCTYPE html>
 </html>
 `;
 
-let compiledPrivatePage: ((data: Record<string, unknown>) => string) | undefined;
-
 /** The password page for themes without `private.hbs`. */
-export function renderDefaultPrivatePage(data: Record<string, unknown>): string {
-  compiledPrivatePage ??= handlebars().compile(DEFAULT_PRIVATE_PAGE);
-  return compiledPrivatePage(data);
-}
+export const renderDefaultPrivatePage = lazyTemplate(DEFAULT_PRIVATE_PAGE);
