@@ -95,6 +95,7 @@ export const fromStorageUrl = fromStorage;
 export function htmlToStorage<T extends Maybe>(value: T, siteUrl: string): T {
   if (!value) return value;
   const url = forSite(siteUrl).siteUrl;
+  if (htmlUrlsKeptAsIs(value, url)) return value;
   const { relativeToAbsolute, absoluteToTransformReady } = urlTransforms();
   const absolute = transformHtmlUrls(value, url, relativeToAbsolute, { assetsOnly: false, secure: false, earlyExitMatchStr: 'href=|src=|srcset=' });
   return transformHtmlUrls(absolute, url, (each, site, _itemPath, options) => absoluteToTransformReady(each, site, options), {
@@ -152,11 +153,60 @@ function lexicalPasses(siteUrl: string, lexicalOptions: { nodes: ReturnType<type
   const base = { assetsOnly: false, secure: false, ...lexicalOptions, siteUrl };
   const toAbsolute = { ...base, itemPath: null, transformType: 'relativeToAbsolute' };
   const toReady = { ...base, transformType: 'toTransformReady', itemPath: '' };
-  const byKind = (type: string) => lexicalOptions.transformMap[type] as Record<string, (value: unknown) => unknown>;
+  const kept = keptByBothPasses(siteUrl);
+  // A value both passes are known to leave as it is skips the library: its URL parsing was most of the 0.3-0.6 s
+  // a 12 MB post's pass took, for twenty thousand links and images to other sites (issue 29).
+  const byKind = (type: string) => {
+    const kinds = lexicalOptions.transformMap[type] as Record<string, (value: unknown) => unknown>;
+    return { ...kinds, url: (value: unknown) => (kept.url(value) ? value : kinds.url!(value)), html: (value: unknown) => (kept.html(value) ? value : kinds.html!(value)) };
+  };
   return [
-    { cards, byKind: byKind('relativeToAbsolute'), link: (url) => relativeToAbsolute(url as string, siteUrl, null, toAbsolute) },
-    { cards, byKind: byKind('toTransformReady'), link: (url) => absoluteToTransformReady(url as string, siteUrl, toReady) },
+    { cards, byKind: byKind('relativeToAbsolute'), link: (url) => (kept.url(url) ? url : relativeToAbsolute(url as string, siteUrl, null, toAbsolute)) },
+    { cards, byKind: byKind('toTransformReady'), link: (url) => (kept.url(url) ? url : absoluteToTransformReady(url as string, siteUrl, toReady)) },
   ];
+}
+
+/**
+ * An absolute http(s) URL whose host name is written as WHATWG URL parsing leaves it (lower-case ASCII labels, the
+ * last one starting with a letter, so not an IPv4 address, no user or backslash): its parsed host is exactly that
+ * text. url-utils returns such a URL as it is in both passes unless its host is the site's (relativeToAbsolute
+ * returns any URL of another origin; absoluteToRelative any URL of another host). Anything else goes to the library.
+ */
+const PLAIN_HOST_URL = /^https?:\/\/((?:[a-z0-9-]+\.)*[a-z][a-z0-9-]*)(?::\d*)?(?:[/?#]|$)/;
+
+/** Where an attribute both html passes may rewrite could be written (any case, any spacing, inside `data-src` too). */
+const URL_ATTRIBUTE = /(?:href|srcset|src|style)\s*=\s*/gi;
+
+/**
+ * Whether both html passes leave `html` as it is, known without parsing it (a 12 MB post's parse took 0.3-0.45 s,
+ * issue 29): every place an href, src, srcset or style attribute could be written has a double-quoted value that
+ * keptByBothPasses keeps. A parsed attribute of those names is such a place, its value the text up to the closing
+ * quote, and an attribute without a value is empty, which both passes keep; anything else goes to the parse.
+ */
+function htmlUrlsKeptAsIs(html: string, siteUrl: string): boolean {
+  const kept = keptByBothPasses(siteUrl);
+  URL_ATTRIBUTE.lastIndex = 0;
+  for (let found = URL_ATTRIBUTE.exec(html); found; found = URL_ATTRIBUTE.exec(html)) {
+    const start = URL_ATTRIBUTE.lastIndex;
+    const end = html.indexOf('"', start + 1);
+    if (html[start] !== '"' || end < 0 || !/^(?:href|src)/i.test(found[0]) || !kept.url(html.slice(start + 1, end))) return false;
+    URL_ATTRIBUTE.lastIndex = end + 1;
+  }
+  return true;
+}
+
+function keptByBothPasses(siteUrl: string) {
+  const siteHost = new URL(siteUrl).hostname;
+  return {
+    url: (value: unknown): boolean => {
+      if (typeof value !== 'string') return false;
+      const host = PLAIN_HOST_URL.exec(value)?.[1];
+      // `relative` is the base url-utils parses against; a URL of that host it treats as relative.
+      return host !== undefined && host !== siteHost && host !== 'relative';
+    },
+    // Without a tag there is no attribute to rewrite: both html transforms return such text unchanged.
+    html: (value: unknown): boolean => typeof value === 'string' && !value.includes('<'),
+  };
 }
 
 let urlBearing: RegExp | null = null;

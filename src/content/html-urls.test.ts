@@ -51,7 +51,12 @@ describe('html urls in their stored form', () => {
       seed = (seed * 1103515245 + 12345) % 2147483648;
       return seed % n;
     };
-    const urls = ['/a/', '/a/', 'http://127.0.0.1:2368/b', 'https://elsewhere.org/c', 'rel', '/content/images/x.png', '/$&'];
+    const urls = [
+      '/a/', '/a/', 'http://127.0.0.1:2368/b', 'https://elsewhere.org/c', 'rel', '/content/images/x.png', '/$&',
+      // Around what htmlToStorage keeps without parsing: other hosts as URL parsing writes them, and the site's.
+      'https://elsewhere.org/c?x=1&amp;y', 'https://example.com/blog/x', 'https://example.com/x', 'https://EXAMPLE.com/blog/x',
+      'https://example.com:443/blog/x', 'https://example.com./blog/x', 'http://relative/x', 'https://0x7f.0.0.1:2368/x', '',
+    ];
     const pieces = [
       () => `<a href="${urls[random(urls.length)]}">link</a>`,
       () => `<img src="${urls[random(urls.length)]}" srcset="${urls[random(urls.length)]} 1x, ${urls[random(urls.length)]} 2x">`,
@@ -69,6 +74,8 @@ describe('html urls in their stored form', () => {
       () => '<',
       () => `href="${urls[random(urls.length)]}" `,
       () => `<br><a\nhref='${urls[random(urls.length)]}'\n>`,
+      () => `<a HREF = "${urls[random(urls.length)]}" data-src="${urls[random(urls.length)]}">`,
+      () => `<img src>`,
     ];
     for (let doc = 0; doc < 1000; doc++) {
       const html = Array.from({ length: 1 + random(30) }, () => pieces[random(pieces.length)]!()).join('');

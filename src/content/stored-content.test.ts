@@ -56,10 +56,10 @@ function generated(seed: number) {
 describe('lexicalToStorageInPlace', () => {
   // The contract: the document changed in place, written out, is lexicalToStorage of its text; unchanged, that is
   // the text itself (for text JSON.stringify wrote).
-  const check = (text: string) => {
+  const check = (text: string, siteUrl = SITE) => {
     const document: unknown = JSON.parse(text);
-    const changed = lexicalToStorageInPlace(document, SITE);
-    const expected = lexicalToStorage(text, SITE);
+    const changed = lexicalToStorageInPlace(document, siteUrl);
+    const expected = lexicalToStorage(text, siteUrl);
     expect(JSON.stringify(document)).toBe(expected);
     if (!changed && JSON.stringify(JSON.parse(text)) === text) expect(expected).toBe(text);
   };
@@ -76,6 +76,30 @@ describe('lexicalToStorageInPlace', () => {
       if (lexicalToStorage(text, SITE) !== text) changedSome++;
     }
     expect(changedSome).toBeGreaterThan(100); // the generator does reach the transforms
+  });
+
+  it('agrees with url-utils on URLs at the edges of what it passes over without the library', () => {
+    // Written as a site of a named host would see them: case, ports, a trailing dot, numeric hosts, users,
+    // backslashes, spaces, the parse base url-utils uses, and text and html around them.
+    const sites = [SITE, 'https://blog.example.org/', 'http://blog.example.org/sub/'];
+    const urls = (host: string) => [
+      `https://${host}/a`, `http://${host}`, `https://${host}:443/a`, `https://${host}:80abc`, `https://${host}./a`, `HTTPS://${host.toUpperCase()}/a`,
+      `https://user@${host}/a`, `https:\\${host}/a`, ` https://${host}/a`, `https://${host}\t/a`, `//${host}/a`, `https://${host}?q#h`, `https://${host}/sub/a`,
+    ];
+    const values = [
+      ...['blog.example.org', '127.0.0.1', 'example.com', 'relative', '0x7f.0.0.1', '2130706433', 'xn--nxasmq6b.example', 'xn--bad', 'a-.example'].flatMap(urls),
+      'https://example.com/images/1.jpg', 'mailto:a@b.c', '/content/images/a.jpg', 'relative/path', '#top', 'Figure 1', 'plain <b>words</b>',
+    ];
+    for (const siteUrl of sites) {
+      for (const value of values) {
+        const children = [
+          { type: 'paragraph', version: 1, children: [{ type: 'link', url: value, version: 1, children: [] }] },
+          { type: 'image', version: 1, src: value, href: value, caption: value },
+          { type: 'image', version: 1, src: 'https://example.com/a.jpg', caption: `<a href="${value}">x</a> ${value}` },
+        ];
+        check(JSON.stringify({ root: { children, type: 'root', version: 1 } }), siteUrl);
+      }
+    }
   });
 
   it('leaves a document without root children alone', () => {
