@@ -20,6 +20,8 @@ interface SiteTransforms {
   lexicalOptions: Record<string, unknown>;
   /** lexicalToStorageInPlace's two passes, with the options url-utils gives each. */
   lexicalPasses: LexicalUrlPass[];
+  /** Values both storage passes are known to return unchanged for this site. */
+  kept: KeptValues;
 }
 
 const bySite = new Map<string, SiteTransforms>();
@@ -57,7 +59,8 @@ function forSite(siteUrl: string): SiteTransforms {
       },
     };
     const lexicalOptions = { nodes: defaultNodes(), transformMap };
-    found = { siteUrl: url, utils, lexicalOptions, lexicalPasses: lexicalPasses(url, lexicalOptions) };
+    const kept = keptByBothPasses(url);
+    found = { siteUrl: url, utils, lexicalOptions, lexicalPasses: lexicalPasses(url, lexicalOptions, kept), kept };
     bySite.set(url, found);
   }
   return found;
@@ -94,8 +97,8 @@ export const fromStorageUrl = fromStorage;
  */
 export function htmlToStorage<T extends Maybe>(value: T, siteUrl: string): T {
   if (!value) return value;
-  const url = forSite(siteUrl).siteUrl;
-  if (htmlUrlsKeptAsIs(value, url)) return value;
+  const { siteUrl: url, kept } = forSite(siteUrl);
+  if (htmlUrlsKeptAsIs(value, kept)) return value;
   const { relativeToAbsolute, absoluteToTransformReady } = urlTransforms();
   const absolute = transformHtmlUrls(value, url, relativeToAbsolute, { assetsOnly: false, secure: false, earlyExitMatchStr: 'href=|src=|srcset=' });
   return transformHtmlUrls(absolute, url, (each, site, _itemPath, options) => absoluteToTransformReady(each, site, options), {
@@ -146,14 +149,17 @@ export function lexicalToStorageInPlace(document: unknown, siteUrl: string): boo
  * defaults, our nodes and transform map, the site URL, the item path: null, then ''), each card property through
  * the transform map's entry for the pass.
  */
-function lexicalPasses(siteUrl: string, lexicalOptions: { nodes: ReturnType<typeof defaultNodes>; transformMap: Record<string, Record<string, (value: string) => string>> }): LexicalUrlPass[] {
+function lexicalPasses(
+  siteUrl: string,
+  lexicalOptions: { nodes: ReturnType<typeof defaultNodes>; transformMap: Record<string, Record<string, (value: string) => string>> },
+  kept: KeptValues,
+): LexicalUrlPass[] {
   const { relativeToAbsolute, absoluteToTransformReady } = urlTransforms();
   const cards = new Map<string, UrlTransformMap>();
   for (const node of lexicalOptions.nodes) if (node.urlTransformMap) cards.set(node.getType(), node.urlTransformMap);
   const base = { assetsOnly: false, secure: false, ...lexicalOptions, siteUrl };
   const toAbsolute = { ...base, itemPath: null, transformType: 'relativeToAbsolute' };
   const toReady = { ...base, transformType: 'toTransformReady', itemPath: '' };
-  const kept = keptByBothPasses(siteUrl);
   // A value both passes are known to leave as it is skips the library: its URL parsing was most of the 0.3-0.6 s
   // a 12 MB post's pass took, for twenty thousand links and images to other sites (issue 29).
   const byKind = (type: string) => {
@@ -175,7 +181,7 @@ function lexicalPasses(siteUrl: string, lexicalOptions: { nodes: ReturnType<type
 const PLAIN_HOST_URL = /^https?:\/\/((?:[a-z0-9-]+\.)*[a-z][a-z0-9-]*)(?::\d*)?(?:[/?#]|$)/;
 
 /** Where an attribute both html passes may rewrite could be written (any case, any spacing, inside `data-src` too). */
-const URL_ATTRIBUTE = /(?:href|srcset|src|style)\s*=\s*/gi;
+const URL_ATTRIBUTE = /(href|srcset|src|style)\s*=\s*/gi;
 
 /**
  * Whether both html passes leave `html` as it is, known without parsing it (a 12 MB post's parse took 0.3-0.45 s,
@@ -183,19 +189,25 @@ const URL_ATTRIBUTE = /(?:href|srcset|src|style)\s*=\s*/gi;
  * keptByBothPasses keeps. A parsed attribute of those names is such a place, its value the text up to the closing
  * quote, and an attribute without a value is empty, which both passes keep; anything else goes to the parse.
  */
-function htmlUrlsKeptAsIs(html: string, siteUrl: string): boolean {
-  const kept = keptByBothPasses(siteUrl);
+function htmlUrlsKeptAsIs(html: string, kept: KeptValues): boolean {
   URL_ATTRIBUTE.lastIndex = 0;
   for (let found = URL_ATTRIBUTE.exec(html); found; found = URL_ATTRIBUTE.exec(html)) {
     const start = URL_ATTRIBUTE.lastIndex;
     const end = html.indexOf('"', start + 1);
-    if (html[start] !== '"' || end < 0 || !/^(?:href|src)/i.test(found[0]) || !kept.url(html.slice(start + 1, end))) return false;
+    // A srcset or style value holds URLs among other text: those go to the parse.
+    const name = found[1]!.toLowerCase();
+    if ((name !== 'href' && name !== 'src') || html[start] !== '"' || end < 0 || !kept.url(html.slice(start + 1, end))) return false;
     URL_ATTRIBUTE.lastIndex = end + 1;
   }
   return true;
 }
 
-function keptByBothPasses(siteUrl: string) {
+interface KeptValues {
+  url: (value: unknown) => boolean;
+  html: (value: unknown) => boolean;
+}
+
+function keptByBothPasses(siteUrl: string): KeptValues {
   const siteHost = new URL(siteUrl).hostname;
   return {
     url: (value: unknown): boolean => {
