@@ -146,4 +146,11 @@ describe('contentFromHtml', () => {
       expect(columns(await contentFromHtml({ html, siteUrl: SITE, featureImage: false }))).toEqual(columns(await byText(html)));
     });
   }
+
+  it('lets go of the source html once converted, so the task argument the pool holds does not keep it', async () => {
+    const task = { html: documents[0]!, siteUrl: SITE, featureImage: false };
+    const converting = contentFromHtml(task);
+    expect(task.html).toBe(''); // taken before the first await
+    expect(columns(await converting)).toEqual(columns(await byText(documents[0]!)));
+  });
 });

@@ -115,8 +115,12 @@ export type ContentFromHtml = { cuts: number[] } | { lexical: string; rendered: 
  * `rendered.stored.lexical` is left null: the caller has the one copy. The converter's document itself is rendered
  * and given its stored form (renderedDocument).
  */
-export async function contentFromHtml({ html, siteUrl, featureImage }: { html: string; siteUrl: string; featureImage: boolean }): Promise<ContentFromHtml> {
-  const made = await renderedDocument(html, siteUrl);
+export async function contentFromHtml(task: { html: string; siteUrl: string; featureImage: boolean }): Promise<ContentFromHtml> {
+  const { siteUrl, featureImage } = task;
+  // The source is converted before the first await and let go (taken out of the task's argument, which the pool
+  // holds until the task ends): the 12 MB of a large post's html is then collected with the converter's garbage
+  // instead of staying through the render, the plaintext and the result's trip to the main thread (issue 29).
+  const made = await renderedDocument(htmlToLexicalDocumentOrCuts(takeHtml(task)), siteUrl);
   if ('cuts' in made) return made;
   const { lexical } = made;
   if ('source' in made) return { lexical, rendered: await storedContent({ content: { lexical: made.source, mobiledoc: null }, siteUrl, featureImage }) };
@@ -125,6 +129,13 @@ export async function contentFromHtml({ html, siteUrl, featureImage }: { html: s
   // from there): a collection now leaves the plaintext only what is still needed (see renderedDocument).
   if (lexical.length >= LARGE_TASK_CHARS) collectGarbageNow();
   return { lexical, rendered: storedColumns({ html: made.html, mobiledoc: null, storedLexical: made.storedLexical, siteUrl, featureImage }) };
+}
+
+/** The task's html, removed from it so that nothing but the caller holds it. */
+function takeHtml(task: { html: string }): string {
+  const { html } = task;
+  task.html = '';
+  return html;
 }
 
 type RenderedDocument =
@@ -140,8 +151,7 @@ type RenderedDocument =
  * usual answer, and then no second copy goes back to the main thread). `source`: the html held `__GHOST_URL__`
  * (rare), so what is rendered is not the document but its text read back. The document does not outlive the call.
  */
-async function renderedDocument(html: string, siteUrl: string): Promise<RenderedDocument> {
-  const whole = htmlToLexicalDocumentOrCuts(html);
+async function renderedDocument(whole: ReturnType<typeof htmlToLexicalDocumentOrCuts>, siteUrl: string): Promise<RenderedDocument> {
   if ('cuts' in whole) return whole;
   const { document } = whole;
   const lexical = JSON.stringify(document);

@@ -30,10 +30,20 @@ let collect: ((options?: object) => void) | null = null;
 let pending = false;
 
 /**
+ * V8 keeps the subject of the thread's last successful regular-expression match alive (`RegExp.lastMatch`). After
+ * a large save's task that was the stored html (reading time counts its words with a regular expression last):
+ * 14 MB of a 12 MB mixed post that the collection could not free, still resident during the main thread's insert;
+ * during the task, the source html the converter read (issue 29). A match on an empty string lets it go.
+ */
+const forgetLastMatchSubject = () => /^/.exec('');
+
+/**
  * A full collection now, on the calling thread (a worker's, or the main thread's before it writes a large post:
- * the insert's own copies would otherwise land on top of the garbage the post's conversion left behind).
+ * the insert's own copies would otherwise land on top of the garbage the post's conversion left behind), the last
+ * match's subject let go first.
  */
 export function collectGarbageNow(): void {
+  forgetLastMatchSubject();
   (collect ??= fullCollection())();
 }
 
@@ -58,18 +68,9 @@ function collectAfterResult(): void {
   pending = true;
   setImmediate(() => {
     pending = false;
-    forgetLastMatchSubject();
     collectGarbageNow();
   });
 }
-
-/**
- * V8 keeps the subject of the thread's last successful regular-expression match alive (`RegExp.lastMatch`). After
- * a large save's task that is the stored html (reading time counts its words with a regular expression last):
- * 14 MB of a 12 MB mixed post that the collection could not free, still resident during the main thread's insert
- * (issue 29). A match on an empty string lets it go.
- */
-const forgetLastMatchSubject = () => /^/.exec('');
 
 /** `task`, followed by a full collection when `size(arg)` is at least LARGE_TASK_CHARS. */
 export function releasingAfterLarge<A, R>(size: (arg: A) => number, task: (arg: A) => R): (arg: A) => R {
