@@ -162,13 +162,17 @@ function lexicalPasses(
   const toReady = { ...base, transformType: 'toTransformReady', itemPath: '' };
   // A value both passes are known to leave as it is skips the library: its URL parsing was about half of the
   // 0.3-0.65 s a 12 MB post's pass took, for twenty thousand links and images to other sites (issue 29).
+  const unlessKept =
+    (isKept: (value: unknown) => boolean, transform: (value: unknown) => unknown) =>
+    (value: unknown): unknown =>
+      isKept(value) ? value : transform(value);
   const byKind = (type: string) => {
     const kinds = lexicalOptions.transformMap[type] as Record<string, (value: unknown) => unknown>;
-    return { ...kinds, url: (value: unknown) => (kept.url(value) ? value : kinds.url!(value)), html: (value: unknown) => (kept.html(value) ? value : kinds.html!(value)) };
+    return { ...kinds, url: unlessKept(kept.url, kinds.url!), html: unlessKept(kept.html, kinds.html!) };
   };
   return [
-    { cards, byKind: byKind('relativeToAbsolute'), link: (url) => (kept.url(url) ? url : relativeToAbsolute(url as string, siteUrl, null, toAbsolute)) },
-    { cards, byKind: byKind('toTransformReady'), link: (url) => (kept.url(url) ? url : absoluteToTransformReady(url as string, siteUrl, toReady)) },
+    { cards, byKind: byKind('relativeToAbsolute'), link: unlessKept(kept.url, (url) => relativeToAbsolute(url as string, siteUrl, null, toAbsolute)) },
+    { cards, byKind: byKind('toTransformReady'), link: unlessKept(kept.url, (url) => absoluteToTransformReady(url as string, siteUrl, toReady)) },
   ];
 }
 
