@@ -50,6 +50,8 @@ describe('large posts', () => {
   it('saves a large html post (converted whole, rendered in pieces) whole and in order, and edits it (converted in pieces)', async () => {
     const created = await t.admin.post('/posts/?source=html&formats=lexical,html,plaintext', { posts: [{ title: 'A long import', html: largeHtml() }] });
     expect(created.statusCode).toBe(201);
+    // Streamed (long-text-json.ts): JSON all the same.
+    expect(created.headers['content-type']).toBe('application/json; charset=utf-8');
     const post = created.json().posts[0];
     expectSections(post, 1);
 

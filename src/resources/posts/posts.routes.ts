@@ -57,8 +57,11 @@ export function postsAdminRoutes(app: FastifyInstance, type: PostType) {
     const row = await findSavedPost(ctx.db, id, { type }, saved);
     return { [docName]: await adminPosts(ctx.db, [row!], view(ctx, query, writeFormats(query.formats))) };
   };
-  // The answer to a save holds the whole post: a large one is written without copies of its long texts.
-  const sendsLongText = (reply: FastifyReply) => reply.serializer(longTextJson as (payload: unknown) => string);
+  // The answer to a save holds the whole post: a large one is streamed without copies of its long texts.
+  const answer = (reply: FastifyReply, payload: unknown) => {
+    const stream = longTextJson(payload);
+    return stream ? reply.type('application/json; charset=utf-8').send(stream) : payload;
+  };
   const cache = (reply: FastifyReply, value: string | null) => {
     if (value) reply.header('X-Cache-Invalidate', value);
   };
@@ -93,8 +96,7 @@ export function postsAdminRoutes(app: FastifyInstance, type: PostType) {
     const result = await addPost(request.ctx, type, parseBody(request, POST_ADD[type]), options);
     reply.status(201).header('Location', locationOf(request, result.id));
     cache(reply, result.cacheInvalidate);
-    sendsLongText(reply);
-    return respond(request.ctx, result, request.query);
+    return answer(reply, await respond(request.ctx, result, request.query));
   });
 
   app.put<{ Params: Params; Querystring: Query }>(`/${docName}/:id/`, { config: { frame: frame('edit'), permission: 'post.edit' } }, async (request, reply) => {
@@ -102,8 +104,7 @@ export function postsAdminRoutes(app: FastifyInstance, type: PostType) {
     const options = writeOptions(request.query); // options are validated before the body, as in Ghost
     const result = await editPost(request.ctx, type, request.params.id, parseBody(request, POST_EDIT[type]), options);
     cache(reply, result.cacheInvalidate);
-    sendsLongText(reply);
-    return respond(request.ctx, result, request.query);
+    return answer(reply, await respond(request.ctx, result, request.query));
   });
 
   app.delete<{ Params: Params }>(`/${docName}/:id/`, { config: { frame: frame('destroy'), permission: 'post.destroy' } }, async (request, reply) => {
@@ -121,8 +122,7 @@ export function postsAdminRoutes(app: FastifyInstance, type: PostType) {
       const result = await copyPost(request.ctx, type, request.params.id);
       const base = request.url.split('?')[0]!.replace(/[^/]+\/copy\/?$/, '');
       reply.status(201).header('Location', `${request.protocol}://${request.host}${base}${result.id}/`);
-      sendsLongText(reply);
-      return respond(request.ctx, result, request.query);
+      return answer(reply, await respond(request.ctx, result, request.query));
     },
   );
 
