@@ -5,7 +5,7 @@
 // `text`: paragraphs of plain prose (most of a long imported post); `mixed`: sections of headings, formatted
 // paragraphs, lists, quotes, images and code (many more elements per KB).
 import { largeHtml } from '../test/fixtures/large-html.mjs';
-import { keysFor, adminToken, cpuSecondsOf, rssMbOf, startServer, waitUntilIdle } from './posts-common.mjs';
+import { keysFor, adminToken, cpuSecondsOf, pageFaultsOf, rssMbOf, startServer, waitUntilIdle } from './posts-common.mjs';
 
 const megabytes = Number(process.argv[2] ?? 12);
 const runs = Number(process.argv[3] ?? 1);
@@ -32,17 +32,19 @@ for (let run = 1; run <= runs; run++) {
   let peak = before;
   const sampler = setInterval(() => (peak = Math.max(peak, rssMbOf(server.pid))), 20);
   const cpuBefore = cpuSecondsOf(server.pid);
+  const faultsBefore = pageFaultsOf(server.pid);
   const started = performance.now();
   const saved = await save(server, adminKey, body);
   const ms = performance.now() - started;
   // CPU time of all the server's threads during the save: unlike the wall time, not stretched by a busy machine.
   const cpu = cpuSecondsOf(server.pid) - cpuBefore;
+  const faults = pageFaultsOf(server.pid) - faultsBefore;
   clearInterval(sampler);
   peak = Math.max(peak, server.rssMb());
   console.log(
     `${main} run ${run}: ${(html.length / 1024 / 1024).toFixed(1)} MB html (${kind}) saved in ${ms.toFixed(0)} ms, ${cpu.toFixed(1)} CPU s (status ${saved.status}, ` +
       `lexical ${(saved.lexicalBytes / 1024 / 1024).toFixed(1)} MB); RSS ${before.toFixed(0)} MB before, peak ${peak.toFixed(0)} MB ` +
-      `(+${(peak - before).toFixed(0)} MB)`,
+      `(+${(peak - before).toFixed(0)} MB); ${(faults / 1000).toFixed(0)}k page faults`,
   );
   await server.stop();
 }
