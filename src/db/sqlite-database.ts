@@ -1,4 +1,5 @@
 import type { SqliteDatabase, SqliteStatement } from 'kysely';
+import { delayedCheckpoints } from './sqlite-checkpoints.js';
 import { openSqliteDriver, type SqliteDriver, type SqliteDriverStatement } from './sqlite-driver.js';
 
 /**
@@ -17,29 +18,33 @@ export async function openSqlite(file: string): Promise<SqliteDatabase> {
   driver.exec('PRAGMA cache_size = -2000');
   // lower() with Unicode case mapping, so filters fold `É` like PostgreSQL and MySQL do (engine.text.lower).
   driver.defineFunction('quire_lower', (value) => (typeof value === 'string' ? value.toLowerCase() : value));
+  const checkpoints = delayedCheckpoints(driver);
   return {
-    close: () => driver.close(),
-    prepare: cachedPrepare(driver),
+    close: () => {
+      checkpoints.stop();
+      driver.close();
+    },
+    prepare: cachedPrepare(driver, checkpoints.wrote),
   };
 }
 
 /** Statements kept per SQL text: preparing (and reading column types) costs more than running most queries. */
 const STATEMENT_CACHE_SIZE = 500;
 
-function cachedPrepare(raw: SqliteDriver): (sql: string) => SqliteStatement {
+function cachedPrepare(raw: SqliteDriver, wrote: () => void): (sql: string) => SqliteStatement {
   const cache = new Map<string, SqliteStatement>();
   return (sql) => {
     // A schema change can change what `SELECT *` returns: start afresh after DDL.
     if (/^\s*(create|alter|drop)\b/i.test(sql)) {
       cache.clear();
-      return wrapStatement(raw.prepare(sql));
+      return wrapStatement(raw.prepare(sql), wrote);
     }
-    if (/^\s*rollback\s*$/i.test(sql)) return forgivingRollback(raw.prepare(sql));
+    if (/^\s*rollback\s*$/i.test(sql)) return forgivingRollback(raw.prepare(sql), wrote);
     let statement = cache.get(sql);
     if (statement) {
       cache.delete(sql);
     } else {
-      statement = wrapStatement(raw.prepare(sql));
+      statement = wrapStatement(raw.prepare(sql), /^\s*select\b/i.test(sql) ? undefined : wrote);
       if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
     }
     cache.set(sql, statement);
@@ -52,8 +57,8 @@ function cachedPrepare(raw: SqliteDriver): (sql: string) => SqliteStatement {
  * the ROLLBACK that follows then fails with "cannot rollback - no transaction is active", which would replace
  * the real cause in the error the request reports and logs. That one failure of ROLLBACK is let pass.
  */
-function forgivingRollback(statement: SqliteDriverStatement): SqliteStatement {
-  const wrapped = wrapStatement(statement);
+function forgivingRollback(statement: SqliteDriverStatement, wrote: () => void): SqliteStatement {
+  const wrapped = wrapStatement(statement, wrote);
   return {
     ...wrapped,
     run: (parameters) => {
@@ -67,7 +72,8 @@ function forgivingRollback(statement: SqliteDriverStatement): SqliteStatement {
   };
 }
 
-function wrapStatement(statement: SqliteDriverStatement): SqliteStatement {
+/** `wrote`, when given, is told each time the statement runs: it may have written (telling is cheap). */
+function wrapStatement(statement: SqliteDriverStatement, wrote?: () => void): SqliteStatement {
   const converters = statement.reader ? columnConverters(statement) : null;
   const convertRow = (row: Record<string, unknown>) => {
     if (converters) for (const [name, convert] of converters) row[name] = convert(row[name]);
@@ -77,10 +83,15 @@ function wrapStatement(statement: SqliteDriverStatement): SqliteStatement {
     reader: statement.reader,
     all: (parameters) => {
       const rows = statement.all(...bind(parameters));
+      wrote?.();
       if (converters?.length) rows.forEach(convertRow);
       return rows;
     },
-    run: (parameters) => statement.run(...bind(parameters)),
+    run: (parameters) => {
+      const result = statement.run(...bind(parameters));
+      wrote?.();
+      return result;
+    },
     iterate: (parameters) => mapIterator(statement.iterate(...bind(parameters)), convertRow),
   };
 }
