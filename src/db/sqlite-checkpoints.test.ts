@@ -60,4 +60,18 @@ describe('SQLite checkpoints', () => {
       await close();
     }
   });
+
+  it('copy what a connection wrote when it closes while another stays open (a command beside a running server)', async () => {
+    const server = database();
+    const command = connect(`sqlite:${server.file}`);
+    try {
+      await sql`CREATE TABLE big (body TEXT)`.execute(server.db);
+      await sql`INSERT INTO big (body) VALUES (${'z'.repeat(8 * MB)})`.execute(command.db);
+      expect(sizeOf(server.file)).toBeLessThan(MB);
+      await command.close();
+      expect(sizeOf(server.file)).toBeGreaterThan(8 * MB);
+    } finally {
+      await server.close();
+    }
+  });
 });

@@ -10,7 +10,7 @@ export const CHECKPOINT_AFTER_MS = 500;
  * 12 MB post's save: 14,000 pages, 0.23 s of its answer, issue 29). Here the first write after a checkpoint
  * starts a timer, and the checkpoint runs when it ends: at most one a half-second under steady writes, each
  * copying what that time wrote, and none while nothing is written. PASSIVE: it never waits for a reader.
- * Closing the database checkpoints what is left (SQLite does so when its last connection closes).
+ * `stop` (closing the database) runs a pending one at once.
  */
 export function delayedCheckpoints(driver: SqliteDriver): { wrote(): void; stop(): void } {
   driver.exec('PRAGMA wal_autocheckpoint = 0');
@@ -31,9 +31,12 @@ export function delayedCheckpoints(driver: SqliteDriver): { wrote(): void; stop(
   };
   return {
     wrote: arm,
+    // Before the connection closes: SQLite checkpoints at close only when it is the file's last connection, and a
+    // command (`quire import`) that wrote beside a running server would otherwise leave its pages in the log.
     stop: () => {
+      if (timer === undefined) return;
       clearTimeout(timer);
-      timer = undefined;
+      checkpoint();
     },
   };
 }
