@@ -1,6 +1,6 @@
 import { PerformanceObserver } from 'node:perf_hooks';
 import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
-import { collectAllAvailableGarbageNow, collectGarbageNow } from './workers/release.js';
+import { collectGarbageNow } from './workers/release.js';
 
 /*
  * How the server's V8 heap grows. By default it is tuned for throughput on a big machine: under read load the
@@ -62,8 +62,8 @@ export function growYoungGenerationUpTo(mb: number = YOUNG_GENERATION_MB): () =>
 export const QUIET_MS = 10_000;
 
 /**
- * A full collection that compacts every page, so the pages it empties go back to the system; then, where V8 has it,
- * its last-resort collection, which also gives back the pages V8 13 keeps pooled (collectAllAvailableGarbageNow).
+ * A full collection that compacts every page, so the pages it empties go back to the system (on Node 22 and 24 the
+ * last-resort collection, which also gives back the pages V8 keeps pooled: collectGarbageNow).
  */
 export function compactHeapNow(): void {
   setFlagsFromString('--compact-on-every-full-gc');
@@ -72,7 +72,6 @@ export function compactHeapNow(): void {
   } finally {
     setFlagsFromString('--no-compact-on-every-full-gc');
   }
-  collectAllAvailableGarbageNow();
 }
 
 /**
