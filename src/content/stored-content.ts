@@ -130,9 +130,9 @@ export async function contentFromHtml(task: { html: string; siteUrl: string; fea
   if (lexical.length >= LARGE_TASK_CHARS) collectGarbageNow();
   const rendered = storedColumns({ html: made.html, mobiledoc: null, storedLexical: made.storedLexical, siteUrl, featureImage });
   // And the plaintext's garbage before the result leaves: its structured clone, and the main thread's copy made from
-  // it, would otherwise come on top of it. On Node 24, where only this collection gives emptied pages back
-  // (release.ts), a 12 MB prose save rose +136-157 MB without it and +94-103 MB with it; on Node 20 it changed
-  // neither post's peak (issue 29).
+  // it, would otherwise come on top of it. On Node 24, where the emptied pages leave the process only at a
+  // collection (release.ts), a 12 MB prose save rose +136-157 MB without this one and +94-103 MB with it; on Node 20
+  // it changed neither post's peak (issue 29).
   if (lexical.length >= LARGE_TASK_CHARS) collectGarbageNow();
   return { lexical, rendered };
 }
