@@ -7,8 +7,13 @@ import { largeLexical } from '../test/fixtures/lexical.mjs';
 
 const megabytes = Number(process.argv[2] ?? 20);
 const nodeArgs = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir=bench-profiles'] : [];
-// BENCH_DATABASE_URL runs the server on another database (an empty one: it is migrated and set up).
-const server = await startServer({ nodeArgs, env: process.env.BENCH_DATABASE_URL ? { DATABASE_URL: process.env.BENCH_DATABASE_URL } : {} });
+// BENCH_DATABASE_URL runs the server on another database (an empty one: it is migrated and set up); BENCH_MAIN serves
+// another build (e.g. another worktree's dist/main.mjs) to compare before and after.
+const server = await startServer({
+  nodeArgs,
+  main: process.env.BENCH_MAIN ?? 'dist/main.mjs',
+  env: process.env.BENCH_DATABASE_URL ? { DATABASE_URL: process.env.BENCH_DATABASE_URL } : {},
+});
 const { adminKey } = await keysFor(server.base);
 
 const lexical = largeLexical(megabytes * 1024 * 1024);
