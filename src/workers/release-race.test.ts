@@ -1,4 +1,4 @@
-import { afterEach, expect, it, vi } from 'vitest';
+import { expect, it, vi } from 'vitest';
 
 /*
  * `--expose-gc` is a process-wide flag, which each thread sets and clears around making the context that hands it
@@ -19,10 +19,6 @@ vi.mock('node:v8', async (importOriginal) => {
       v8.setFlagsFromString(flags);
     },
   };
-});
-
-afterEach(() => {
-  lost.settings = 0;
 });
 
 it('collects when another thread cleared --expose-gc before this thread made its context', async () => {
